@@ -1,0 +1,28 @@
+import { open, readFile, stat } from 'node:fs/promises';
+import { homePaths, resolveHome } from '../../../config/paths.js';
+import { AppError } from '../../../errors.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+
+export async function run({ opts }: RunInput<{ follow?: boolean; lines: number }>, deps: CliDeps): Promise<void> {
+  const path = homePaths(resolveHome(deps.env)).daemonLog;
+  const text = await readFile(path, 'utf8').catch(() => {
+    throw new AppError(404, 'not_found', `No daemon log yet at ${path}.`);
+  });
+  const lines = text.split('\n').filter(Boolean);
+  for (const l of lines.slice(-opts.lines)) deps.io.line(l);
+  if (!opts.follow) return;
+  let pos = Buffer.byteLength(text);
+  // Follow by polling: portable, and the log is appended by one process.
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 250));
+    const size = (await stat(path).catch(() => ({ size: pos }))).size;
+    if (size < pos) pos = 0; // truncated or replaced
+    if (size === pos) continue;
+    const fh = await open(path, 'r');
+    const buf = Buffer.alloc(size - pos);
+    await fh.read(buf, 0, buf.length, pos);
+    await fh.close();
+    pos = size;
+    deps.streams.stdout.write(buf.toString('utf8'));
+  }
+}

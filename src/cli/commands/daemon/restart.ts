@@ -1,0 +1,11 @@
+import { resolveHome } from '../../../config/paths.js';
+import { startDetached, stopDaemon } from '../../../client/connect.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { bindArgs, type BindOptions } from './bind-args.js';
+
+export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {
+  const home = resolveHome(deps.env);
+  await stopDaemon(home);
+  const s = await startDetached(home, deps.env, bindArgs(opts));
+  deps.io.data({ status: 'running', ...s }, () => `kairos daemon restarted at ${s.url} (pid ${s.pid})`);
+}

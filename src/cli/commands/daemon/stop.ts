@@ -1,0 +1,8 @@
+import { resolveHome } from '../../../config/paths.js';
+import { stopDaemon } from '../../../client/connect.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+
+export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
+  const s = await stopDaemon(resolveHome(deps.env));
+  deps.io.data({ stopped: Boolean(s), pid: s?.pid ?? null }, () => (s ? `kairos daemon stopped (pid ${s.pid})` : 'kairos daemon was not running'));
+}

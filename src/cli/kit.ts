@@ -1,0 +1,90 @@
+import type { Command } from 'commander';
+import type { ApiClient } from '../client/http.js';
+import { connect } from '../client/connect.js';
+import { AppError } from '../errors.js';
+import { IO, type Streams } from './output/io.js';
+
+export interface GlobalOptions {
+  json?: boolean;
+  url?: string;
+  apiKey?: string;
+  color?: boolean;
+  quiet?: boolean;
+  autostart?: boolean;
+}
+
+/** What every command gets: output, environment and a lazily connected API client. */
+export interface CliDeps {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  streams: Streams;
+  globals: GlobalOptions;
+  client(): Promise<ApiClient>;
+  /** Set by a command that ends with a non-zero code without throwing. */
+  exitCode: number;
+}
+
+export interface RunInput<O = Record<string, unknown>> {
+  args: string[];
+  opts: O;
+}
+
+export type CommandModule<O = Record<string, unknown>> = { run(input: RunInput<O>, deps: CliDeps): Promise<void> };
+
+export interface ProgramContext {
+  streams: Streams;
+  env: NodeJS.ProcessEnv;
+  /** Filled in by the action that ran, so main() can read its exit code. */
+  ran?: CliDeps;
+}
+
+export function makeDeps(ctx: ProgramContext, globals: GlobalOptions): CliDeps {
+  const io = new IO(ctx.streams, { json: globals.json, color: globals.color, quiet: globals.quiet }, ctx.env);
+  let client: Promise<ApiClient> | undefined;
+  return {
+    io,
+    env: ctx.env,
+    streams: ctx.streams,
+    globals,
+    exitCode: 0,
+    client: () =>
+      (client ??= connect({
+        env: ctx.env,
+        url: globals.url,
+        apiKey: globals.apiKey,
+        autostart: globals.autostart !== false && !ctx.env.KAIROS_URL,
+        note: (l) => io.note(l),
+      })),
+  };
+}
+
+/**
+ * The commander action of a verb: its implementation is imported only when it runs, so `--help`
+ * and completion stay fast.
+ */
+export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>) {
+  return async (...cmdArgs: unknown[]) => {
+    const cmd = cmdArgs.at(-1) as Command;
+    const args = (cmdArgs.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
+    const deps = makeDeps(ctx, cmd.optsWithGlobals() as GlobalOptions);
+    ctx.ran = deps;
+    const mod = await load();
+    await mod.run({ args, opts: cmd.opts() as O }, deps);
+  };
+}
+
+export const usage = (message: string) => new AppError(400, 'usage', message);
+
+/** commander option parsers that fail as usage errors. */
+export function intArg(name: string, min = 0) {
+  return (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < min) throw usage(`${name} must be an integer ≥ ${min}, not "${v}".`);
+    return n;
+  };
+}
+
+/** Collect repeated `--set key=value` options. */
+export function collect(v: string, prev: string[] = []): string[] {
+  return [...prev, v];
+}

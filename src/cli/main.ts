@@ -1,0 +1,32 @@
+import { CommanderError } from 'commander';
+import { AppError, ExitCode, exitCodeFor } from '../errors.js';
+import type { ProgramContext } from './kit.js';
+import type { Streams } from './output/io.js';
+import { createProgram } from './program.js';
+
+/** The one top-level catch: commands throw, only this sets the exit code. */
+export async function main(argv: string[], streams: Streams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const ctx: ProgramContext = { streams, env };
+  const program = createProgram(ctx);
+  try {
+    await program.parseAsync(argv);
+    return ctx.ran?.exitCode ?? 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here with code 0; usage mistakes with 2 (commander printed why).
+      return err.exitCode === 0 ? 0 : ExitCode.usage;
+    }
+    if ((err as Error)?.name === 'ExitPromptError') return ExitCode.usage;
+    const json = ctx.ran?.globals.json;
+    if (err instanceof AppError) {
+      if (json) streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
+      else {
+        streams.stderr.write(`kairos: ${err.message}\n`);
+        for (const d of err.details ?? []) streams.stderr.write(`  ${d.path}: ${d.message}\n`);
+      }
+      return exitCodeFor(err);
+    }
+    streams.stderr.write(`kairos: ${(err as Error)?.stack ?? String(err)}\n`);
+    return ExitCode.failure;
+  }
+}

@@ -1,0 +1,33 @@
+import { Command, Option } from 'commander';
+import { VERSION } from '../version.js';
+import { registerDaemon } from './commands/daemon/index.js';
+import type { ProgramContext } from './kit.js';
+
+/**
+ * The whole command tree. Nothing here runs a command or imports its implementation: each noun's
+ * index only declares verbs, flags and examples (see kit.ts `lazy`).
+ */
+export function createProgram(ctx: ProgramContext): Command {
+  const program = new Command('kairos')
+    .description('Personal agent scheduling and memory: agents propose, you approve, everything is remembered.')
+    .version(VERSION, '-V, --version')
+    .option('--json', 'print the API JSON only (for jq and scripts)')
+    .option('--url <url>', 'daemon URL (default: the local daemon; env KAIROS_URL)')
+    .option('--api-key <key>', 'API key or token (default: credentials.json; env KAIROS_API_KEY)')
+    .option('--no-color', 'no colour (also NO_COLOR)')
+    .option('-q, --quiet', 'no hints or progress on stderr')
+    .addOption(new Option('--no-autostart', 'never start the daemon automatically'))
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.streams.stdout.write(s),
+      writeErr: (s) => ctx.streams.stderr.write(s),
+    });
+  registerDaemon(program, ctx);
+  return program;
+}
+
+/** Attach examples to a command's help, as every command shows 2–3. */
+export function examples(cmd: Command, lines: string[]): Command {
+  return cmd.addHelpText('after', `\nExamples:\n${lines.map((l) => `  $ ${l}`).join('\n')}\n`);
+}

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { AppError } from '../errors.js';
+
+const configInvalid = (message: string) => new AppError(422, 'config_invalid', message);
+
+/** `config.json`: every key optional; environment variables override it (see README). */
+export const ConfigFile = z
+  .object({
+    port: z.number().int().min(0).max(65535).optional(),
+    host: z.string().min(1).optional(),
+    rate_limit: z.number().int().min(0).optional().describe('requests per minute per (key, IP); 0 = off'),
+    cache_ttl_minutes: z.number().min(15).max(30).optional(),
+    planner: z
+      .object({
+        provider: z.enum(['default', 'openai']).optional(),
+        base_url: z.string().url().optional(),
+        model: z.string().optional(),
+        timeout_ms: z.number().int().positive().optional(),
+      })
+      .optional(),
+    embeddings: z.object({ base_url: z.string().url().optional(), model: z.string().optional() }).optional(),
+    snapshot: z
+      .object({
+        every_ops: z.number().int().positive().optional(),
+        every_ms: z.number().int().positive().optional(),
+        backups: z.number().int().min(1).max(20).optional(),
+      })
+      .optional(),
+  })
+  .strict();
+export type ConfigFile = z.infer<typeof ConfigFile>;
+
+export interface Config {
+  port: number;
+  host: string;
+  rateLimit: number;
+  cacheTtlMs: number;
+  debug: boolean;
+  planner: { provider: 'default' | 'openai'; baseUrl?: string; model?: string; apiKey?: string; timeoutMs: number };
+  embeddings: { baseUrl?: string; model?: string };
+  snapshot: { everyOps: number; everyMs: number; backups: number };
+}
+
+export const DEFAULT_PORT = 7340;
+export const DEFAULT_HOST = '127.0.0.1';
+
+export async function readConfigFile(path: string): Promise<ConfigFile> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw configInvalid(`${path} is not valid JSON.`);
+  }
+  const parsed = ConfigFile.safeParse(raw);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw configInvalid(`${path} is invalid: ${why}`);
+  }
+  return parsed.data;
+}
+
+function envInt(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const v = env[name];
+  if (v === undefined || v === '') return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw configInvalid(`${name} must be a non-negative integer, not "${v}".`);
+  return n;
+}
+
+/** Merge file settings, environment and command-line flags (flags win, then env, then file). */
+export function resolveConfig(file: ConfigFile, env: NodeJS.ProcessEnv, flags: { port?: number; host?: string } = {}): Config {
+  return {
+    port: flags.port ?? envInt(env, 'KAIROS_PORT') ?? file.port ?? DEFAULT_PORT,
+    host: flags.host ?? env.KAIROS_HOST ?? file.host ?? DEFAULT_HOST,
+    rateLimit: envInt(env, 'KAIROS_RATE_LIMIT') ?? file.rate_limit ?? 100,
+    cacheTtlMs: (file.cache_ttl_minutes ?? 15) * 60_000,
+    debug: env.DEBUG === 'true' || env.DEBUG === '1',
+    planner: {
+      provider: file.planner?.provider ?? (env.KAIROS_LLM_BASE_URL ? 'openai' : 'default'),
+      baseUrl: env.KAIROS_LLM_BASE_URL ?? file.planner?.base_url,
+      model: env.KAIROS_LLM_MODEL ?? file.planner?.model,
+      apiKey: env.KAIROS_LLM_API_KEY,
+      timeoutMs: file.planner?.timeout_ms ?? 20_000,
+    },
+    embeddings: {
+      baseUrl: env.KAIROS_EMBEDDINGS_BASE_URL ?? file.embeddings?.base_url,
+      model: env.KAIROS_EMBEDDINGS_MODEL ?? file.embeddings?.model,
+    },
+    snapshot: {
+      everyOps: file.snapshot?.every_ops ?? 2000,
+      everyMs: file.snapshot?.every_ms ?? 30_000,
+      backups: file.snapshot?.backups ?? 3,
+    },
+  };
+}

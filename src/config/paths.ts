@@ -1,0 +1,37 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** Every file kairos keeps in its home folder. */
+export interface HomePaths {
+  home: string;
+  db: string;
+  journal: string;
+  backups: string;
+  credentials: string;
+  config: string;
+  daemonJson: string;
+  daemonLog: string;
+  lock: string;
+}
+
+export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
+  const h = env.KAIROS_HOME;
+  return h && h.trim() ? resolve(h) : join(homedir(), '.kairos');
+}
+
+export function homePaths(home: string): HomePaths {
+  return {
+    home,
+    db: join(home, 'db.json'),
+    journal: join(home, 'db.journal'),
+    backups: join(home, 'backups'),
+    credentials: join(home, 'credentials.json'),
+    config: join(home, 'config.json'),
+    daemonJson: join(home, 'daemon.json'),
+    daemonLog: join(home, 'daemon.log'),
+    lock: join(home, 'daemon.lock'),
+  };
+}
+
+export const DIR_MODE = 0o700;
+export const FILE_MODE = 0o600;

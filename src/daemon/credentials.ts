@@ -1,0 +1,34 @@
+import { readFile } from 'node:fs/promises';
+import { SCOPES } from '../contracts/scopes.js';
+import type { Services } from '../server/services.js';
+import { writeFileDurable } from '../store/durable-file.js';
+
+export interface Credentials {
+  api_key: string;
+  user_id: string;
+  key_id: string;
+}
+
+export async function readCredentials(path: string): Promise<Credentials | undefined> {
+  try {
+    const c = JSON.parse(await readFile(path, 'utf8')) as Credentials;
+    return typeof c.api_key === 'string' ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * First start creates the owner and an owner key with every scope. If credentials.json was deleted
+ * or holds a key that no longer works (revoked, rotated), a new owner key is minted in its place.
+ */
+export async function ensureOwnerCredentials(services: Services, path: string): Promise<Credentials> {
+  const owner = await services.users.bootstrapOwner();
+  const current = await readCredentials(path);
+  const key = current && services.keys.verify(current.api_key);
+  if (current && key && key.user_id === owner.user_id) return current;
+  const minted = await services.keys.create(null, { name: 'owner', scopes: [...SCOPES], user_id: owner.user_id });
+  const creds: Credentials = { api_key: minted.key, user_id: owner.user_id, key_id: minted.id };
+  await writeFileDurable(path, JSON.stringify(creds, null, 2) + '\n');
+  return creds;
+}

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { ApiKey } from '../../contracts/auth.js';
+import { SCOPES, type Scope } from '../../contracts/scopes.js';
+import { forbidden, notFound, validationFailed } from '../../errors.js';
+import type { Store } from '../../store/store.js';
+import type { Clock } from '../clock.js';
+import { newId } from '../ids.js';
+import type { Principal } from '../principal.js';
+
+type StoredKey = ApiKey & { hash: string };
+
+const SECRET_PREFIX = 'kairos_sk_';
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export interface MintedKey {
+  id: string;
+  key: string;
+  name: string;
+  user_id: string;
+  agent_id: string | null;
+  scopes: Scope[];
+  expires_at: string | null;
+}
+
+/** API keys: stored as SHA-256 hashes of high-entropy secrets; a secret is returned only at creation. */
+export class KeysService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Mint a key. Only scopes the caller holds can be granted (admin grants any). */
+  async create(
+    caller: Principal | null,
+    input: { name: string; agent_id?: string; scopes: Scope[]; ttl_seconds?: number; user_id?: string },
+  ): Promise<MintedKey> {
+    const userId = input.user_id ?? caller?.userId;
+    if (!userId) throw validationFailed('user_id is required.', [{ path: 'user_id', message: 'required' }]);
+    if (!this.store.get('users', userId)) throw notFound(`No user ${userId}.`);
+    if (caller && !caller.scopes.has('admin')) {
+      const missing = input.scopes.filter((s) => !caller.scopes.has(s));
+      if (missing.length) throw forbidden(`A key cannot grant scopes its creator lacks: ${missing.join(', ')}.`);
+    }
+    const now = this.clock.now();
+    const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
+    const doc: StoredKey = {
+      id: newId('key', now.getTime()),
+      name: input.name,
+      user_id: userId,
+      agent_id: input.agent_id ?? null,
+      scopes: [...new Set(input.scopes)].sort((a, b) => SCOPES.indexOf(a) - SCOPES.indexOf(b)),
+      prefix: secret.slice(0, SECRET_PREFIX.length + 6),
+      hash: hashSecret(secret),
+      created_at: now.toISOString(),
+      expires_at: input.ttl_seconds ? new Date(now.getTime() + input.ttl_seconds * 1000).toISOString() : null,
+      revoked_at: null,
+    };
+    await this.store.transact((tx) => tx.put('api_keys', doc));
+    return { id: doc.id, key: secret, name: doc.name, user_id: userId, agent_id: doc.agent_id, scopes: doc.scopes, expires_at: doc.expires_at };
+  }
+
+  list(caller: Principal): ApiKey[] {
+    const rows = caller.scopes.has('admin') ? this.store.all<StoredKey>('api_keys') : this.store.byIndex<StoredKey>('api_keys', 'user_id', caller.userId);
+    return rows.map(publicKey).sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  /** New secret for the same key; the old secret stops working at once. */
+  async rotate(caller: Principal, id: string): Promise<MintedKey> {
+    const key = this.owned(caller, id);
+    const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
+    const next: StoredKey = { ...key, hash: hashSecret(secret), prefix: secret.slice(0, SECRET_PREFIX.length + 6) };
+    await this.store.transact((tx) => tx.put('api_keys', next));
+    return { id: next.id, key: secret, name: next.name, user_id: next.user_id, agent_id: next.agent_id, scopes: next.scopes, expires_at: next.expires_at };
+  }
+
+  async revoke(caller: Principal, id: string): Promise<{ revoked: string; revoked_at: string }> {
+    const key = this.owned(caller, id);
+    const revoked_at = key.revoked_at ?? this.clock.now().toISOString();
+    if (!key.revoked_at) await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at }));
+    return { revoked: id, revoked_at };
+  }
+
+  /** The live key for a presented secret, or undefined (unknown, revoked or expired). */
+  verify(secret: string): StoredKey | undefined {
+    const [key] = this.store.byIndex<StoredKey>('api_keys', 'hash', hashSecret(secret));
+    if (!key || key.revoked_at) return undefined;
+    if (key.expires_at && Date.parse(key.expires_at) <= this.clock.now().getTime()) return undefined;
+    return key;
+  }
+
+  private owned(caller: Principal, id: string): StoredKey {
+    const key = this.store.get<StoredKey>('api_keys', id);
+    if (!key || (key.user_id !== caller.userId && !caller.scopes.has('admin'))) throw notFound(`No API key ${id}.`);
+    return key;
+  }
+}
+
+function publicKey(k: StoredKey): ApiKey {
+  const { hash: _hash, ...rest } = k;
+  return rest;
+}

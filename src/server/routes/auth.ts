@@ -1,0 +1,56 @@
+import { CreatedKey, CreateKeyRequest, KeyIdParams, KeyList, LoginRequest, LoginResponse, RevokedKey } from '../../contracts/auth.js';
+import { route } from '../route.js';
+
+export const authRoutes = [
+  route({
+    method: 'post',
+    path: '/auth/keys',
+    tag: 'auth',
+    summary: 'Create an API key (the secret is shown once)',
+    description: 'A key with agent_id acts as that agent. Only scopes the caller holds can be granted.',
+    auth: 'admin',
+    body: CreateKeyRequest,
+    response: CreatedKey,
+    status: 201,
+    handler: ({ body, principal, services }) => services.keys.create(principal, body),
+  }),
+  route({
+    method: 'get',
+    path: '/auth/keys',
+    tag: 'auth',
+    summary: 'List API keys (no secrets)',
+    auth: 'user',
+    response: KeyList,
+    handler: ({ principal, services }) => ({ keys: services.keys.list(principal) }),
+  }),
+  route({
+    method: 'post',
+    path: '/auth/keys/{id}/rotate',
+    tag: 'auth',
+    summary: 'Give a key a new secret; the old one stops working at once',
+    auth: 'user',
+    params: KeyIdParams,
+    response: CreatedKey,
+    handler: ({ params, principal, services }) => services.keys.rotate(principal, params.id),
+  }),
+  route({
+    method: 'delete',
+    path: '/auth/keys/{id}',
+    tag: 'auth',
+    summary: 'Revoke a key at once',
+    auth: 'user',
+    params: KeyIdParams,
+    response: RevokedKey,
+    handler: ({ params, principal, services }) => services.keys.revoke(principal, params.id),
+  }),
+  route({
+    method: 'post',
+    path: '/user/login',
+    tag: 'user',
+    summary: 'Exchange email and password for a 12-hour token',
+    auth: 'none',
+    body: LoginRequest,
+    response: LoginResponse,
+    handler: ({ body, services }) => services.users.login(body.email, body.password),
+  }),
+];

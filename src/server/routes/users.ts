@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { Password, ProfileQuery, RegisterRequest, UpdateUserRequest, UserProfile } from '../../contracts/users.js';
+import { targetUser } from '../../domain/principal.js';
+import { route } from '../route.js';
+
+export const userRoutes = [
+  route({
+    method: 'post',
+    path: '/user/register',
+    tag: 'user',
+    summary: 'Create a user (admin)',
+    auth: 'admin',
+    body: RegisterRequest,
+    response: UserProfile,
+    status: 201,
+    handler: ({ body, services }) => services.users.register(body),
+  }),
+  route({
+    method: 'get',
+    path: '/user/profile',
+    tag: 'user',
+    summary: "The caller's profile: identity, time zone, tempo, preferences and agent constraints",
+    auth: 'user',
+    query: ProfileQuery,
+    response: UserProfile,
+    handler: ({ query, principal, services }) => services.users.profile(targetUser(principal, query.user_id)),
+  }),
+  route({
+    method: 'patch',
+    path: '/user/update',
+    tag: 'user',
+    summary: 'Change email, display name, time zone or preferences',
+    auth: 'user',
+    body: UpdateUserRequest,
+    response: UserProfile,
+    handler: ({ body, principal, services }) => services.users.update(principal, body.user_id, body.updates),
+  }),
+  route({
+    method: 'post',
+    path: '/user/password',
+    tag: 'user',
+    summary: "Set the caller's email and password (used by `kairos user passwd`)",
+    auth: 'user',
+    body: z.object({ email: z.string().email().optional(), password: Password }).strict(),
+    response: UserProfile,
+    handler: ({ body, principal, services }) => services.users.setPassword(principal, body),
+  }),
+];

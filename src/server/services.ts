@@ -1,0 +1,32 @@
+import type { Config } from '../config/config.js';
+import type { Clock } from '../domain/clock.js';
+import { EventBus } from '../domain/events.js';
+import { KeysService } from '../domain/users/keys-service.js';
+import { UsersService } from '../domain/users/users-service.js';
+import type { Store } from '../store/store.js';
+
+export interface Logger {
+  info(obj: object | string, msg?: string): void;
+  warn(obj: object | string, msg?: string): void;
+  error(obj: object | string, msg?: string): void;
+}
+
+export interface ServiceDeps {
+  store: Store;
+  clock: Clock;
+  config: Config;
+  logger: Logger;
+  version: string;
+  startedAt: Date;
+}
+
+/** The composition root of the domain: every service, wired once per daemon (or per test app). */
+export function createServices(deps: ServiceDeps) {
+  const { store, clock } = deps;
+  const bus = new EventBus();
+  const users = new UsersService(store, clock);
+  const keys = new KeysService(store, clock);
+  return { ...deps, bus, users, keys };
+}
+
+export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,139 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin', 'kairos.js');
+export const SHARED = resolve(ROOT, '../shared');
+
+export function tempHome(): string {
+  return mkdtempSync(join(tmpdir(), 'kairos-test-'));
+}
+
+/** Environment for a spawned kairos: no inherited KAIROS_* or DEBUG, no colour. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('KAIROS_') || k === 'DEBUG') delete env[k];
+  delete env.NODE_ENV;
+  return { ...env, NO_COLOR: '1', KAIROS_RATE_LIMIT: '0', ...extra };
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: T;
+}
+
+export interface TestDaemon {
+  base: string;
+  port: number;
+  home: string;
+  key: string;
+  userId: string;
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  /** Call the API; `key: null` sends no Authorization header. */
+  api<T = any>(method: string, path: string, opts?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> }): Promise<ApiResult<T>>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Start the real daemon (`kairos daemon run --port 0`) on a temp home (or the given one). */
+export async function startDaemon(opts: { home?: string; env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<TestDaemon> {
+  const home = opts.home ?? tempHome();
+  const child = spawn(process.execPath, [BIN, 'daemon', 'run', '--port', '0', ...(opts.args ?? [])], {
+    env: cleanEnv({ KAIROS_HOME: home, ...opts.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const port = await new Promise<number>((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`daemon did not start: ${err}`)), 15_000);
+    child.stdout!.on('data', () => {
+      const m = /^kairos listening on https?:\/\/[^\n]*:(\d+)\n/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        ok(Number(m[1]));
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      fail(new Error(`daemon exited with ${code} before listening: ${err}`));
+    });
+  });
+  const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8'));
+  const base = `http://127.0.0.1:${port}`;
+  const d: TestDaemon = {
+    base,
+    port,
+    home,
+    key: creds.api_key,
+    userId: creds.user_id,
+    child,
+    stdout: () => out,
+    stderr: () => err,
+    async api(method, path, o = {}) {
+      const headers: Record<string, string> = { ...o.headers };
+      const key = o.key === undefined ? creds.api_key : o.key;
+      if (key) headers.authorization = `Bearer ${key}`;
+      let body: string | undefined;
+      if (o.raw !== undefined) body = o.raw;
+      else if (o.body !== undefined) {
+        body = JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await fetch(base + path, { method, headers, body });
+      const text = await res.text();
+      let json: any;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: res.status, headers: res.headers, text, json };
+    },
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+      child.kill(signal);
+      return exited;
+    },
+  };
+  return d;
+}
+
+export function removeHome(home: string): void {
+  rmSync(home, { recursive: true, force: true });
+}
+
+/** Run the CLI binary; resolves with its output and exit code. */
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((ok, fail) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(opts.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`kairos ${args.join(' ')} timed out; stderr: ${stderr}`));
+    }, opts.timeoutMs ?? 20_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      ok({ code, stdout, stderr });
+    });
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+/** Env for CLI runs against a test daemon (explicit URL and key: no auto-start). */
+export function cliEnv(d: TestDaemon, extra: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return { KAIROS_HOME: d.home, KAIROS_URL: d.base, KAIROS_API_KEY: d.key, ...extra };
+}
