@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/http.js';
-import { connect } from '../client/connect.js';
 import { AppError } from '../errors.js';
 import { IO, type Streams } from './output/io.js';
 
@@ -48,13 +47,13 @@ export function makeDeps(ctx: ProgramContext, globals: GlobalOptions): CliDeps {
     globals,
     exitCode: 0,
     client: () =>
-      (client ??= connect({
+      (client ??= import('../client/connect.js').then(({ connect }) => connect({
         env: ctx.env,
         url: globals.url,
         apiKey: globals.apiKey,
         autostart: globals.autostart !== false && !ctx.env.KAIROS_URL,
         note: (l) => io.note(l),
-      })),
+      }))),
   };
 }
 

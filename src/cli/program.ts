@@ -1,6 +1,10 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { registerCompletion } from './commands/completion/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
+import { registerKeys } from './commands/keys/index.js';
+import { registerStatus } from './commands/status/index.js';
+import { registerUser } from './commands/user/index.js';
 import type { ProgramContext } from './kit.js';
 
 /**
@@ -23,7 +27,11 @@ export function createProgram(ctx: ProgramContext): Command {
       writeOut: (s) => ctx.streams.stdout.write(s),
       writeErr: (s) => ctx.streams.stderr.write(s),
     });
+  registerStatus(program, ctx);
+  registerKeys(program, ctx);
+  registerUser(program, ctx);
   registerDaemon(program, ctx);
+  registerCompletion(program, ctx);
   return program;
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKey } from '../../contracts/auth.js';
 import { SCOPES, type Scope } from '../../contracts/scopes.js';
-import { forbidden, notFound, validationFailed } from '../../errors.js';
+import { notFound, validationFailed } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
@@ -29,7 +29,7 @@ export class KeysService {
     private readonly clock: Clock,
   ) {}
 
-  /** Mint a key. Only scopes the caller holds can be granted (admin grants any). */
+  /** Mint a key (the route requires admin; `caller` null is the daemon's own bootstrap). */
   async create(
     caller: Principal | null,
     input: { name: string; agent_id?: string; scopes: Scope[]; ttl_seconds?: number; user_id?: string },
@@ -37,10 +37,6 @@ export class KeysService {
     const userId = input.user_id ?? caller?.userId;
     if (!userId) throw validationFailed('user_id is required.', [{ path: 'user_id', message: 'required' }]);
     if (!this.store.get('users', userId)) throw notFound(`No user ${userId}.`);
-    if (caller && !caller.scopes.has('admin')) {
-      const missing = input.scopes.filter((s) => !caller.scopes.has(s));
-      if (missing.length) throw forbidden(`A key cannot grant scopes its creator lacks: ${missing.join(', ')}.`);
-    }
     const now = this.clock.now();
     const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
     const doc: StoredKey = {

@@ -1,9 +1,10 @@
 import type { RouteDef } from '../route.js';
 import { authRoutes } from './auth.js';
+import { statusRoutes } from './status.js';
 import { systemRoutes } from './system.js';
 import { userRoutes } from './users.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...authRoutes, ...userRoutes];
+  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes];
 }

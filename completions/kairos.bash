@@ -1,0 +1,41 @@
+# Generated from the kairos command tree by `npm run completions`; do not edit.
+_kairos() {
+  local -a line=("${COMP_WORDS[@]}")
+  local cword=$COMP_CWORD
+  local cur path w words cand
+  path=""
+  for ((i=1; i<cword; i++)); do
+    w="${line[i]}"
+    [[ "$w" == -* ]] && continue
+    cand="${path:+$path }$w"
+    case "$cand" in
+      "status"|"keys"|"user"|"daemon"|"completion"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+    esac
+  done
+  case "$path" in
+    "") words="status keys user daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "status") words="--help" ;;
+    "keys") words="create list rotate revoke --help" ;;
+    "keys create") words="-s --scopes --agent --ttl --help" ;;
+    "keys list") words="--help" ;;
+    "keys rotate") words="--help" ;;
+    "keys revoke") words="-y --yes --help" ;;
+    "user") words="profile update passwd login --help" ;;
+    "user profile") words="--help" ;;
+    "user update") words="--name --email --tz --set --help" ;;
+    "user passwd") words="--email --password-stdin --help" ;;
+    "user login") words="--email --password-stdin --help" ;;
+    "daemon") words="run start stop restart status logs --help" ;;
+    "daemon run") words="--port --host --tls-cert --tls-key --insecure --help" ;;
+    "daemon start") words="--port --host --tls-cert --tls-key --insecure --help" ;;
+    "daemon stop") words="--help" ;;
+    "daemon restart") words="--port --host --tls-cert --tls-key --insecure --help" ;;
+    "daemon status") words="--help" ;;
+    "daemon logs") words="-f --follow -n --lines --help" ;;
+    "completion") words="--help" ;;
+    *) words="" ;;
+  esac
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  COMPREPLY=($(compgen -W "$words" -- "$cur"))
+}
+complete -F _kairos kairos

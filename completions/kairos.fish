@@ -1,0 +1,87 @@
+# Generated from the kairos command tree by `npm run completions`; do not edit.
+function __kairos_path_is
+    set -l words (commandline -opc)
+    set -e words[1]
+    set -l path
+    for w in $words
+        string match -q -- '-*' $w; and continue
+        set path $path $w
+    end
+    test "$path" = "$argv"
+end
+complete -c kairos -f
+complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
+complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
+complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
+complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
+complete -c kairos -n '__fish_use_subcommand' -a completion -d 'print the shell completion script'
+complete -c kairos -n '__fish_use_subcommand' -l version
+complete -c kairos -n '__fish_use_subcommand' -l json
+complete -c kairos -n '__fish_use_subcommand' -l url
+complete -c kairos -n '__fish_use_subcommand' -l api-key
+complete -c kairos -n '__fish_use_subcommand' -l no-color
+complete -c kairos -n '__fish_use_subcommand' -l quiet
+complete -c kairos -n '__fish_use_subcommand' -l no-autostart
+complete -c kairos -n '__fish_use_subcommand' -l help
+complete -c kairos -n '__kairos_path_is status' -l help
+complete -c kairos -n '__kairos_path_is keys' -a create -d 'create an API key; its secret is printed once'
+complete -c kairos -n '__kairos_path_is keys' -a list -d 'list keys (never their secrets)'
+complete -c kairos -n '__kairos_path_is keys' -a rotate -d 'give a key a new secret; the old one stops working'
+complete -c kairos -n '__kairos_path_is keys' -a revoke -d 'revoke a key at once'
+complete -c kairos -n '__kairos_path_is keys' -l help
+complete -c kairos -n '__kairos_path_is keys create' -l scopes
+complete -c kairos -n '__kairos_path_is keys create' -l agent
+complete -c kairos -n '__kairos_path_is keys create' -l ttl
+complete -c kairos -n '__kairos_path_is keys create' -l help
+complete -c kairos -n '__kairos_path_is keys list' -l help
+complete -c kairos -n '__kairos_path_is keys rotate' -l help
+complete -c kairos -n '__kairos_path_is keys revoke' -l yes
+complete -c kairos -n '__kairos_path_is keys revoke' -l help
+complete -c kairos -n '__kairos_path_is user' -a profile -d 'show your profile'
+complete -c kairos -n '__kairos_path_is user' -a update -d 'change display name, email, time zone or preferences'
+complete -c kairos -n '__kairos_path_is user' -a passwd -d 'set your email and password (for `kairos user login` and frontends)'
+complete -c kairos -n '__kairos_path_is user' -a login -d 'exchange email and password for a 12-hour token'
+complete -c kairos -n '__kairos_path_is user' -l help
+complete -c kairos -n '__kairos_path_is user profile' -l help
+complete -c kairos -n '__kairos_path_is user update' -l name
+complete -c kairos -n '__kairos_path_is user update' -l email
+complete -c kairos -n '__kairos_path_is user update' -l tz
+complete -c kairos -n '__kairos_path_is user update' -l set
+complete -c kairos -n '__kairos_path_is user update' -l help
+complete -c kairos -n '__kairos_path_is user passwd' -l email
+complete -c kairos -n '__kairos_path_is user passwd' -l password-stdin
+complete -c kairos -n '__kairos_path_is user passwd' -l help
+complete -c kairos -n '__kairos_path_is user login' -l email
+complete -c kairos -n '__kairos_path_is user login' -l password-stdin
+complete -c kairos -n '__kairos_path_is user login' -l help
+complete -c kairos -n '__kairos_path_is daemon' -a run -d 'run the daemon in the foreground (logs to daemon.log)'
+complete -c kairos -n '__kairos_path_is daemon' -a start -d 'start the daemon in the background'
+complete -c kairos -n '__kairos_path_is daemon' -a stop -d 'stop the running daemon'
+complete -c kairos -n '__kairos_path_is daemon' -a restart -d 'stop, then start the daemon'
+complete -c kairos -n '__kairos_path_is daemon' -a status -d 'is the daemon running, where, which version'
+complete -c kairos -n '__kairos_path_is daemon' -a logs -d 'print the daemon\'s log'
+complete -c kairos -n '__kairos_path_is daemon' -l help
+complete -c kairos -n '__kairos_path_is daemon run' -l port
+complete -c kairos -n '__kairos_path_is daemon run' -l host
+complete -c kairos -n '__kairos_path_is daemon run' -l tls-cert
+complete -c kairos -n '__kairos_path_is daemon run' -l tls-key
+complete -c kairos -n '__kairos_path_is daemon run' -l insecure
+complete -c kairos -n '__kairos_path_is daemon run' -l help
+complete -c kairos -n '__kairos_path_is daemon start' -l port
+complete -c kairos -n '__kairos_path_is daemon start' -l host
+complete -c kairos -n '__kairos_path_is daemon start' -l tls-cert
+complete -c kairos -n '__kairos_path_is daemon start' -l tls-key
+complete -c kairos -n '__kairos_path_is daemon start' -l insecure
+complete -c kairos -n '__kairos_path_is daemon start' -l help
+complete -c kairos -n '__kairos_path_is daemon stop' -l help
+complete -c kairos -n '__kairos_path_is daemon restart' -l port
+complete -c kairos -n '__kairos_path_is daemon restart' -l host
+complete -c kairos -n '__kairos_path_is daemon restart' -l tls-cert
+complete -c kairos -n '__kairos_path_is daemon restart' -l tls-key
+complete -c kairos -n '__kairos_path_is daemon restart' -l insecure
+complete -c kairos -n '__kairos_path_is daemon restart' -l help
+complete -c kairos -n '__kairos_path_is daemon status' -l help
+complete -c kairos -n '__kairos_path_is daemon logs' -l follow
+complete -c kairos -n '__kairos_path_is daemon logs' -l lines
+complete -c kairos -n '__kairos_path_is daemon logs' -l help
+complete -c kairos -n '__kairos_path_is completion' -l help

@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import { lazy, type ProgramContext } from '../../kit.js';
+import { examples } from '../../program.js';
+
+export function registerCompletion(program: Command, ctx: ProgramContext): void {
+  examples(
+    program
+      .command('completion')
+      .description('print the shell completion script')
+      .argument('<shell>', 'bash, zsh or fish')
+      .action(lazy(ctx, () => import('./completion.js'))),
+    ['source <(kairos completion bash)', 'kairos completion zsh > "${fpath[1]}/_kairos"', 'kairos completion fish > ~/.config/fish/completions/kairos.fish'],
+  );
+}

@@ -1,0 +1,11 @@
+import { usage, type CliDeps } from '../kit.js';
+
+/**
+ * Destructive verbs ask on a TTY and want --yes otherwise. Returns false when the person said no.
+ */
+export async function confirmOrYes(deps: CliDeps, yes: boolean | undefined, question: string): Promise<boolean> {
+  if (yes) return true;
+  if (!deps.io.interactive) throw usage(`${question} Pass --yes to confirm when not at a terminal.`);
+  const { confirm } = await import('@inquirer/prompts');
+  return confirm({ message: question, default: false }, { input: deps.streams.stdin, output: deps.streams.stderr });
+}

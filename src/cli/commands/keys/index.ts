@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import { SCOPES } from '../../../contracts/scope-list.js';
+import { intArg, lazy, type ProgramContext } from '../../kit.js';
+import { examples } from '../../program.js';
+
+export function registerKeys(program: Command, ctx: ProgramContext): void {
+  const keys = program.command('keys').description('create, list, rotate and revoke API keys');
+  examples(
+    keys
+      .command('create')
+      .description('create an API key; its secret is printed once')
+      .argument('<name>', 'a name to recognise the key by')
+      .requiredOption('-s, --scopes <scopes>', `comma-separated scopes: ${SCOPES.join(',')}`)
+      .option('--agent <agent_id>', 'bind the key to an agent: its writes are authored by that agent')
+      .option('--ttl <seconds>', 'expire after this many seconds', intArg('--ttl', 1))
+      .action(lazy(ctx, () => import('./create.js'))),
+    [
+      'kairos keys create planner-bot --scopes memory:read,agent:plan --agent planner-bot',
+      'kairos keys create ci --scopes memory:read --ttl 3600',
+      'kairos keys create feed --scopes calendar:read --json | jq -r .key',
+    ],
+  );
+  examples(keys.command('list').description('list keys (never their secrets)').action(lazy(ctx, () => import('./list.js'))), ['kairos keys list', 'kairos keys list --json']);
+  examples(keys.command('rotate').description('give a key a new secret; the old one stops working').argument('<id>', 'key id (key_…)').action(lazy(ctx, () => import('./rotate.js'))), [
+    'kairos keys rotate key_01h…',
+  ]);
+  examples(
+    keys
+      .command('revoke')
+      .description('revoke a key at once')
+      .argument('<id>', 'key id (key_…)')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./revoke.js'))),
+    ['kairos keys revoke key_01h… --yes'],
+  );
+}

@@ -1,0 +1,13 @@
+import type { ApiKey } from '../../../contracts/auth.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { table } from '../../output/table.js';
+
+export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
+  const res = await (await deps.client()).request<{ keys: ApiKey[] }>('GET', '/auth/keys');
+  deps.io.data(res, () =>
+    table(
+      ['ID', 'NAME', 'AGENT', 'SCOPES', 'EXPIRES', 'STATE'],
+      res.keys.map((k) => [k.id, k.name, k.agent_id ?? '-', k.scopes.join(','), k.expires_at ?? 'never', k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active']),
+    ),
+  );
+}

@@ -1,0 +1,22 @@
+import type { AgentStatus } from '../../../contracts/status.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+
+export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
+  const client = await deps.client();
+  const s = await client.request<AgentStatus>('GET', '/agent/status');
+  const c = deps.io.chalk;
+  deps.io.data(s, () =>
+    [
+      `${c.green('●')} kairos ${s.version} at ${client.baseUrl}, up ${formatUptime(s.uptime_s)}`,
+      `  queue    ${s.queue.proposed} proposed · ${s.queue.approved} approved · ${s.queue.executed} executed · ${s.queue.edited} edited · ${s.queue.rejected} rejected`,
+      `  planner  ${s.planner.provider}${s.planner.model ? ` (${s.planner.model})` : ''}`,
+      `  store    ${s.store.traces} traces · ${s.store.events} events · ${s.store.plans} plans · ${(s.store.bytes / 1024).toFixed(1)} KiB`,
+    ].join('\n'),
+  );
+}
+
+function formatUptime(s: number): string {
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}

@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { collect, lazy, type ProgramContext } from '../../kit.js';
+import { examples } from '../../program.js';
+
+export function registerUser(program: Command, ctx: ProgramContext): void {
+  const user = program.command('user').description('your profile, password and login tokens');
+  examples(user.command('profile').description('show your profile').action(lazy(ctx, () => import('./profile.js'))), ['kairos user profile', 'kairos user profile --json | jq .timezone']);
+  examples(
+    user
+      .command('update')
+      .description('change display name, email, time zone or preferences')
+      .option('--name <display_name>', 'display name')
+      .option('--email <email>', 'email address')
+      .option('--tz <zone>', 'IANA time zone, e.g. Europe/Berlin')
+      .option('--set <key=value>', 'a preference (repeatable; value parsed as JSON when it can be)', collect, [])
+      .action(lazy(ctx, () => import('./update.js'))),
+    ['kairos user update --tz Europe/Berlin', 'kairos user update --name "Ada" --set week_starts=monday'],
+  );
+  examples(
+    user
+      .command('passwd')
+      .description('set your email and password (for `kairos user login` and frontends)')
+      .option('--email <email>', 'email to log in with (required the first time)')
+      .option('--password-stdin', 'read the password from stdin instead of prompting')
+      .action(lazy(ctx, () => import('./passwd.js'))),
+    ['kairos user passwd --email me@example.com', 'printf "%s" "$PW" | kairos user passwd --email me@example.com --password-stdin'],
+  );
+  examples(
+    user
+      .command('login')
+      .description('exchange email and password for a 12-hour token')
+      .requiredOption('--email <email>', 'your email')
+      .option('--password-stdin', 'read the password from stdin instead of prompting')
+      .action(lazy(ctx, () => import('./login.js'))),
+    ['kairos user login --email me@example.com', 'TOKEN=$(printf "%s" "$PW" | kairos user login --email me@example.com --password-stdin --json | jq -r .token)'],
+  );
+}

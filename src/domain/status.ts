@@ -1,0 +1,32 @@
+import type { AgentStatus } from '../contracts/status.js';
+import { PLAN_STATUSES } from '../contracts/status.js';
+import type { Store } from '../store/store.js';
+import type { Clock } from './clock.js';
+
+/** Runtime summary for `GET /agent/status`: the caller's queue, the planner in use, store sizes. */
+export async function agentStatus(deps: {
+  store: Store;
+  clock: Clock;
+  version: string;
+  startedAt: Date;
+  planner: { provider: string; model: string | null };
+  userId: string;
+}): Promise<AgentStatus> {
+  const queue = Object.fromEntries(PLAN_STATUSES.map((s) => [s, 0])) as AgentStatus['queue'];
+  for (const p of deps.store.byIndex<{ status: string }>('plans', 'user_id', deps.userId)) {
+    if (p.status in queue) queue[p.status as keyof AgentStatus['queue']]++;
+  }
+  return {
+    status: 'ok',
+    uptime_s: Math.round((deps.clock.now().getTime() - deps.startedAt.getTime()) / 1000),
+    version: deps.version,
+    queue,
+    planner: deps.planner,
+    store: {
+      traces: deps.store.count('traces'),
+      events: deps.store.count('events'),
+      plans: deps.store.count('plans'),
+      bytes: await deps.store.bytes(),
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { AgentStatus } from '../../contracts/status.js';
+import { agentStatus } from '../../domain/status.js';
+import { route } from '../route.js';
+
+export const statusRoutes = [
+  route({
+    method: 'get',
+    path: '/agent/status',
+    tag: 'agent',
+    summary: 'Runtime status: uptime, version, plan queue counts, planner, store sizes',
+    auth: 'user',
+    response: AgentStatus,
+    handler: ({ principal, services }) =>
+      agentStatus({
+        store: services.store,
+        clock: services.clock,
+        version: services.version,
+        startedAt: services.startedAt,
+        planner: { provider: services.config.planner.provider, model: services.config.planner.model ?? null },
+        userId: principal.userId,
+      }),
+  }),
+];
