@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
     // API and CLI tests spawn daemons; two cores on CI.
     maxWorkers: 2,
     reporters: ['default'],

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/http.js';
 import { AppError } from '../errors.js';
-import { IO, type Streams } from './output/io.js';
+import type { IO, Streams } from './output/io.js';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -37,7 +37,9 @@ export interface ProgramContext {
   ran?: CliDeps;
 }
 
-export function makeDeps(ctx: ProgramContext, globals: GlobalOptions): CliDeps {
+/** Builds a command's dependencies; output (and chalk) load only once a command runs, not for --help. */
+export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Promise<CliDeps> {
+  const { IO } = await import('./output/io.js');
   const io = new IO(ctx.streams, { json: globals.json, color: globals.color, quiet: globals.quiet }, ctx.env);
   let client: Promise<ApiClient> | undefined;
   return {
@@ -65,7 +67,7 @@ export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O
   return async (...cmdArgs: unknown[]) => {
     const cmd = cmdArgs.at(-1) as Command;
     const args = (cmdArgs.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
-    const deps = makeDeps(ctx, cmd.optsWithGlobals() as GlobalOptions);
+    const deps = await makeDeps(ctx, cmd.optsWithGlobals() as GlobalOptions);
     ctx.ran = deps;
     const mod = await load();
     await mod.run({ args, opts: cmd.opts() as O }, deps);

@@ -10,10 +10,10 @@ import { AppError } from '../errors.js';
 import { createApp } from '../server/app.js';
 import { createServices } from '../server/services.js';
 import { attachWebSocket } from '../server/ws.js';
-import { Store } from '../store/store.js';
+import { Store, StoreOpenError } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { ensureOwnerCredentials } from './credentials.js';
-import { acquireLock } from './lock.js';
+import { DaemonRunningError, acquireLock } from './lock.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
 
 export interface RunOptions {
@@ -53,7 +53,9 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     throw new AppError(422, 'usage', `Refusing to listen on ${config.host} without TLS: pass --tls-cert and --tls-key, or --insecure to accept plain HTTP on the network.`);
   }
 
-  const release = await acquireLock(paths.lock, paths.home);
+  const release = await acquireLock(paths.lock, paths.home).catch((e: unknown) => {
+    throw startFailure(e);
+  });
   const logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: paths.daemonLog, sync: true, mkdir: true, mode: 0o600 }));
   let store: Store | undefined;
   try {
@@ -103,6 +105,16 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
   } catch (e) {
     await store?.close().catch(() => {});
     await release();
-    throw e;
+    throw startFailure(e, config.port);
   }
+}
+
+/** Why the daemon could not start, as one clear message (no stack) for the CLI to print. */
+function startFailure(e: unknown, port?: number): AppError {
+  if (e instanceof AppError) return e;
+  if (e instanceof StoreOpenError || e instanceof DaemonRunningError) return new AppError(500, 'daemon_start_failed', e.message);
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new AppError(500, 'daemon_start_failed', `Port ${port} is in use; choose another with --port (0 = any free port).`);
+  if (code === 'EACCES') return new AppError(500, 'daemon_start_failed', `Not allowed: ${(e as Error).message}`);
+  return new AppError(500, 'daemon_start_failed', `The daemon could not start: ${(e as Error).message}`);
 }
