@@ -9,12 +9,19 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "status"|"keys"|"user"|"daemon"|"completion"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+      "status"|"trace"|"keys"|"user"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
     esac
   done
   case "$path" in
-    "") words="status keys user daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "") words="status trace keys user daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
     "status") words="--help" ;;
+    "trace") words="push pull show edit history search --help" ;;
+    "trace push") words="--help" ;;
+    "trace pull") words="--task --tag --type --since --until --limit --cursor --all --include-expired --user --help" ;;
+    "trace show") words="--help" ;;
+    "trace edit") words="--set --expected-version --help" ;;
+    "trace history") words="--help" ;;
+    "trace search") words="--mode --type --tag --task --limit --include-expired --help" ;;
     "keys") words="create list rotate revoke --help" ;;
     "keys create") words="-s --scopes --agent --ttl --help" ;;
     "keys list") words="--help" ;;

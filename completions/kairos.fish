@@ -11,6 +11,7 @@ function __kairos_path_is
 end
 complete -c kairos -f
 complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
+complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edit and search memory traces'
 complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
 complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
@@ -24,6 +25,37 @@ complete -c kairos -n '__fish_use_subcommand' -l quiet
 complete -c kairos -n '__fish_use_subcommand' -l no-autostart
 complete -c kairos -n '__fish_use_subcommand' -l help
 complete -c kairos -n '__kairos_path_is status' -l help
+complete -c kairos -n '__kairos_path_is trace' -a push -d 'save traces from a file or stdin (a JSON array, one object, or NDJSON), all or nothing'
+complete -c kairos -n '__kairos_path_is trace' -a pull -d 'list traces, oldest first, filtered by task, tag, type and time'
+complete -c kairos -n '__kairos_path_is trace' -a show -d 'print one trace'
+complete -c kairos -n '__kairos_path_is trace' -a edit -d 'change a trace; without --set, opens $EDITOR on its JSON (concurrent edits are refused, not lost)'
+complete -c kairos -n '__kairos_path_is trace' -a history -d 'every version of a trace with a diff'
+complete -c kairos -n '__kairos_path_is trace' -a search -d 'full-text search (stemming, prefixes, typos), best first'
+complete -c kairos -n '__kairos_path_is trace' -l help
+complete -c kairos -n '__kairos_path_is trace push' -l help
+complete -c kairos -n '__kairos_path_is trace pull' -l task
+complete -c kairos -n '__kairos_path_is trace pull' -l tag
+complete -c kairos -n '__kairos_path_is trace pull' -l type
+complete -c kairos -n '__kairos_path_is trace pull' -l since
+complete -c kairos -n '__kairos_path_is trace pull' -l until
+complete -c kairos -n '__kairos_path_is trace pull' -l limit
+complete -c kairos -n '__kairos_path_is trace pull' -l cursor
+complete -c kairos -n '__kairos_path_is trace pull' -l all
+complete -c kairos -n '__kairos_path_is trace pull' -l include-expired
+complete -c kairos -n '__kairos_path_is trace pull' -l user
+complete -c kairos -n '__kairos_path_is trace pull' -l help
+complete -c kairos -n '__kairos_path_is trace show' -l help
+complete -c kairos -n '__kairos_path_is trace edit' -l set
+complete -c kairos -n '__kairos_path_is trace edit' -l expected-version
+complete -c kairos -n '__kairos_path_is trace edit' -l help
+complete -c kairos -n '__kairos_path_is trace history' -l help
+complete -c kairos -n '__kairos_path_is trace search' -l mode
+complete -c kairos -n '__kairos_path_is trace search' -l type
+complete -c kairos -n '__kairos_path_is trace search' -l tag
+complete -c kairos -n '__kairos_path_is trace search' -l task
+complete -c kairos -n '__kairos_path_is trace search' -l limit
+complete -c kairos -n '__kairos_path_is trace search' -l include-expired
+complete -c kairos -n '__kairos_path_is trace search' -l help
 complete -c kairos -n '__kairos_path_is keys' -a create -d 'create an API key; its secret is printed once'
 complete -c kairos -n '__kairos_path_is keys' -a list -d 'list keys (never their secrets)'
 complete -c kairos -n '__kairos_path_is keys' -a rotate -d 'give a key a new secret; the old one stops working'

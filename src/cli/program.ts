@@ -4,6 +4,7 @@ import { registerCompletion } from './commands/completion/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerKeys } from './commands/keys/index.js';
 import { registerStatus } from './commands/status/index.js';
+import { registerTrace } from './commands/trace/index.js';
 import { registerUser } from './commands/user/index.js';
 import type { ProgramContext } from './kit.js';
 
@@ -28,6 +29,7 @@ export function createProgram(ctx: ProgramContext): Command {
       writeErr: (s) => ctx.streams.stderr.write(s),
     });
   registerStatus(program, ctx);
+  registerTrace(program, ctx);
   registerKeys(program, ctx);
   registerUser(program, ctx);
   registerDaemon(program, ctx);

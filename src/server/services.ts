@@ -1,6 +1,8 @@
 import type { Config } from '../config/config.js';
 import type { Clock } from '../domain/clock.js';
 import { EventBus } from '../domain/events.js';
+import { MemoryService } from '../domain/memory/memory-service.js';
+import { KeywordIndex, followStore } from '../domain/memory/search-index.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
 import type { Store } from '../store/store.js';
@@ -26,7 +28,10 @@ export function createServices(deps: ServiceDeps) {
   const bus = new EventBus();
   const users = new UsersService(store, clock);
   const keys = new KeysService(store, clock);
-  return { ...deps, bus, users, keys };
+  const traceIndex = new KeywordIndex();
+  followStore(store, traceIndex);
+  const memory = new MemoryService(store, clock, bus, traceIndex);
+  return { ...deps, bus, users, keys, memory, traceIndex };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,0 +1,39 @@
+import type { ChalkInstance } from 'chalk';
+import type { StoredTrace } from '../../../contracts/memory.js';
+
+/** One line, at most `n` characters. */
+export function clip(text: string, n: number): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+}
+
+/** `2031-02-03T09:00:00.000Z` → `2031-02-03 09:00` (UTC), for tables. */
+export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 16);
+
+/** A trace as labelled lines, for `show` and after an edit. */
+export function describeTrace(t: StoredTrace, c: ChalkInstance): string {
+  const rows: [string, unknown][] = [
+    ['uid', t.uid],
+    ['type', t.type],
+    ['task', t.task_id],
+    ['time', t.timestamp],
+    ['importance', t.importance],
+    ['tempo tag', t.tempo_tag],
+    ['version', t.version],
+    ['authored by', t.authored_by],
+    ['links', t.linked_trace_ids.length ? t.linked_trace_ids.join(', ') : undefined],
+    ['children', t.child_trace_ids.length ? t.child_trace_ids.join(', ') : undefined],
+    ['event', t.linked_event_uid],
+    ['rating', t.feedback_rating],
+    ['notes', t.notes],
+    ['chat', t.chat_url],
+    ['valid until', t.valid_until],
+    ['fields', t.fields ? JSON.stringify(t.fields) : undefined],
+    ['updated', t.updated_at],
+  ];
+  const head = rows
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${c.dim(k.padEnd(12))}${String(v)}`)
+    .join('\n');
+  return `${head}\n\n${t.content}`;
+}

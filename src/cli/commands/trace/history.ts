@@ -1,0 +1,35 @@
+import { replay, valueAt, type PatchOperation } from '../../../domain/memory/patch.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { fetchHistory } from './fetch-trace.js';
+import { clip } from './format.js';
+
+// Every version changes these; the header line already says so.
+const BOOKKEEPING = new Set(['/version', '/updated_at']);
+const show = (v: unknown) => clip(typeof v === 'string' ? v : JSON.stringify(v), 100);
+
+export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
+  const h = await fetchHistory(await deps.client(), args[0]!);
+  const c = deps.io.chalk;
+  deps.io.data(h, () => {
+    const out: string[] = [];
+    const applied: PatchOperation[][] = [];
+    for (const v of h.versions) {
+      const before = replay(applied);
+      applied.push(v.patch);
+      out.push(c.bold(`v${v.version}`) + c.dim(`  ${v.timestamp}  by ${v.actor}`));
+      if (v.version === 1) {
+        const t = replay(applied);
+        out.push(c.green(`  + created ${String(t.type)} in ${String(t.task_id)}: ${show(t.content)}`));
+        continue;
+      }
+      for (const op of v.patch) {
+        if (BOOKKEEPING.has(op.path)) continue;
+        const old = valueAt(before, op.path);
+        if (op.op === 'remove' || op.op === 'replace') out.push(c.red(`  - ${op.path}: ${show(old)}`));
+        if (op.op === 'add' || op.op === 'replace') out.push(c.green(`  + ${op.path}: ${show(op.value)}`));
+        if (!['add', 'remove', 'replace'].includes(op.op)) out.push(c.yellow(`  ~ ${op.op} ${op.path}`));
+      }
+    }
+    return out.join('\n');
+  });
+}

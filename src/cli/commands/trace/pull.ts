@@ -1,0 +1,52 @@
+import type { StoredTrace } from '../../../contracts/memory.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { table } from '../../output/table.js';
+import { clip, shortTime } from './format.js';
+
+interface PullOpts {
+  task?: string;
+  tag?: string;
+  type?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+  includeExpired?: boolean;
+  user?: string;
+}
+
+type Page = { traces: StoredTrace[]; next_cursor: string | null };
+
+export async function run({ opts }: RunInput<PullOpts>, deps: CliDeps): Promise<void> {
+  const client = await deps.client();
+  const query = {
+    user_id: opts.user,
+    task_id: opts.task,
+    tempo_tag: opts.tag,
+    type: opts.type,
+    start_time: opts.since,
+    end_time: opts.until,
+    limit: opts.limit,
+    include_expired: opts.includeExpired ? 'true' : undefined,
+  };
+  let page = await client.request<Page>('GET', '/memory/pull', { query: { ...query, cursor: opts.cursor } });
+  const traces = [...page.traces];
+  while (opts.all && page.next_cursor) {
+    page = await client.request<Page>('GET', '/memory/pull', { query: { ...query, cursor: page.next_cursor } });
+    traces.push(...page.traces);
+  }
+  const result: Page = { traces, next_cursor: page.next_cursor };
+  const c = deps.io.chalk;
+  deps.io.data(result, () => {
+    if (!traces.length) return c.dim('no traces');
+    // On a terminal the content fills what the other columns leave; on a pipe it gets 80 characters.
+    const columns = (deps.streams.stdout as { columns?: number }).columns;
+    const width = columns ? columns - 100 : 80;
+    const out = table(
+      ['UID', 'TYPE', 'TASK', 'TIME (UTC)', 'TAG', 'V', 'CONTENT'],
+      traces.map((t) => [t.uid, t.type, clip(t.task_id, 20), shortTime(t.timestamp), t.tempo_tag ?? '', t.version, clip(t.content, Math.max(30, width))]),
+    );
+    return result.next_cursor ? `${out}\n${c.dim(`more: --cursor ${result.next_cursor} (or --all)`)}` : out;
+  });
+}

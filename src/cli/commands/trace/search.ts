@@ -1,0 +1,36 @@
+import type { SearchResult } from '../../../contracts/memory.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { table } from '../../output/table.js';
+import { clip, shortTime } from './format.js';
+
+interface SearchOpts {
+  mode?: string;
+  type?: string;
+  tag?: string;
+  task?: string;
+  limit?: number;
+  includeExpired?: boolean;
+}
+
+export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): Promise<void> {
+  const body = {
+    query: args.join(' '),
+    mode: opts.mode,
+    type: opts.type,
+    tempo_tag: opts.tag,
+    task_id: opts.task,
+    limit: opts.limit,
+    include_expired: opts.includeExpired || undefined,
+  };
+  const res = await (await deps.client()).request<{ results: SearchResult[]; mode: string; mode_used: string }>('POST', '/memory/search', { body });
+  if (!deps.io.json && res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode} search is not available yet; these are ${res.mode_used} results`);
+  const c = deps.io.chalk;
+  deps.io.data(res, () =>
+    res.results.length
+      ? table(
+          ['SCORE', 'UID', 'TYPE', 'TASK', 'TIME (UTC)', 'SUMMARY'],
+          res.results.map((r) => [r.score.toFixed(2), r.uid, r.type, clip(r.task_id, 20), shortTime(r.timestamp), clip(r.summary, 60)]),
+        )
+      : c.dim('no matches'),
+  );
+}

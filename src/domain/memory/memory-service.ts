@@ -1,0 +1,173 @@
+import type { PullQuery, SearchRequest, SearchResult, StoredTrace, TraceInput, TraceUpdates } from '../../contracts/memory.js';
+import { notFound } from '../../errors.js';
+import type { Store, Tx } from '../../store/store.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import { actorOf, assertOwner, targetUser, type Principal } from '../principal.js';
+import { normalizeTag } from '../tempo/tags.js';
+import { dumpTraces, type DumpSelector, type TraceDump } from './dump.js';
+import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
+import type { TraceIndex } from './search-index.js';
+import { stageNewTrace, stageTraceEdit, type TraceVersion } from './stage-trace.js';
+import { MIN_USEFUL_TOKENS, fitTokens, loadTokenizer, summarizeTrace } from './summarize.js';
+
+/** Runs inside the edit's transaction, after the edit is staged (e.g. a plan moving to `edited`). */
+export type EditHook = (tx: Tx, before: StoredTrace, after: StoredTrace, actor: string) => void;
+
+export const DEFAULT_PULL_LIMIT = 100;
+export const DEFAULT_SEARCH_LIMIT = 20;
+
+/**
+ * Memory traces: push, pull, versioned edits with history, search and summaries. Other areas
+ * record their own traces with stageTrace/stageTraceEdit inside their transactions and call
+ * `announce` once those committed.
+ */
+export class MemoryService {
+  private readonly editHooks: EditHook[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: EventBus,
+    private readonly keyword: TraceIndex,
+  ) {}
+
+  /** Publish the live event of a trace committed by any area. */
+  announce(trace: StoredTrace, kind: 'created' | 'updated'): void {
+    this.bus.publish(trace.user_id, kind === 'created' ? 'trace.created' : 'trace.updated', trace);
+  }
+
+  /** Let another area react to an edit atomically (the agent area marks executed plans edited). */
+  onEdit(hook: EditHook): void {
+    this.editHooks.push(hook);
+  }
+
+  /** One trace of the caller (404 unknown, 403 another user's). */
+  get(p: Principal, uid: string): StoredTrace {
+    const t = this.store.get<StoredTrace>('traces', uid);
+    if (!t) throw notFound(`No trace ${uid}.`);
+    assertOwner(p, t.user_id);
+    return t;
+  }
+
+  async push(p: Principal, traces: TraceInput[]): Promise<{ saved: { uid: string; timestamp: string }[] }> {
+    const now = this.clock.now();
+    const userId = p.userId;
+    const staged = await this.store.transact((tx) =>
+      traces.map((input, i) =>
+        stageNewTrace(tx, { ...input, user_id: userId, authored_by: p.agentId ?? input.authored_by ?? p.authUserId }, now, `traces.${i}.`),
+      ),
+    );
+    for (const t of staged) this.announce(t, 'created');
+    return { saved: staged.map((t) => ({ uid: t.uid, timestamp: t.timestamp })) };
+  }
+
+  pull(p: Principal, q: PullQuery): { traces: StoredTrace[]; next_cursor: string | null } {
+    const userId = targetUser(p, q.user_id);
+    const now = this.clock.now();
+    const start = q.start_time ? new Date(q.start_time).toISOString() : undefined;
+    const end = q.end_time ? new Date(q.end_time).toISOString() : undefined;
+    const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const limit = q.limit ?? DEFAULT_PULL_LIMIT;
+    // The task index is usually far smaller than the user's whole memory.
+    const base = q.task_id !== undefined ? this.store.byIndex<StoredTrace>('traces', 'task_id', q.task_id) : this.store.byIndex<StoredTrace>('traces', 'user_id', userId);
+    const tag = q.tempo_tag;
+    const matching = base.filter(
+      (t) =>
+        t.user_id === userId &&
+        (q.type === undefined || t.type === q.type) &&
+        (tag === undefined || t.tempo_tag === tag) &&
+        (start === undefined || t.timestamp >= start) &&
+        (end === undefined || t.timestamp <= end) &&
+        (q.include_expired || !isExpired(t, now)) &&
+        (!after || afterCursor(t, after)),
+    );
+    matching.sort(compareTraces);
+    const page = matching.slice(0, limit);
+    const more = matching.length > limit;
+    return { traces: page, next_cursor: more ? encodeCursor(page[page.length - 1]!) : null };
+  }
+
+  async edit(p: Principal, req: { uid: string; updates: TraceUpdates; expected_version?: number }): Promise<StoredTrace> {
+    const actor = actorOf(p);
+    const now = this.clock.now();
+    const next = await this.store.transact((tx) => {
+      const before = tx.get<StoredTrace>('traces', req.uid);
+      const after = stageTraceEdit(tx, req.uid, req.updates, actor, now, {
+        expectedVersion: req.expected_version,
+        authorize: (owner) => assertOwner(p, owner),
+      });
+      for (const hook of this.editHooks) hook(tx, before!, after, actor);
+      return after;
+    });
+    this.announce(next, 'updated');
+    return next;
+  }
+
+  history(p: Principal, uid: string): { uid: string; versions: Omit<TraceVersion, 'id' | 'uid' | 'user_id'>[] } {
+    this.get(p, uid);
+    const rows = this.store.byIndex<TraceVersion>('trace_versions', 'uid', uid).slice().sort((a, b) => a.version - b.version);
+    return { uid, versions: rows.map((r) => ({ version: r.version, timestamp: r.timestamp, actor: r.actor, patch: r.patch })) };
+  }
+
+  search(p: Principal, req: SearchRequest): { results: SearchResult[]; mode: SearchRequest['mode'] & string; mode_used: 'keyword' } {
+    const now = this.clock.now();
+    const tag = req.tempo_tag !== undefined ? normalizeTag(req.tempo_tag) : undefined;
+    const hits: { t: StoredTrace; score: number }[] = [];
+    for (const h of this.keyword.search(p.userId, req.query)) {
+      const t = this.store.get<StoredTrace>('traces', h.uid);
+      if (!t || t.user_id !== p.userId) continue;
+      if (req.type !== undefined && t.type !== req.type) continue;
+      if (tag !== undefined && t.tempo_tag !== tag) continue;
+      if (req.task_id !== undefined && t.task_id !== req.task_id) continue;
+      if (!req.include_expired && isExpired(t, now)) continue;
+      hits.push({ t, score: h.score });
+    }
+    hits.sort((a, b) => b.score - a.score || compareTraces(a.t, b.t));
+    const top = hits[0]?.score ?? 1;
+    const results = hits.slice(0, req.limit ?? DEFAULT_SEARCH_LIMIT).map(({ t, score }) => ({
+      uid: t.uid,
+      type: t.type,
+      task_id: t.task_id,
+      timestamp: t.timestamp,
+      ...(t.tempo_tag !== undefined ? { tempo_tag: t.tempo_tag } : {}),
+      summary: summarizeTrace(t),
+      score: Math.round((score / top) * 10_000) / 10_000,
+    }));
+    return { results, mode: req.mode ?? 'keyword', mode_used: 'keyword' };
+  }
+
+  /**
+   * Summaries of the given traces, in the order given. With `max_token_count`, summaries are
+   * taken while they fit; the first one that does not is shortened when enough budget is left,
+   * and the rest are left out (`truncated: true`).
+   */
+  async summaries(p: Principal, req: { trace_ids: string[]; max_token_count?: number }) {
+    const traces = [...new Set(req.trace_ids)].map((uid) => this.get(p, uid));
+    const tk = await loadTokenizer();
+    let left = req.max_token_count ?? Infinity;
+    let truncated = false;
+    const summaries = [];
+    for (const t of traces) {
+      const fit = fitTokens(tk, summarizeTrace(t), left);
+      if (fit.shortened && (left < MIN_USEFUL_TOKENS || !fit.text)) {
+        truncated = true;
+        break;
+      }
+      summaries.push({ uid: t.uid, type: t.type, task_id: t.task_id, timestamp: t.timestamp, summary: fit.text, tokens: fit.tokens });
+      left -= fit.tokens;
+      if (fit.shortened) {
+        truncated = true;
+        break;
+      }
+    }
+    return { summaries, token_count: summaries.reduce((n, s) => n + s.tokens, 0), truncated };
+  }
+
+  /** Traces and their causal links for debugging (POST /debug/trace-dump). */
+  dump(p: Principal, sel: DumpSelector): Omit<TraceDump, 'profile'> & { user_id: string } {
+    // An admin may dump another user's trace by uid; the walk stays within that trace's owner.
+    const userId = sel.trace_uid !== undefined ? this.get(p, sel.trace_uid).user_id : p.userId;
+    return { ...dumpTraces(this.store.byIndex<StoredTrace>('traces', 'user_id', userId), sel), user_id: userId };
+  }
+}

@@ -1,0 +1,34 @@
+import type { StoredTrace } from '../../contracts/memory.js';
+import { validationFailed } from '../../errors.js';
+
+/** Pull and search both hide a trace whose valid_until has passed, unless asked not to. */
+export const isExpired = (t: StoredTrace, now: Date) => t.valid_until !== undefined && Date.parse(t.valid_until) < now.getTime();
+
+/** The stable order of pull: timestamp, then uid. */
+export function compareTraces(a: StoredTrace, b: StoredTrace): number {
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
+  return a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
+}
+
+interface CursorPos {
+  timestamp: string;
+  uid: string;
+}
+
+/** An opaque cursor: the position of the last trace of a page, encoded. */
+export function encodeCursor(t: StoredTrace): string {
+  return Buffer.from(JSON.stringify([t.timestamp, t.uid])).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorPos {
+  try {
+    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { timestamp: v[0], uid: v[1] };
+  } catch {
+    // fall through to the 422 below
+  }
+  throw validationFailed('The cursor is not one this server made; pass next_cursor of the previous page as is.', [{ path: 'cursor', message: 'invalid cursor' }]);
+}
+
+/** Whether trace `t` comes after the cursor position in pull order. */
+export const afterCursor = (t: StoredTrace, c: CursorPos) => t.timestamp > c.timestamp || (t.timestamp === c.timestamp && t.uid > c.uid);

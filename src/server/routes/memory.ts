@@ -1,0 +1,77 @@
+import {
+  EditRequest,
+  HistoryQuery,
+  HistoryResponse,
+  MemoryTrace,
+  PullQuery,
+  PullResponse,
+  PushRequest,
+  PushResponse,
+  SearchRequest,
+  SearchResponse,
+} from '../../contracts/memory.js';
+import type { TraceUpdates } from '../../contracts/memory.js';
+import { route } from '../route.js';
+
+export const memoryRoutes = [
+  route({
+    method: 'post',
+    path: '/memory/push',
+    tag: 'memory',
+    summary: 'Save a batch of traces, all or nothing',
+    description:
+      'One invalid trace refuses the whole batch (422 naming its index, e.g. `traces.3.type`); an existing uid → 409. Server-made uids start with `tr_`; `authored_by` is the agent id of an agent key.',
+    auth: 'memory:write',
+    body: PushRequest,
+    response: PushResponse,
+    status: 201,
+    handler: ({ body, principal, services }) => services.memory.push(principal, body.traces),
+  }),
+  route({
+    method: 'get',
+    path: '/memory/pull',
+    tag: 'memory',
+    summary: 'List traces by user, task, tempo tag, type and time range',
+    description: 'Ordered by timestamp then uid; time bounds inclusive; `next_cursor` is null on the last page.',
+    auth: 'memory:read',
+    query: PullQuery,
+    response: PullResponse,
+    handler: ({ query, principal, services }) => services.memory.pull(principal, query),
+  }),
+  route({
+    method: 'patch',
+    path: '/memory/edit',
+    tag: 'memory',
+    summary: 'Edit a trace: version + 1, with history',
+    description:
+      'uid, user_id, version, created_at, updated_at and authored_by are not editable (422). A stale `expected_version` → 409 version_conflict; a transition trace → 409 immutable_trace. A null value clears an optional field.',
+    auth: 'memory:write',
+    body: EditRequest,
+    response: MemoryTrace,
+    handler: ({ body, principal, services }) =>
+      services.memory.edit(principal, { uid: body.uid, updates: body.updates as TraceUpdates, expected_version: body.expected_version }),
+  }),
+  route({
+    method: 'get',
+    path: '/memory/history',
+    tag: 'memory',
+    summary: 'Every version of a trace with its RFC 6902 patch and actor',
+    description: 'Applying the patches in order to `{}` rebuilds the current trace (version 1 adds the whole trace at path "").',
+    auth: 'memory:read',
+    query: HistoryQuery,
+    response: HistoryResponse,
+    handler: ({ query, principal, services }) => services.memory.history(principal, query.uid),
+  }),
+  route({
+    method: 'post',
+    path: '/memory/search',
+    tag: 'memory',
+    summary: "Full-text search over the caller's traces",
+    description:
+      'Keyword search (BM25 with stemming, prefix and typo tolerance); scores normalized to [0,1], best first. `semantic` and `hybrid` are accepted and answered with keyword results until semantic search lands: `mode_used` says which ran.',
+    auth: 'memory:read',
+    body: SearchRequest,
+    response: SearchResponse,
+    handler: ({ body, principal, services }) => services.memory.search(principal, body),
+  }),
+];

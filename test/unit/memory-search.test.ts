@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredTrace } from '../../src/contracts/memory.js';
+import { KeywordIndex } from '../../src/domain/memory/search-index.js';
+
+const t = (uid: string, content: string, user = 'u1', extra: Partial<StoredTrace> = {}): StoredTrace => ({
+  uid,
+  user_id: user,
+  type: 'observation',
+  task_id: 'task',
+  timestamp: '2031-01-01T00:00:00.000Z',
+  content,
+  importance: 3,
+  version: 1,
+  linked_trace_ids: [],
+  child_trace_ids: [],
+  authored_by: user,
+  created_at: '2031-01-01T00:00:00.000Z',
+  updated_at: '2031-01-01T00:00:00.000Z',
+  ...extra,
+});
+
+function index() {
+  const i = new KeywordIndex();
+  i.upsert(t('a', 'Planning the meetings for next quarter'));
+  i.upsert(t('b', 'Called the dentist about a cleaning'));
+  i.upsert(t('c', 'Swimming lessons with the kids', 'u1', { notes: 'bring goggles' }));
+  i.upsert(t('z', 'Planning my dentist visit', 'u2'));
+  return i;
+}
+const uids = (i: KeywordIndex, q: string, user = 'u1') => i.search(user, q).map((h) => h.uid);
+
+describe('KeywordIndex', () => {
+  it.each([
+    ['stems', 'planned meeting', 'a'],
+    ['matches prefixes', 'denti', 'b'],
+    ['forgives typos', 'swimmming', 'c'],
+    ['searches notes too', 'goggle', 'c'],
+  ])('%s', (_what, q, uid) => {
+    expect(uids(index(), q)[0]).toBe(uid);
+  });
+
+  it('never returns another user’s traces', () => {
+    expect(uids(index(), 'dentist planning')).not.toContain('z');
+    expect(uids(index(), 'dentist', 'u2')).toEqual(['z']);
+    expect(uids(index(), 'dentist', 'nobody')).toEqual([]);
+  });
+
+  it('updates and removes incrementally', () => {
+    const i = index();
+    i.upsert(t('b', 'Called the plumber about a leak'));
+    expect(uids(i, 'dentist')).toEqual([]);
+    expect(uids(i, 'plumber')).toEqual(['b']);
+    i.remove('b');
+    expect(uids(i, 'plumber')).toEqual([]);
+    expect(i.size).toBe(3);
+  });
+
+  it('scores best first', () => {
+    const hits = index().search('u1', 'planning meetings quarter');
+    expect(hits[0]!.uid).toBe('a');
+    for (let k = 1; k < hits.length; k++) expect(hits[k - 1]!.score).toBeGreaterThanOrEqual(hits[k]!.score);
+  });
+});
