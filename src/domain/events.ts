@@ -36,7 +36,7 @@ export class EventBus {
   }
 
   publish(user_id: string, type: LiveEventType, data: unknown): void {
-    const ev: LiveEvent = { id: `${newId('tr').slice(3)}-${++this.seq}`, type, at: new Date().toISOString(), user_id, data };
+    const ev: LiveEvent = { id: `${newId('rq').slice(3)}-${++this.seq}`, type, at: new Date().toISOString(), user_id, data };
     this.emitter.emit('event', ev);
   }
 

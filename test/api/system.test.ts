@@ -23,7 +23,7 @@ describe('system endpoints', () => {
     const r = await d.api('GET', '/health', { key: null });
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ status: 'ok' });
-    expect(r.headers.get('x-trace-id')).toMatch(/^tr_/);
+    expect(r.headers.get('x-trace-id')).toMatch(/^rq_/);
   });
 
   it('GET /version gives api_version, version and build', async () => {

@@ -5,7 +5,8 @@ import { newId } from '../../domain/ids.js';
 export function traceId() {
   return async (ctx: Context, next: Next) => {
     const given = ctx.get('x-trace-id');
-    ctx.state.traceId = /^[\x21-\x7e]{1,128}$/.test(given) ? given : newId('tr');
+    // Request ids get their own prefix so they are never mistaken for memory trace uids (tr_).
+    ctx.state.traceId = /^[\x21-\x7e]{1,128}$/.test(given) ? given : newId('rq');
     ctx.set('X-Trace-Id', ctx.state.traceId);
     await next();
   };
