@@ -9,11 +9,11 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "status"|"trace"|"keys"|"user"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+      "status"|"trace"|"tempo"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
     esac
   done
   case "$path" in
-    "") words="status trace keys user daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "") words="status trace tempo keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
     "status") words="--help" ;;
     "trace") words="push pull show edit history search --help" ;;
     "trace push") words="--help" ;;
@@ -22,6 +22,15 @@ _kairos() {
     "trace edit") words="--set --expected-version --help" ;;
     "trace history") words="--help" ;;
     "trace search") words="--mode --type --tag --task --limit --include-expired --help" ;;
+    "tempo") words="tags profile set map block unblock budget cadence --help" ;;
+    "tempo tags") words="--user --help" ;;
+    "tempo profile") words="--user --help" ;;
+    "tempo set") words="--days --help" ;;
+    "tempo map") words="--help" ;;
+    "tempo block") words="--days --label --for --help" ;;
+    "tempo unblock") words="--help" ;;
+    "tempo budget") words="--per-day --per-week --agent --help" ;;
+    "tempo cadence") words="--per-event --help" ;;
     "keys") words="create list rotate revoke --help" ;;
     "keys create") words="-s --scopes --agent --ttl --help" ;;
     "keys list") words="--help" ;;
@@ -32,6 +41,7 @@ _kairos() {
     "user update") words="--name --email --tz --set --help" ;;
     "user passwd") words="--email --password-stdin --help" ;;
     "user login") words="--email --password-stdin --help" ;;
+    "export") words="--format --from --to --tag --task --type --group-by --max-tokens --include-feedback --include-expired --since --until --since-checkpoint --until-checkpoint --checkpoint --list-checkpoints --limit --cursor --all --user -o --output --help" ;;
     "daemon") words="run start stop restart status logs --help" ;;
     "daemon run") words="--port --host --tls-cert --tls-key --insecure --help" ;;
     "daemon start") words="--port --host --tls-cert --tls-key --insecure --help" ;;

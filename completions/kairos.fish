@@ -12,8 +12,10 @@ end
 complete -c kairos -f
 complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
 complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edit and search memory traces'
+complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
 complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
+complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)'
 complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
 complete -c kairos -n '__fish_use_subcommand' -a completion -d 'print the shell completion script'
 complete -c kairos -n '__fish_use_subcommand' -l version
@@ -56,6 +58,33 @@ complete -c kairos -n '__kairos_path_is trace search' -l task
 complete -c kairos -n '__kairos_path_is trace search' -l limit
 complete -c kairos -n '__kairos_path_is trace search' -l include-expired
 complete -c kairos -n '__kairos_path_is trace search' -l help
+complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
+complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
+complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'
+complete -c kairos -n '__kairos_path_is tempo' -a map -d 'map a word or task kind to a tag, for the planner (gym → @morning)'
+complete -c kairos -n '__kairos_path_is tempo' -a block -d 'block time for agents: weekly (HH:MM-HH:MM) or once (a date and time range in words)'
+complete -c kairos -n '__kairos_path_is tempo' -a unblock -d 'remove blocked time by its number in `kairos tempo profile`'
+complete -c kairos -n '__kairos_path_is tempo' -a budget -d 'limit how many actions agents may schedule per day and per ISO week'
+complete -c kairos -n '__kairos_path_is tempo' -a cadence -d 'limit how often agents may propose an action kind (add_event, reflect, reschedule_event)'
+complete -c kairos -n '__kairos_path_is tempo' -l help
+complete -c kairos -n '__kairos_path_is tempo tags' -l user
+complete -c kairos -n '__kairos_path_is tempo tags' -l help
+complete -c kairos -n '__kairos_path_is tempo profile' -l user
+complete -c kairos -n '__kairos_path_is tempo profile' -l help
+complete -c kairos -n '__kairos_path_is tempo set' -l days
+complete -c kairos -n '__kairos_path_is tempo set' -l help
+complete -c kairos -n '__kairos_path_is tempo map' -l help
+complete -c kairos -n '__kairos_path_is tempo block' -l days
+complete -c kairos -n '__kairos_path_is tempo block' -l label
+complete -c kairos -n '__kairos_path_is tempo block' -l for
+complete -c kairos -n '__kairos_path_is tempo block' -l help
+complete -c kairos -n '__kairos_path_is tempo unblock' -l help
+complete -c kairos -n '__kairos_path_is tempo budget' -l per-day
+complete -c kairos -n '__kairos_path_is tempo budget' -l per-week
+complete -c kairos -n '__kairos_path_is tempo budget' -l agent
+complete -c kairos -n '__kairos_path_is tempo budget' -l help
+complete -c kairos -n '__kairos_path_is tempo cadence' -l per-event
+complete -c kairos -n '__kairos_path_is tempo cadence' -l help
 complete -c kairos -n '__kairos_path_is keys' -a create -d 'create an API key; its secret is printed once'
 complete -c kairos -n '__kairos_path_is keys' -a list -d 'list keys (never their secrets)'
 complete -c kairos -n '__kairos_path_is keys' -a rotate -d 'give a key a new secret; the old one stops working'
@@ -86,6 +115,28 @@ complete -c kairos -n '__kairos_path_is user passwd' -l help
 complete -c kairos -n '__kairos_path_is user login' -l email
 complete -c kairos -n '__kairos_path_is user login' -l password-stdin
 complete -c kairos -n '__kairos_path_is user login' -l help
+complete -c kairos -n '__kairos_path_is export' -l format
+complete -c kairos -n '__kairos_path_is export' -l from
+complete -c kairos -n '__kairos_path_is export' -l to
+complete -c kairos -n '__kairos_path_is export' -l tag
+complete -c kairos -n '__kairos_path_is export' -l task
+complete -c kairos -n '__kairos_path_is export' -l type
+complete -c kairos -n '__kairos_path_is export' -l group-by
+complete -c kairos -n '__kairos_path_is export' -l max-tokens
+complete -c kairos -n '__kairos_path_is export' -l include-feedback
+complete -c kairos -n '__kairos_path_is export' -l include-expired
+complete -c kairos -n '__kairos_path_is export' -l since
+complete -c kairos -n '__kairos_path_is export' -l until
+complete -c kairos -n '__kairos_path_is export' -l since-checkpoint
+complete -c kairos -n '__kairos_path_is export' -l until-checkpoint
+complete -c kairos -n '__kairos_path_is export' -l checkpoint
+complete -c kairos -n '__kairos_path_is export' -l list-checkpoints
+complete -c kairos -n '__kairos_path_is export' -l limit
+complete -c kairos -n '__kairos_path_is export' -l cursor
+complete -c kairos -n '__kairos_path_is export' -l all
+complete -c kairos -n '__kairos_path_is export' -l user
+complete -c kairos -n '__kairos_path_is export' -l output
+complete -c kairos -n '__kairos_path_is export' -l help
 complete -c kairos -n '__kairos_path_is daemon' -a run -d 'run the daemon in the foreground (logs to daemon.log)'
 complete -c kairos -n '__kairos_path_is daemon' -a start -d 'start the daemon in the background'
 complete -c kairos -n '__kairos_path_is daemon' -a stop -d 'stop the running daemon'

@@ -1,8 +1,10 @@
 import type { Config } from '../config/config.js';
 import type { Clock } from '../domain/clock.js';
 import { EventBus } from '../domain/events.js';
+import { ExportService } from '../domain/export/export-service.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
 import { KeywordIndex, followStore } from '../domain/memory/search-index.js';
+import { TempoService } from '../domain/tempo/tempo-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
 import type { Store } from '../store/store.js';
@@ -28,10 +30,13 @@ export function createServices(deps: ServiceDeps) {
   const bus = new EventBus();
   const users = new UsersService(store, clock);
   const keys = new KeysService(store, clock);
+  const tempo = new TempoService(store, users, clock);
+  users.setProfileParts(tempo.profileParts());
   const traceIndex = new KeywordIndex();
   followStore(store, traceIndex);
   const memory = new MemoryService(store, clock, bus, traceIndex);
-  return { ...deps, bus, users, keys, memory, traceIndex };
+  const exporter = new ExportService(store, clock, users, deps.config);
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, exporter };
 }
 
 export type Services = ReturnType<typeof createServices>;

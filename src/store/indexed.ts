@@ -1,9 +1,12 @@
 import type { Doc } from './schema.js';
 
-/** One collection in memory: documents by primary key plus secondary indexes (value → keys). */
+/**
+ * One collection in memory: documents by primary key plus secondary indexes (value → documents by
+ * key). The index holds the documents themselves, so a read by index costs no second lookup.
+ */
 export class Indexed {
   private readonly docs = new Map<string, Doc>();
-  private readonly idx = new Map<string, Map<unknown, Set<string>>>();
+  private readonly idx = new Map<string, Map<unknown, Map<string, Doc>>>();
 
   constructor(
     private readonly key: string,
@@ -27,11 +30,8 @@ export class Indexed {
   byIndex(index: string, value: unknown): Doc[] {
     const m = this.idx.get(index);
     if (!m) throw new Error(`no index ${index}`);
-    const ids = m.get(value);
-    if (!ids) return [];
-    const out: Doc[] = [];
-    for (const id of ids) out.push(this.docs.get(id)!);
-    return out;
+    const hit = m.get(value);
+    return hit ? [...hit.values()] : [];
   }
 
   put(doc: Doc): void {
@@ -43,8 +43,8 @@ export class Indexed {
       const v = doc[name];
       if (v === undefined || v === null) continue;
       let s = m.get(v);
-      if (!s) m.set(v, (s = new Set()));
-      s.add(id);
+      if (!s) m.set(v, (s = new Map()));
+      s.set(id, doc);
     }
   }
 

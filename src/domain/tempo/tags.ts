@@ -9,6 +9,8 @@ const DURATION = /^(?:(\d{1,3})h)?(?:(\d{1,4})m)?$/;
 
 export type TempoTag = string;
 
+export const TEMPO_TAG_HINT = 'use @label (lowercase letters, digits, dashes) or a duration block such as 25m, 2h, 1h30m';
+
 export function normalizeTag(input: string): string {
   return input.trim().toLowerCase();
 }
@@ -29,9 +31,10 @@ export function isTempoTag(input: string): boolean {
 /** The zod schema of a tag: normalizes, and fails with code `invalid_tempo_tag` (422). */
 export const TempoTagSchema = z
   .string()
-  .transform(normalizeTag)
   .refine(isTempoTag, {
-    message: 'not a tempo tag: use @label (lowercase letters, digits, dashes) or a duration block such as 25m, 2h, 1h30m',
+    // The offending value is named as given (shortened), so the user sees what to fix.
+    error: (iss) => `${JSON.stringify(String(iss.input).slice(0, 60))} is not a tempo tag: ${TEMPO_TAG_HINT}`,
     params: { code: 'invalid_tempo_tag' },
   })
+  .transform(normalizeTag)
   .describe('tempo tag: @label or a duration block (25m, 90m, 2h, 1h30m)');

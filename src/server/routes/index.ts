@@ -2,12 +2,14 @@ import type { RouteDef } from '../route.js';
 import { authRoutes } from './auth.js';
 import { chatSummaryRoutes } from './chat-summary.js';
 import { debugRoutes } from './debug.js';
+import { exportRoutes } from './export.js';
 import { memoryRoutes } from './memory.js';
 import { statusRoutes } from './status.js';
 import { systemRoutes } from './system.js';
+import { tempoRoutes } from './tempo.js';
 import { userRoutes } from './users.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes];
+  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes, ...tempoRoutes, ...exportRoutes];
 }

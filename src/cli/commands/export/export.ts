@@ -1,0 +1,44 @@
+import { writeFile } from 'node:fs/promises';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { usage } from '../../kit.js';
+import { mergePages, type ExportBody } from './merge.js';
+import { exportQuery, type ExportOpts } from './query.js';
+import { renderCheckpoints, renderExport } from './render.js';
+
+export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promise<void> {
+  const client = await deps.client();
+  const { io } = deps;
+  // The API wants user_id spelled out; the CLI defaults it to whoever the key belongs to.
+  const userId = opts.user ?? (await client.request<{ user_id: string }>('GET', '/user/profile')).user_id;
+  if (opts.listCheckpoints) {
+    const res = await client.request<{ checkpoints: Parameters<typeof renderCheckpoints>[0] }>('GET', '/context/checkpoints', { query: { user_id: userId } });
+    return emit(res, () => renderCheckpoints(res.checkpoints, io.chalk), opts, deps);
+  }
+  const query = exportQuery(opts, userId);
+  let body = await client.request<ExportBody>('GET', '/context/export', { query });
+  let pages = 1;
+  while (opts.all && body.next_cursor) {
+    // The checkpoint is saved by the first page; later pages only read.
+    const next = await client.request<ExportBody>('GET', '/context/export', { query: { ...query, checkpoint: undefined, cursor: body.next_cursor } });
+    body = mergePages(body, next);
+    io.hint(`page ${++pages}…`);
+  }
+  await emit(body, () => renderExport(body, io.chalk, (deps.streams.stdout as { columns?: number }).columns), opts, deps);
+  if (body.token_count !== undefined) io.note(`${body.token_count} tokens (o200k)${body.truncated ? ', cut to fit --max-tokens' : ''}`);
+  if (body.checkpoint && (opts.output || !io.stdoutIsTTY)) io.note(`saved checkpoint ${body.checkpoint.name} (${body.checkpoint.id})`);
+}
+
+/** JSON to a file, to stdout on a pipe (or `-o -`), the readable view on a terminal. */
+async function emit(value: unknown, readable: () => string, opts: ExportOpts, deps: CliDeps): Promise<void> {
+  const { io } = deps;
+  if (opts.output && opts.output !== '-') {
+    try {
+      await writeFile(opts.output, JSON.stringify(value, null, 2) + '\n');
+    } catch (e) {
+      throw usage(`Cannot write ${opts.output}: ${(e as Error).message}.`);
+    }
+    io.note(`wrote ${opts.output}`);
+    return;
+  }
+  io.data(value, opts.output === '-' || !io.stdoutIsTTY ? undefined : readable);
+}

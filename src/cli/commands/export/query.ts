@@ -1,0 +1,57 @@
+import { usage } from '../../kit.js';
+
+export interface ExportOpts {
+  format?: string;
+  from?: string;
+  to?: string;
+  tag?: string;
+  task?: string;
+  type?: string;
+  groupBy?: string;
+  maxTokens?: number;
+  includeFeedback?: boolean;
+  includeExpired?: boolean;
+  since?: string;
+  until?: string;
+  sinceCheckpoint?: string;
+  untilCheckpoint?: string;
+  checkpoint?: string;
+  listCheckpoints?: boolean;
+  limit?: number;
+  cursor?: string;
+  all?: boolean;
+  user?: string;
+  output?: string;
+}
+
+export type ExportParams = Record<string, string | number | undefined>;
+
+/** The query of GET /context/export from the flags: a diff flag without --format means a diff. */
+export function exportQuery(opts: ExportOpts, userId: string): ExportParams {
+  const wantsDiff = [opts.since, opts.until, opts.sinceCheckpoint, opts.untilCheckpoint].some((v) => v !== undefined);
+  const format = opts.format ?? (wantsDiff ? 'diff' : 'summary');
+  if (opts.all && opts.maxTokens !== undefined) throw usage('--all and --max-tokens do not mix: the token cap holds per page. Use one or the other.');
+  if (format === 'diff' && opts.since === undefined && opts.sinceCheckpoint === undefined) {
+    throw usage('A diff needs --since <iso> or --since-checkpoint <name> (e.g. kairos export --format diff --since-checkpoint monday).');
+  }
+  return {
+    user_id: userId,
+    export_format: format,
+    start_time: opts.from,
+    end_time: opts.to,
+    tempo_tag: opts.tag,
+    task_id: opts.task,
+    type: opts.type,
+    group_by: opts.groupBy,
+    max_token_count: opts.maxTokens,
+    include_feedback: opts.includeFeedback ? 'true' : undefined,
+    include_expired: opts.includeExpired ? 'true' : undefined,
+    since: opts.since,
+    until: opts.until,
+    from_checkpoint: opts.sinceCheckpoint,
+    to_checkpoint: opts.untilCheckpoint,
+    checkpoint: opts.checkpoint,
+    limit: opts.limit,
+    cursor: opts.cursor,
+  };
+}

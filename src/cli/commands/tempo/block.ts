@@ -1,0 +1,31 @@
+import type { CliDeps, RunInput } from '../../kit.js';
+import { adjust, fetchProfile } from './api.js';
+import { isWallRange, parseDays, parseDuration, parseWallRange } from './parse.js';
+import { describeBlock } from './render.js';
+import { parseOneOff } from './when.js';
+
+interface Opts {
+  days?: string;
+  label?: string;
+  for?: string;
+}
+
+/** Add one block: weekly (`12:00-13:00 --days mon-fri`) or one-off (`tomorrow 14:00-16:00`). */
+export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
+  const when = args.join(' ').trim();
+  const current = await fetchProfile(deps);
+  const label = opts.label ? { label: opts.label } : {};
+  let block: Record<string, unknown>;
+  if (isWallRange(when)) {
+    const days = opts.days ? parseDays(opts.days) : undefined;
+    block = { ...parseWallRange(when), ...(days ? { days } : {}), ...label };
+  } else {
+    if (opts.days) deps.io.note('--days applies only to weekly blocks (HH:MM-HH:MM); ignored.');
+    const forMinutes = opts.for ? parseDuration(opts.for) : undefined;
+    // The CLI's clock is the reference for "tomorrow"; the zone is the user's.
+    block = { ...parseOneOff(when, current.timezone, new Date(), forMinutes), ...label };
+  }
+  const p = await adjust(deps, { blocked: [...current.blocked, block] });
+  const n = p.blocked.length;
+  deps.io.data(p, () => `blocked #${n}: ${describeBlock(p.blocked[n - 1]!, p.timezone)}`);
+}
