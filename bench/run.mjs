@@ -10,7 +10,7 @@ const files = readdirSync(new URL('.', import.meta.url))
 const rows = [];
 for (const f of files) {
   const mod = await import(new URL(f, import.meta.url));
-  const fn = mod.run ?? mod.default;
+  const fn = mod.run ?? mod.default ?? Object.entries(mod).find(([k, v]) => k.startsWith('bench') && typeof v === 'function')?.[1];
   if (typeof fn !== 'function') continue;
   console.error(`# ${f}`);
   const t = performance.now();

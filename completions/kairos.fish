@@ -13,6 +13,7 @@ complete -c kairos -f
 complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
 complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edit and search memory traces'
 complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
+complete -c kairos -n '__fish_use_subcommand' -a cal -d 'calendar: add, list, edit and remove events; import, export and subscribe (.ics)'
 complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
 complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)'
@@ -85,6 +86,46 @@ complete -c kairos -n '__kairos_path_is tempo budget' -l agent
 complete -c kairos -n '__kairos_path_is tempo budget' -l help
 complete -c kairos -n '__kairos_path_is tempo cadence' -l per-event
 complete -c kairos -n '__kairos_path_is tempo cadence' -l help
+complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
+complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day (JSON when not on a terminal); recurring events expanded'
+complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
+complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first on a terminal; --yes otherwise)'
+complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
+complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
+complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
+complete -c kairos -n '__kairos_path_is cal' -l help
+complete -c kairos -n '__kairos_path_is cal add' -l at
+complete -c kairos -n '__kairos_path_is cal add' -l for
+complete -c kairos -n '__kairos_path_is cal add' -l tag
+complete -c kairos -n '__kairos_path_is cal add' -l tz
+complete -c kairos -n '__kairos_path_is cal add' -l task
+complete -c kairos -n '__kairos_path_is cal add' -l repeat
+complete -c kairos -n '__kairos_path_is cal add' -l all-day
+complete -c kairos -n '__kairos_path_is cal add' -l where
+complete -c kairos -n '__kairos_path_is cal add' -l note
+complete -c kairos -n '__kairos_path_is cal add' -l help
+complete -c kairos -n '__kairos_path_is cal list' -l from
+complete -c kairos -n '__kairos_path_is cal list' -l to
+complete -c kairos -n '__kairos_path_is cal list' -l tag
+complete -c kairos -n '__kairos_path_is cal list' -l help
+complete -c kairos -n '__kairos_path_is cal edit' -l set
+complete -c kairos -n '__kairos_path_is cal edit' -l at
+complete -c kairos -n '__kairos_path_is cal edit' -l for
+complete -c kairos -n '__kairos_path_is cal edit' -l title
+complete -c kairos -n '__kairos_path_is cal edit' -l occurrence
+complete -c kairos -n '__kairos_path_is cal edit' -l expected-version
+complete -c kairos -n '__kairos_path_is cal edit' -l help
+complete -c kairos -n '__kairos_path_is cal rm' -l occurrence
+complete -c kairos -n '__kairos_path_is cal rm' -l yes
+complete -c kairos -n '__kairos_path_is cal rm' -l help
+complete -c kairos -n '__kairos_path_is cal import' -l help
+complete -c kairos -n '__kairos_path_is cal export' -l from
+complete -c kairos -n '__kairos_path_is cal export' -l to
+complete -c kairos -n '__kairos_path_is cal export' -l tag
+complete -c kairos -n '__kairos_path_is cal export' -l output
+complete -c kairos -n '__kairos_path_is cal export' -l help
+complete -c kairos -n '__kairos_path_is cal subscribe-url' -l name
+complete -c kairos -n '__kairos_path_is cal subscribe-url' -l help
 complete -c kairos -n '__kairos_path_is keys' -a create -d 'create an API key; its secret is printed once'
 complete -c kairos -n '__kairos_path_is keys' -a list -d 'list keys (never their secrets)'
 complete -c kairos -n '__kairos_path_is keys' -a rotate -d 'give a key a new secret; the old one stops working'

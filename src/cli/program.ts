@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { registerCal } from './commands/cal/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerExport } from './commands/export/index.js';
@@ -33,6 +34,7 @@ export function createProgram(ctx: ProgramContext): Command {
   registerStatus(program, ctx);
   registerTrace(program, ctx);
   registerTempo(program, ctx);
+  registerCal(program, ctx);
   registerKeys(program, ctx);
   registerUser(program, ctx);
   registerExport(program, ctx);

@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import { CalendarService } from '../domain/calendar/calendar-service.js';
 import type { Clock } from '../domain/clock.js';
 import { EventBus } from '../domain/events.js';
 import { ExportService } from '../domain/export/export-service.js';
@@ -35,8 +36,9 @@ export function createServices(deps: ServiceDeps) {
   const traceIndex = new KeywordIndex();
   followStore(store, traceIndex);
   const memory = new MemoryService(store, clock, bus, traceIndex);
+  const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });
   const exporter = new ExportService(store, clock, users, deps.config);
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, exporter };
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, calendar, exporter };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../route.js';
 import { authRoutes } from './auth.js';
+import { calendarRoutes } from './calendar.js';
 import { chatSummaryRoutes } from './chat-summary.js';
 import { debugRoutes } from './debug.js';
 import { exportRoutes } from './export.js';
@@ -11,5 +12,5 @@ import { userRoutes } from './users.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes, ...tempoRoutes, ...exportRoutes];
+  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes, ...calendarRoutes, ...tempoRoutes, ...exportRoutes];
 }

@@ -1,0 +1,38 @@
+import type { CliDeps, RunInput } from '../../kit.js';
+import { describe, type EventView } from './format.js';
+import { ISO_DATE, parseDuration, parseWhen } from './when.js';
+import { userZone } from './zone.js';
+
+interface Opts {
+  at: string;
+  for?: string;
+  tag?: string;
+  tz?: string;
+  task?: string;
+  repeat?: string;
+  allDay?: boolean;
+  where?: string;
+  note?: string;
+}
+
+export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
+  const client = await deps.client();
+  const zone = opts.tz ?? (await userZone(client));
+  const start = parseWhen(opts.at, zone, new Date());
+  const allDay = Boolean(opts.allDay) || ISO_DATE.test(start);
+  const body = {
+    title: args.join(' '),
+    scheduled_for: allDay && !ISO_DATE.test(start) ? start.slice(0, 10) : start,
+    ...(opts.for ? { duration_minutes: parseDuration(opts.for) } : {}),
+    ...(allDay ? { all_day: true } : {}),
+    ...(opts.tag ? { tag: opts.tag } : {}),
+    ...(opts.tz ? { timezone: opts.tz } : {}),
+    ...(opts.task ? { task_id: opts.task } : {}),
+    ...(opts.repeat ? { rrule: opts.repeat } : {}),
+    ...(opts.where ? { location: opts.where } : {}),
+    ...(opts.note ? { description: opts.note } : {}),
+  };
+  const ev = await client.request<EventView & { conflicts: string[] }>('POST', '/calendar/create', { body });
+  deps.io.data(ev, () => `Added ${ev.uid} “${ev.title}”: ${describe(ev, zone)}${ev.rrule ? `, repeating ${ev.rrule}` : ''}`);
+  if (ev.conflicts.length) deps.io.note(`kairos: overlaps ${ev.conflicts.length} event(s): ${ev.conflicts.join(', ')}`);
+}

@@ -1,0 +1,39 @@
+import { parseSetPairs } from '../../set-pairs.js';
+import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { describe, type EventView } from './format.js';
+import { parseDuration, parseWhen } from './when.js';
+import { userZone } from './zone.js';
+
+interface Opts {
+  set?: string[];
+  at?: string;
+  for?: string;
+  title?: string;
+  occurrence?: string;
+  expectedVersion?: number;
+}
+
+export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
+  const updates: Record<string, unknown> = parseSetPairs(opts.set ?? []);
+  // Shorthands: --set at=… reads like --at.
+  if ('at' in updates) {
+    opts.at = String(updates.at);
+    delete updates.at;
+  }
+  const client = await deps.client();
+  const zone = await userZone(client);
+  if (opts.at) updates.scheduled_for = parseWhen(opts.at, zone, new Date());
+  if (typeof updates.scheduled_for === 'string' && !/T/.test(updates.scheduled_for) && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for)) updates.scheduled_for = parseWhen(updates.scheduled_for, zone, new Date(), 'scheduled_for');
+  if (opts.for) updates.duration_minutes = parseDuration(opts.for);
+  if (opts.title) updates.title = opts.title;
+  if (!Object.keys(updates).length) throw usage('Nothing to change: give --set key=value, --at, --for or --title.');
+  const ev = await client.request<EventView & { version: number }>('PATCH', '/calendar/edit', {
+    body: {
+      uid: args[0],
+      updates,
+      ...(opts.occurrence ? { recurrence_id: new Date(opts.occurrence).toISOString() } : {}),
+      ...(opts.expectedVersion ? { expected_version: opts.expectedVersion } : {}),
+    },
+  });
+  deps.io.data(ev, () => `Updated ${ev.uid} “${ev.title}” (version ${ev.version}): ${describe(ev, zone)}`);
+}

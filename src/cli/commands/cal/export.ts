@@ -1,0 +1,28 @@
+import { writeFile } from 'node:fs/promises';
+import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { parseWhen } from './when.js';
+import { userZone } from './zone.js';
+
+export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string; output?: string }>, deps: CliDeps): Promise<void> {
+  const client = await deps.client();
+  const zone = opts.from || opts.to ? await userZone(client) : 'UTC';
+  const now = new Date();
+  const query = {
+    start: opts.from ? parseWhen(opts.from, zone, now, '--from') : undefined,
+    end: opts.to ? parseWhen(opts.to, zone, now, '--to') : undefined,
+    tag: opts.tag,
+  };
+  if (opts.output && opts.output !== '-') deps.io.hint(`kairos: exporting to ${opts.output}…`);
+  const text = await client.request<string>('GET', '/calendar/export.ics', { query, text: true, headers: { accept: 'text/calendar' } });
+  const count = (text.match(/^BEGIN:VEVENT\r?$/gm) ?? []).length;
+  if (!opts.output || opts.output === '-') {
+    deps.streams.stdout.write(text);
+    return;
+  }
+  try {
+    await writeFile(opts.output, text);
+  } catch (e) {
+    throw usage(`Cannot write ${opts.output}: ${(e as Error).message}`);
+  }
+  deps.io.data({ file: opts.output, events: count, bytes: Buffer.byteLength(text) }, () => `Wrote ${count} event(s) to ${opts.output}`);
+}

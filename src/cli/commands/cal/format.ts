@@ -1,0 +1,88 @@
+import type { ChalkInstance } from 'chalk';
+import { addDays, instantOf, wallAt } from '../../../domain/calendar/zone.js';
+
+export interface EventView {
+  uid: string;
+  title: string;
+  scheduled_for: string;
+  duration_minutes: number;
+  all_day: boolean;
+  timezone: string;
+  tag: string | null;
+  location?: string;
+  rrule?: string;
+  status: string;
+  occurrence_of?: string;
+  recurrence_id?: string;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+export function dayLabel(ms: number, tz: string): string {
+  const w = wallAt(ms, tz);
+  const dow = DAYS[new Date(Date.UTC(w.year, w.month - 1, w.day)).getUTCDay()];
+  return `${dow} ${w.year}-${pad(w.month)}-${pad(w.day)}`;
+}
+
+export const clock = (ms: number, tz: string) => {
+  const w = wallAt(ms, tz);
+  return `${pad(w.hour)}:${pad(w.minute)}`;
+};
+
+/** One line of an event: time range, title, tag, marks for recurring and cancelled. */
+export function eventLine(e: EventView, tz: string, c: ChalkInstance): string {
+  const start = Date.parse(e.scheduled_for);
+  const when = e.all_day ? 'all day    ' : `${clock(start, tz)}–${clock(start + e.duration_minutes * 60_000, tz)}`;
+  const marks = [e.rrule || e.occurrence_of ? '↻' : '', e.status !== 'confirmed' ? `(${e.status})` : ''].filter(Boolean).join(' ');
+  const title = e.status === 'cancelled' ? c.strikethrough(e.title) : c.bold(e.title);
+  return `  ${c.cyan(when)}  ${title}${e.tag ? ' ' + c.magenta(e.tag) : ''}${e.location ? c.dim(` @ ${e.location}`) : ''}${marks ? ' ' + c.dim(marks) : ''}  ${c.dim(e.uid)}`;
+}
+
+/**
+ * An agenda: the events grouped under a heading per local day; an all-day event spanning several
+ * days is listed on each of them (within [from, to) when given).
+ */
+export function agenda(events: EventView[], tz: string, c: ChalkInstance, range?: { from: number; to: number }): string {
+  if (!events.length) return c.dim('No events in this range.');
+  const rows: { day: string; label: string; order: string; line: string }[] = [];
+  for (const e of events) {
+    const start = Date.parse(e.scheduled_for);
+    if (!e.all_day) {
+      rows.push({ day: dayKey(start, tz), label: dayLabel(start, tz), order: `1${e.scheduled_for}`, line: eventLine(e, tz, c) });
+      continue;
+    }
+    // All-day events belong to their own dates, read in their own zone.
+    const w = wallAt(start, e.timezone);
+    const days = Math.max(1, Math.round(e.duration_minutes / 1440));
+    for (let i = 0; i < days; i++) {
+      const at = instantOf(addDays(w, i), e.timezone);
+      if (range && (at >= range.to || at + 86_400_000 <= range.from)) continue;
+      rows.push({ day: dayKey(at, e.timezone), label: dayLabel(at, e.timezone), order: '0', line: eventLine(e, e.timezone, c) + (days > 1 ? c.dim(` (day ${i + 1}/${days})`) : '') });
+    }
+  }
+  rows.sort((a, b) => a.day.localeCompare(b.day) || a.order.localeCompare(b.order));
+  const out: string[] = [];
+  let day = '';
+  for (const r of rows) {
+    if (r.day !== day) {
+      if (out.length) out.push('');
+      out.push(c.underline(r.label));
+      day = r.day;
+    }
+    out.push(r.line);
+  }
+  return out.join('\n');
+}
+
+const dayKey = (ms: number, tz: string) => {
+  const w = wallAt(ms, tz);
+  return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+};
+
+/** "Mon 2031-02-10 11:00–11:30 (Europe/Berlin)". */
+export function describe(e: EventView, tz: string): string {
+  const start = Date.parse(e.scheduled_for);
+  if (e.all_day) return `${dayLabel(start, e.timezone)}, ${Math.round(e.duration_minutes / 1440)} day(s)`;
+  return `${dayLabel(start, tz)} ${clock(start, tz)}–${clock(start + e.duration_minutes * 60_000, tz)} (${tz})`;
+}

@@ -1,0 +1,89 @@
+import type { Command } from 'commander';
+import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
+import { examples } from '../../program.js';
+
+export function registerCal(program: Command, ctx: ProgramContext): void {
+  const cal = program.command('cal').description('calendar: add, list, edit and remove events; import, export and subscribe (.ics)');
+  examples(
+    cal
+      .command('add')
+      .description('add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)')
+      .argument('<title...>', 'what the event is')
+      .requiredOption('--at <when>', 'start: natural language or ISO 8601; a bare date (2031-02-10) makes an all-day event')
+      .option('--for <duration>', 'length: 45m, 1h30m, 2h, 90 (minutes), 3d (all-day); default 60m')
+      .option('--tag <tag>', 'a label to filter by (e.g. a tempo tag such as @deep-work)')
+      .option('--tz <zone>', 'IANA time zone of the event (default: yours)')
+      .option('--task <task_id>', 'the task the event belongs to')
+      .option('--repeat <rrule>', 'recurrence as an RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,WE')
+      .option('--all-day', 'an all-day event on the date of --at')
+      .option('--where <location>', 'location')
+      .option('--note <description>', 'description')
+      .action(lazy(ctx, () => import('./add.js'))),
+    [
+      'kairos cal add "Dentist" --at "tomorrow 3pm" --for 45m',
+      'kairos cal add Standup --at "monday 9:30" --for 15m --repeat "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"',
+      'kairos cal add "Conference" --at 2031-05-12 --for 3d --tag work',
+    ],
+  );
+  examples(
+    cal
+      .command('list')
+      .description('an agenda grouped by day (JSON when not on a terminal); recurring events expanded')
+      .option('--from <when>', 'start of the range (default: now)')
+      .option('--to <when>', 'end of the range (default: 7 days after --from)')
+      .option('--tag <tag>', 'only events with this tag')
+      .action(lazy(ctx, () => import('./list.js'))),
+    ['kairos cal list', 'kairos cal list --from monday --to "next monday" --tag work', 'kairos cal list --from 2031-02-01 --to 2031-03-01 --json | jq ".events[].title"'],
+  );
+  examples(
+    cal
+      .command('edit')
+      .description('change an event (or one occurrence of a series with --occurrence)')
+      .argument('<uid>', 'event uid')
+      .option('--set <key=value>', 'a field to change (repeatable): title, scheduled_for, duration_minutes, tag, rrule, status …; null clears', collect)
+      .option('--at <when>', 'new start (natural language or ISO 8601)')
+      .option('--for <duration>', 'new length (45m, 1h30m …)')
+      .option('--title <title>', 'new title')
+      .option('--occurrence <recurrence_id>', 'edit only the occurrence that starts at this instant (see `cal list --json`)')
+      .option('--expected-version <n>', 'refuse unless the event is at this version', intArg('--expected-version', 1))
+      .action(lazy(ctx, () => import('./edit.js'))),
+    ['kairos cal edit ev_01j… --at "friday 4pm"', 'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings', 'kairos cal edit ev_01j… --occurrence 2031-02-17T08:00:00Z --set status=cancelled'],
+  );
+  examples(
+    cal
+      .command('rm')
+      .description('remove an event (asks first on a terminal; --yes otherwise)')
+      .argument('<uid>', 'event uid')
+      .option('--occurrence <recurrence_id>', 'remove only the occurrence starting at this instant')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./rm.js'))),
+    ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence 2031-02-17T08:00:00Z --yes'],
+  );
+  examples(
+    cal
+      .command('import')
+      .description('import an .ics file (re-importing changes nothing); prints the report')
+      .argument('<file>', 'iCalendar file, or - for stdin')
+      .action(lazy(ctx, () => import('./import.js'))),
+    ['kairos cal import ~/Downloads/holidays.ics', 'curl -s https://example.com/team.ics | kairos cal import -', 'kairos cal import work.ics --json | jq .errors'],
+  );
+  examples(
+    cal
+      .command('export')
+      .description('write events as an .ics file (RFC 5545)')
+      .option('--from <when>', 'only events with an occurrence from here')
+      .option('--to <when>', 'only events with an occurrence before this')
+      .option('--tag <tag>', 'only events with this tag')
+      .option('-o, --output <file>', 'file to write, or - for stdout (default)')
+      .action(lazy(ctx, () => import('./export.js'))),
+    ['kairos cal export -o kairos.ics', 'kairos cal export --from 2031-01-01 --to 2031-07-01 > half-year.ics', 'kairos cal export --tag work -o -'],
+  );
+  examples(
+    cal
+      .command('subscribe-url')
+      .description('mint a read-only key (calendar:read) and print the feed URL for calendar apps')
+      .option('--name <name>', 'name of the key', 'calendar feed')
+      .action(lazy(ctx, () => import('./subscribe-url.js'))),
+    ['kairos cal subscribe-url', 'kairos cal subscribe-url --name "phone calendar" --json | jq -r .url'],
+  );
+}

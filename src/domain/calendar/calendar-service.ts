@@ -1,0 +1,508 @@
+import type { CreateEventInput, EventOverride, EventSource, EventUpdates, ImportReport } from '../../contracts/calendar.js';
+import type { StoredTrace } from '../../contracts/memory.js';
+import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
+import { toIcs } from '../../ical/export.js';
+import { parseIcs, type ImportedEvent } from '../../ical/import.js';
+import type { Store, Tx } from '../../store/store.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import { newId } from '../ids.js';
+import { stageTrace } from '../memory/stage-trace.js';
+import { actorOf, assertOwner, type Principal } from '../principal.js';
+import { isTempoTag } from '../tempo/tags.js';
+import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
+import { normalizeEvent, type EventCore, type EventDraft } from './normalize.js';
+import { ruleStarts } from './recurrence.js';
+import { instantOf, wallAt } from './zone.js';
+
+/** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
+export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;
+
+export interface CalendarDeps {
+  store: Store;
+  clock: Clock;
+  bus: EventBus;
+  /** The user's IANA zone (default zone of events, floating times of imports). */
+  zoneOf: (userId: string) => string;
+  /** Publish a committed trace (memory.announce). */
+  announceTrace?: (trace: StoredTrace, kind: 'created' | 'updated') => void;
+}
+
+const DAY = 86_400_000;
+/** How far ahead the conflicts of an endless new series are looked for. */
+const CONFLICT_HORIZON = 366 * DAY;
+/** Longest range a listing may expand. */
+const MAX_RANGE = 10 * 366 * DAY;
+/** Fields an occurrence override may change. */
+const OCCURRENCE_FIELDS = ['title', 'scheduled_for', 'duration_minutes', 'description', 'location', 'status'] as const;
+
+type Kind = 'created' | 'updated' | 'removed';
+
+interface Staged {
+  kind: Kind;
+  event: StoredEvent;
+  trace?: StoredTrace;
+}
+
+/**
+ * Calendar events: create/list/edit/remove with recurrence and time zones, conflicts, and .ics
+ * import/export. Every change through the API records a `calendar_event` trace in the same
+ * transaction; the agent area stages events in its own transactions with stageCreate/stageEdit.
+ */
+export class CalendarService {
+  private readonly hooks: EventHook[] = [];
+
+  constructor(private readonly d: CalendarDeps) {}
+
+  /** Let another area react to an edit or removal atomically. */
+  onEdit(hook: EventHook): void {
+    this.hooks.push(hook);
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  /** One event of the caller (404 unknown, 403 another user's). */
+  get(p: Principal, uid: string): StoredEvent {
+    const e = this.d.store.get<StoredEvent>('events', uid);
+    if (!e) throw notFound(`No event ${uid}.`);
+    assertOwner(p, e.user_id);
+    return e;
+  }
+
+  /** Events and occurrences of a user overlapping [start, end), sorted by start. */
+  list(userId: string, q: { start?: string; end?: string; tag?: string; expand?: boolean }): EventItem[] {
+    const tz = this.d.zoneOf(userId);
+    if (q.expand === false) return this.series(userId, q, tz);
+    const from = q.start ? this.instant(q.start, tz) : this.d.clock.now().getTime();
+    const to = q.end ? this.instant(q.end, tz) : from + 30 * DAY;
+    if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
+    if (to - from > MAX_RANGE) throw validationFailed('The range is longer than 10 years.', [{ path: 'end', message: 'at most 10 years after start' }]);
+    const items: EventItem[] = [];
+    for (const e of this.d.store.byIndex<StoredEvent>('events', 'user_id', userId)) {
+      if (q.tag !== undefined && e.tag !== q.tag) continue;
+      items.push(...this.occurrences(e, from, to));
+    }
+    return items.sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+  }
+
+  /** Events as stored (a series once), those that can occur in the range when one is given. */
+  private series(userId: string, q: { start?: string; end?: string; tag?: string }, tz: string): StoredEvent[] {
+    const from = q.start ? this.instant(q.start, tz) : -Infinity;
+    const to = q.end ? this.instant(q.end, tz) : Infinity;
+    if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
+    return this.d.store
+      .byIndex<StoredEvent>('events', 'user_id', userId)
+      .filter((e) => q.tag === undefined || e.tag === q.tag)
+      .filter((e) => {
+        const s = span(e);
+        return s.first < to && (s.last === undefined || s.last > from || (s.last === s.first && s.first >= from));
+      })
+      .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+  }
+
+  /**
+   * What keeps a user busy in [start, end): expanded occurrences, cancelled ones left out. A pure
+   * read for free-slot search and conflict display.
+   */
+  busy(userId: string, start: Date | number | string, end: Date | number | string, source: Pick<Tx, 'byIndex'> = this.d.store): Busy[] {
+    const from = new Date(start).getTime();
+    const to = new Date(end).getTime();
+    const out: Busy[] = [];
+    for (const e of source.byIndex<StoredEvent>('events', 'user_id', userId)) {
+      for (const item of this.occurrences(e, from, to)) {
+        const b = busyOf(item);
+        if (b) out.push(b);
+      }
+    }
+    return out.sort((a, b) => a.start - b.start);
+  }
+
+  private occurrences(e: StoredEvent, from: number, to: number): EventItem[] {
+    // Cheap test first: most events are nowhere near the range.
+    if (!isSeries(e)) return occurrencesIn(e, from, to);
+    const s = span(e);
+    if (s.first >= to || (s.last !== undefined && s.last <= from)) return [];
+    return occurrencesIn(e, from, to);
+  }
+
+  private instant(input: string, tz: string): number {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(input)) return instantOf({ year: +input.slice(0, 4), month: +input.slice(5, 7), day: +input.slice(8, 10), hour: 0, minute: 0, second: 0 }, tz);
+    return Date.parse(input);
+  }
+
+  /** Uids of the user's events overlapping any occurrence of `e` (within a year for an endless series). */
+  conflictsOf(tx: Pick<Tx, 'byIndex'>, e: StoredEvent): string[] {
+    if (e.status === 'cancelled') return [];
+    const s = span(e);
+    const until = Math.min(s.last ?? Infinity, s.first + CONFLICT_HORIZON);
+    const mine = occurrencesIn(e, s.first, until)
+      .map(busyOf)
+      .filter((b): b is Busy => Boolean(b));
+    if (!mine.length) return [];
+    const from = mine[0]!.start;
+    const to = Math.max(...mine.map((b) => b.end));
+    const found = new Set<string>();
+    for (const other of this.busy(e.user_id, from, to, tx)) {
+      if (other.uid === e.uid || found.has(other.uid)) continue;
+      if (mine.some((b) => b.start < other.end && other.start < b.end)) found.add(other.uid);
+    }
+    return [...found].sort();
+  }
+
+  // ------------------------------------------------------------------ writes (routes)
+
+  async create(p: Principal, input: CreateEventInput): Promise<StoredEvent & { conflicts: string[] }> {
+    const now = this.d.clock.now();
+    const actor = actorOf(p);
+    const out = await this.d.store.transact((tx) => {
+      const event = this.stageCreate(tx, p.userId, input, actor, now, 'api');
+      const trace = this.stageRecord(tx, 'created', event, actor, now);
+      return { event, trace, conflicts: this.conflictsOf(tx, event) };
+    });
+    this.publish({ kind: 'created', event: out.event, trace: out.trace });
+    return { ...out.event, conflicts: out.conflicts };
+  }
+
+  async edit(p: Principal, req: { uid: string; updates: EventUpdates; expected_version?: number; recurrence_id?: string }): Promise<StoredEvent> {
+    const now = this.d.clock.now();
+    const actor = actorOf(p);
+    const staged = await this.d.store.transact((tx) => {
+      const before = this.owned(tx, p, req.uid);
+      this.checkVersion(before, req.expected_version);
+      const event = req.recurrence_id ? this.stageOccurrenceEdit(tx, before, req.recurrence_id, req.updates, now) : this.stageEdit(tx, before.user_id, req.uid, req.updates, actor, now);
+      const trace = this.stageRecord(tx, 'updated', event, actor, now, before, req.recurrence_id);
+      for (const h of this.hooks) h(tx, before, event, actor);
+      return { kind: 'updated' as const, event, trace };
+    });
+    this.publish(staged);
+    return staged.event;
+  }
+
+  async remove(p: Principal, uid: string, recurrenceId?: string): Promise<{ deleted: string; recurrence_id?: string }> {
+    const now = this.d.clock.now();
+    const actor = actorOf(p);
+    const staged = await this.d.store.transact((tx): Staged => {
+      const before = this.owned(tx, p, uid);
+      if (recurrenceId) {
+        const rid = this.occurrenceId(before, recurrenceId);
+        const event: StoredEvent = {
+          ...before,
+          exdates: [...new Set([...(before.exdates ?? []), iso(rid)])].sort(),
+          ...this.withoutOverride(before, rid),
+          version: before.version + 1,
+          updated_at: now.toISOString(),
+        };
+        if (!event.overrides?.length) delete event.overrides;
+        tx.put('events', event);
+        const trace = this.stageRecord(tx, 'updated', event, actor, now, before, iso(rid), true);
+        for (const h of this.hooks) h(tx, before, event, actor);
+        return { kind: 'updated', event, trace };
+      }
+      tx.delete('events', uid);
+      const trace = this.stageRecord(tx, 'removed', before, actor, now);
+      for (const h of this.hooks) h(tx, before, undefined, actor);
+      return { kind: 'removed', event: before, trace };
+    });
+    this.publish(staged);
+    return { deleted: uid, ...(recurrenceId ? { recurrence_id: new Date(recurrenceId).toISOString() } : {}) };
+  }
+
+  // ------------------------------------------------------------------ staging (also used by the agent area)
+
+  /**
+   * Stage a new event in the caller's transaction and return it. No trace is recorded here: the
+   * caller records its own (the routes a `calendar_event` trace, the executor one under its plan).
+   */
+  stageCreate(tx: Tx, userId: string, input: CreateEventInput & { source?: EventSource }, _actor: string, now: Date, source: EventSource = 'api'): StoredEvent {
+    const { source: given, ...fields } = input;
+    const src = given ?? source;
+    const core = normalizeEvent({ ...fields, timezone: fields.timezone ?? this.d.zoneOf(userId) });
+    const nowIso = now.toISOString();
+    const event: StoredEvent = { uid: newId('ev', now.getTime()), user_id: userId, ...core, source: src, created_at: nowIso, updated_at: nowIso, version: 1 };
+    tx.put('events', event);
+    return event;
+  }
+
+  /**
+   * Stage an edit of a whole event (series) in the caller's transaction: null clears an optional
+   * field; the result is normalized like a new event; version + 1. Overrides of occurrences the
+   * new rule no longer has are dropped. Returns the new event (no trace; see stageCreate).
+   */
+  stageEdit(tx: Tx, userId: string, uid: string, updates: EventUpdates, _actor: string, now: Date): StoredEvent {
+    const before = tx.get<StoredEvent>('events', uid);
+    if (!before) throw notFound(`No event ${uid}.`);
+    if (before.user_id !== userId) throw new AppError(403, 'forbidden', 'You can only access your own data.');
+    const draft: EventDraft = { ...coreOf(before) };
+    for (const [k, v] of Object.entries(updates)) if (v !== undefined) (draft as unknown as Record<string, unknown>)[k] = v;
+    // A new start without all_day keeps an all-day event all-day unless it names a time.
+    if (updates.scheduled_for !== undefined && updates.all_day === undefined && before.all_day && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for)) draft.all_day = false;
+    if (updates.all_day === false && updates.duration_minutes === undefined && before.all_day) draft.duration_minutes = 60;
+    const core = normalizeEvent(draft, 'updates.');
+    const next: StoredEvent = { ...stripCore(before), ...core, version: before.version + 1, updated_at: now.toISOString() };
+    if (before.overrides?.length) {
+      const kept = before.overrides.filter((o) => this.hasOccurrence(next, ms(o.recurrence_id)));
+      if (kept.length) next.overrides = kept;
+      else delete next.overrides;
+    }
+    tx.put('events', next);
+    return next;
+  }
+
+  /** Publish a change committed by the caller's transaction (event.created / event.updated). */
+  announce(event: StoredEvent | { uid: string; user_id: string }, kind: 'created' | 'updated' | 'removed'): void {
+    this.d.bus.publish(event.user_id, `event.${kind}`, event);
+  }
+
+  private stageOccurrenceEdit(tx: Tx, before: StoredEvent, recurrenceId: string, updates: EventUpdates, now: Date): StoredEvent {
+    const rid = this.occurrenceId(before, recurrenceId);
+    const extra = Object.keys(updates).filter((k) => !(OCCURRENCE_FIELDS as readonly string[]).includes(k));
+    if (extra.length)
+      throw validationFailed(`An occurrence can change only ${OCCURRENCE_FIELDS.join(', ')}; edit the series (without recurrence_id) for the rest.`, extra.map((k) => ({ path: `updates.${k}`, message: 'not editable on one occurrence' })));
+    const current = before.overrides?.find((o) => ms(o.recurrence_id) === rid);
+    const base: EventDraft = {
+      title: current?.title ?? before.title,
+      scheduled_for: current?.scheduled_for ?? iso(rid),
+      duration_minutes: current?.duration_minutes ?? before.duration_minutes,
+      description: current?.description ?? before.description ?? null,
+      location: current?.location ?? before.location ?? null,
+      status: current?.status ?? before.status,
+      all_day: before.all_day,
+      timezone: before.timezone,
+    };
+    for (const [k, v] of Object.entries(updates)) if (v !== undefined) (base as unknown as Record<string, unknown>)[k] = v;
+    const core = normalizeEvent(base, 'updates.');
+    const o: EventOverride = { recurrence_id: iso(rid), scheduled_for: core.scheduled_for, duration_minutes: core.duration_minutes };
+    if (core.title !== before.title) o.title = core.title;
+    if (core.description !== before.description && core.description !== undefined) o.description = core.description;
+    if (core.location !== before.location && core.location !== undefined) o.location = core.location;
+    if (core.status !== before.status) o.status = core.status;
+    const others = (before.overrides ?? []).filter((x) => ms(x.recurrence_id) !== rid);
+    const next: StoredEvent = {
+      ...before,
+      overrides: [...others, o].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id)),
+      version: before.version + 1,
+      updated_at: now.toISOString(),
+    };
+    tx.put('events', next);
+    return next;
+  }
+
+  /** The instant of an occurrence the series really has (404 otherwise). */
+  private occurrenceId(e: StoredEvent, recurrenceId: string): number {
+    const rid = Date.parse(recurrenceId);
+    if (!isSeries(e)) throw validationFailed(`Event ${e.uid} does not recur; edit or remove it without recurrence_id.`, [{ path: 'recurrence_id', message: 'the event does not recur' }]);
+    if (!this.hasOccurrence(e, rid)) throw notFound(`Event ${e.uid} has no occurrence starting ${iso(rid)}.`);
+    return rid;
+  }
+
+  private hasOccurrence(e: StoredEvent, rid: number): boolean {
+    if ((e.exdates ?? []).some((x) => ms(x) === rid)) return false;
+    if (ms(e.scheduled_for) === rid && !e.rrule) return true;
+    if ((e.rdates ?? []).some((x) => ms(x) === rid)) return true;
+    if ((e.overrides ?? []).some((o) => ms(o.recurrence_id) === rid)) return true;
+    const rule = seriesRule(e);
+    return Boolean(rule && ruleStarts(rule, rid, rid + 1).length);
+  }
+
+  private withoutOverride(e: StoredEvent, rid: number): Pick<StoredEvent, 'overrides'> {
+    return { overrides: (e.overrides ?? []).filter((o) => ms(o.recurrence_id) !== rid) };
+  }
+
+  private owned(tx: Tx, p: Principal, uid: string): StoredEvent {
+    const e = tx.get<StoredEvent>('events', uid);
+    if (!e) throw notFound(`No event ${uid}.`);
+    assertOwner(p, e.user_id);
+    return e;
+  }
+
+  private checkVersion(e: StoredEvent, expected: number | undefined): void {
+    if (expected !== undefined && expected !== e.version)
+      throw conflict(`Event ${e.uid} is at version ${e.version}, not ${expected}: it was changed meanwhile. Reload it and edit again.`, 'version_conflict', [
+        { path: 'expected_version', message: `current version is ${e.version}`, current_version: e.version },
+      ]);
+  }
+
+  /** The `calendar_event` trace of a change, linked to the event. */
+  private stageRecord(tx: Tx, kind: Kind, e: StoredEvent, actor: string, now: Date, before?: StoredEvent, occurrence?: string, occurrenceRemoved = false): StoredTrace {
+    const when = describeWhen(e);
+    const what =
+      kind === 'created'
+        ? `Added "${e.title}" to the calendar: ${when}`
+        : kind === 'removed'
+          ? `Removed "${e.title}" (${when}) from the calendar`
+          : occurrence
+            ? `${occurrenceRemoved ? 'Cancelled' : 'Changed'} the ${describeInstant(ms(occurrence), e)} occurrence of "${e.title}"`
+            : `Changed "${e.title}": ${when}`;
+    const changes = before && !occurrence ? changedFields(before, e) : undefined;
+    return stageTrace(
+      tx,
+      {
+        user_id: e.user_id,
+        type: 'calendar_event',
+        task_id: e.task_id ?? 'calendar',
+        content: `${what}.`,
+        actor,
+        ...(e.tag && isTempoTag(e.tag) ? { tempo_tag: e.tag } : {}),
+        linked_event_uid: e.uid,
+        fields: {
+          action: kind === 'updated' && occurrenceRemoved ? 'occurrence_removed' : kind,
+          event_uid: e.uid,
+          title: e.title,
+          scheduled_for: e.scheduled_for,
+          duration_minutes: e.duration_minutes,
+          ...(e.rrule ? { rrule: e.rrule } : {}),
+          ...(occurrence ? { recurrence_id: iso(ms(occurrence)) } : {}),
+          ...(changes ? { changes } : {}),
+          version: e.version,
+        },
+      },
+      now,
+    );
+  }
+
+  private publish(s: Staged): void {
+    this.announce(s.event, s.kind);
+    if (s.trace) this.d.announceTrace?.(s.trace, 'created');
+  }
+
+  // ------------------------------------------------------------------ import / export
+
+  /**
+   * Import an iCalendar text as ONE transaction: new UIDs are created, known ones updated when
+   * their content changed and skipped when not (so a re-import changes nothing). Events that
+   * cannot be read are reported with their UID and line; the rest is imported.
+   */
+  async import(p: Principal, text: string): Promise<ImportReport> {
+    const userId = p.userId;
+    const tz = this.d.zoneOf(userId);
+    const parsed = parseIcs(text, tz);
+    const now = this.d.clock.now();
+    const actor = actorOf(p);
+    const report: ImportReport = { imported: 0, updated: 0, skipped: parsed.skipped, errors: parsed.errors, warnings: parsed.warnings };
+    const staged = await this.d.store.transact((tx) => {
+      const out: Staged[] = [];
+      for (const ev of parsed.events) {
+        const uid = this.importUid(tx, userId, ev.uid);
+        const before = tx.get<StoredEvent>('events', uid);
+        const core = importedCore(ev);
+        if (before && sameContent(before, core)) {
+          report.skipped++;
+          continue;
+        }
+        const nowIso = now.toISOString();
+        const event: StoredEvent = before
+          ? { ...stripCore(before), ...core, version: before.version + 1, updated_at: nowIso }
+          : { uid, user_id: userId, ...core, source: 'import', created_at: nowIso, updated_at: nowIso, version: 1 };
+        tx.put('events', event);
+        const trace = this.stageRecord(tx, before ? 'updated' : 'created', event, actor, now, before);
+        if (before) for (const h of this.hooks) h(tx, before, event, actor);
+        out.push({ kind: before ? 'updated' : 'created', event, trace });
+        if (before) report.updated++;
+        else report.imported++;
+      }
+      return out;
+    });
+    for (const s of staged) this.publish(s);
+    return report;
+  }
+
+  /**
+   * Where an imported UID lives for this user. UIDs are kept as given, but the store's key is
+   * global: when another user holds the UID already, this user's copy gets a suffixed key.
+   */
+  private importUid(tx: Tx, userId: string, uid: string): string {
+    const own = tx.get<StoredEvent>('events', uid);
+    if (!own || own.user_id === userId) return uid;
+    return `${uid}~${userId}`;
+  }
+
+  /** The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and the tag). */
+  exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): string {
+    const tz = this.d.zoneOf(userId);
+    const from = q.start ? this.instant(q.start, tz) : -Infinity;
+    const to = q.end ? this.instant(q.end, tz) : Infinity;
+    if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
+    const events = this.d.store
+      .byIndex<StoredEvent>('events', 'user_id', userId)
+      .filter((e) => q.tag === undefined || e.tag === q.tag)
+      .filter((e) => {
+        if (from === -Infinity && to === Infinity) return true;
+        const s = span(e);
+        if (s.first >= to || (s.last !== undefined && s.last <= from)) return false;
+        // A series spanning the range may still have no occurrence in it.
+        return !isSeries(e) || (Number.isFinite(from) && Number.isFinite(to) ? occurrencesIn(e, from, to).length > 0 : true);
+      })
+      .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+    return toIcs(events, { now: this.d.clock.now(), ...(name ? { name } : {}) });
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+const CORE_KEYS = ['title', 'scheduled_for', 'duration_minutes', 'task_id', 'tag', 'description', 'location', 'all_day', 'timezone', 'rrule', 'rdates', 'exdates', 'status'] as const;
+
+function coreOf(e: StoredEvent): EventDraft {
+  const out: Record<string, unknown> = {};
+  for (const k of CORE_KEYS) if (e[k] !== undefined) out[k] = e[k];
+  return out as unknown as EventDraft;
+}
+
+/** A stored event without its owner-set fields (so a normalized core can replace them wholesale). */
+function stripCore(e: StoredEvent): StoredEvent {
+  const copy: Record<string, unknown> = { ...e };
+  for (const k of CORE_KEYS) delete copy[k];
+  return copy as StoredEvent;
+}
+
+function importedCore(ev: ImportedEvent): EventCore & { overrides?: EventOverride[] } {
+  const core: EventCore & { overrides?: EventOverride[] } = {
+    title: ev.title,
+    scheduled_for: ev.scheduled_for,
+    duration_minutes: ev.duration_minutes,
+    task_id: null,
+    tag: ev.tag ?? null,
+    all_day: ev.all_day,
+    timezone: ev.timezone,
+    status: ev.status,
+  };
+  if (ev.description) core.description = ev.description;
+  if (ev.location) core.location = ev.location;
+  if (ev.rrule) core.rrule = ev.rrule;
+  if (ev.rdates?.length) core.rdates = ev.rdates;
+  if (ev.exdates?.length) core.exdates = ev.exdates;
+  if (ev.overrides?.length) core.overrides = ev.overrides;
+  return core;
+}
+
+/** Whether a stored event already holds what an import would write (task_id is kept by kairos). */
+function sameContent(e: StoredEvent, core: EventCore & { overrides?: EventOverride[] }): boolean {
+  for (const k of [...CORE_KEYS, 'overrides'] as const) {
+    if (k === 'task_id') continue;
+    if (JSON.stringify(e[k] ?? null) !== JSON.stringify((core as unknown as Record<string, unknown>)[k] ?? null)) return false;
+  }
+  return true;
+}
+
+function changedFields(before: StoredEvent, after: StoredEvent): Record<string, { from: unknown; to: unknown }> {
+  const out: Record<string, { from: unknown; to: unknown }> = {};
+  for (const k of [...CORE_KEYS, 'overrides'] as const) {
+    const a = before[k] ?? null;
+    const b = after[k] ?? null;
+    if (JSON.stringify(a) !== JSON.stringify(b)) out[k] = { from: a, to: b };
+  }
+  return out;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+function describeInstant(at: number, e: Pick<StoredEvent, 'timezone' | 'all_day'>): string {
+  const w = wallAt(at, e.timezone);
+  const date = `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+  return e.all_day ? date : `${date} ${pad(w.hour)}:${pad(w.minute)} ${e.timezone}`;
+}
+
+function describeWhen(e: StoredEvent): string {
+  const start = describeInstant(ms(e.scheduled_for), e);
+  const length = e.all_day ? `${Math.round(e.duration_minutes / 1440)} day(s)` : `${e.duration_minutes} min`;
+  return `${start}, ${length}${e.rrule ? `, repeating ${e.rrule}` : ''}`;
+}

@@ -1,0 +1,133 @@
+import type { EventOverride, EventSource, EventStatus } from '../../contracts/calendar.js';
+import type { EventCore } from './normalize.js';
+import { lastRuleStart, occurrenceEnd, ruleStarts, type SeriesRule } from './recurrence.js';
+
+/** A calendar event as stored in the `events` collection (and returned by the API). */
+export interface StoredEvent extends EventCore {
+  [k: string]: unknown;
+  uid: string;
+  user_id: string;
+  overrides?: EventOverride[];
+  source: EventSource;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** One occurrence in a range: the series' fields with this occurrence's times (and override). */
+export interface EventItem extends StoredEvent {
+  occurrence_of?: string;
+  recurrence_id?: string;
+}
+
+/** An interval an event keeps busy. */
+export interface Busy {
+  uid: string;
+  recurrence_id?: string;
+  title: string;
+  start: number;
+  end: number;
+  status: EventStatus;
+}
+
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const ms = (iso: string) => Date.parse(iso);
+
+/** A series is anything with more than one occurrence: a rule, extra dates, or overridden instances. */
+export const isSeries = (e: StoredEvent) => Boolean(e.rrule || e.rdates?.length || e.overrides?.length);
+
+export function seriesRule(e: StoredEvent): SeriesRule | undefined {
+  if (!e.rrule) return undefined;
+    // Keyed by what the expansion depends on, so an edited rule can never reuse a stale expansion.
+  return { key: [e.scheduled_for, e.timezone, e.all_day, e.rrule].join('\u0000'), start: ms(e.scheduled_for), tz: e.timezone, allDay: e.all_day, rrule: e.rrule };
+}
+
+/** [start, end) meets [from, to); a zero-length event counts when its instant is inside. */
+const overlaps = (start: number, end: number, from: number, to: number) => start < to && (end > from || start >= from);
+
+const endOf = (e: StoredEvent, start: number, duration = e.duration_minutes) => occurrenceEnd(start, duration, e.timezone, e.all_day);
+
+/**
+ * The occurrences of an event overlapping [from, to): the event itself when it does not recur;
+ * otherwise the rule's and RDATE's starts minus EXDATEs, with overridden instances replaced by
+ * their override (which may have moved into or out of the range).
+ */
+export function occurrencesIn(e: StoredEvent, from: number, to: number): EventItem[] {
+  if (!isSeries(e)) {
+    const start = ms(e.scheduled_for);
+    return overlaps(start, endOf(e, start), from, to) ? [e] : [];
+  }
+  const excluded = new Set((e.exdates ?? []).map(ms));
+  const overrides = new Map((e.overrides ?? []).map((o) => [ms(o.recurrence_id), o]));
+  // An occurrence starting before `from` can still reach into the range.
+  const reach = e.all_day ? (Math.round(e.duration_minutes / 1440) + 2) * 86_400_000 : e.duration_minutes * 60_000;
+  const starts = new Set<number>();
+  const rule = seriesRule(e);
+  if (rule) for (const s of ruleStarts(rule, from - reach, to)) starts.add(s);
+  else {
+    const s = ms(e.scheduled_for);
+    if (s >= from - reach && s < to) starts.add(s);
+  }
+  for (const r of e.rdates ?? []) {
+    const s = ms(r);
+    if (s >= from - reach && s < to) starts.add(s);
+  }
+  const out: EventItem[] = [];
+  for (const s of starts) {
+    if (excluded.has(s) || overrides.has(s)) continue;
+    if (overlaps(s, endOf(e, s), from, to)) out.push(occurrence(e, s, s));
+  }
+  for (const [rid, o] of overrides) {
+    if (excluded.has(rid)) continue;
+    const s = ms(o.scheduled_for);
+    if (overlaps(s, endOf(e, s, o.duration_minutes), from, to)) out.push(occurrence(e, rid, s, o));
+  }
+  return out.sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for));
+}
+
+function occurrence(e: StoredEvent, rid: number, start: number, o?: EventOverride): EventItem {
+  const { overrides: _o, ...series } = e;
+  return {
+    ...series,
+    ...(o?.title !== undefined ? { title: o.title } : {}),
+    ...(o?.description !== undefined ? { description: o.description } : {}),
+    ...(o?.location !== undefined ? { location: o.location } : {}),
+    ...(o?.status !== undefined ? { status: o.status } : {}),
+    scheduled_for: iso(start),
+    duration_minutes: o?.duration_minutes ?? e.duration_minutes,
+    occurrence_of: e.uid,
+    recurrence_id: iso(rid),
+  };
+}
+
+/** Busy intervals of an item (cancelled ones keep nothing busy). */
+export function busyOf(item: EventItem): Busy | undefined {
+  if (item.status === 'cancelled') return undefined;
+  const start = ms(item.scheduled_for);
+  return {
+    uid: item.uid,
+    ...(item.recurrence_id ? { recurrence_id: item.recurrence_id } : {}),
+    title: item.title,
+    start,
+    end: occurrenceEnd(start, item.duration_minutes, item.timezone, item.all_day),
+    status: item.status,
+  };
+}
+
+/**
+ * First and last instant an event can occupy (`last` undefined for an endless series): a cheap
+ * filter before expanding, and the range test of exports.
+ */
+export function span(e: StoredEvent): { first: number; last: number | undefined } {
+  const starts = [ms(e.scheduled_for), ...(e.rdates ?? []).map(ms), ...(e.overrides ?? []).map((o) => ms(o.scheduled_for))];
+  const first = Math.min(...starts);
+  let lastStart = Math.max(...starts);
+  const rule = seriesRule(e);
+  if (rule) {
+    const l = lastRuleStart(rule);
+    if (l === undefined) return { first, last: undefined };
+    lastStart = Math.max(lastStart, l);
+  }
+  const longest = Math.max(e.duration_minutes, ...(e.overrides ?? []).map((o) => o.duration_minutes));
+  return { first, last: endOf(e, lastStart, longest) };
+}

@@ -1,0 +1,146 @@
+import { isTimeZone, toZoned } from '../tempo/zoned-time.js';
+
+/**
+ * Wall time ↔ instant in an IANA zone, from the runtime's own tz data (read through tempo's
+ * zoned-time). Recurring events keep their wall time in their zone, so every occurrence is
+ * placed with these functions; offsets are cached per span so expanding and exporting thousands
+ * of occurrences does not ask Intl each time.
+ */
+
+/** A local date and time without a zone (month 1–12). */
+export interface Wall {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+/** Whether the runtime's tz data knows this IANA zone. */
+export const isValidZone = isTimeZone;
+
+/** The wall clock in `tz` at an instant (ms since the epoch). */
+export function wallAt(ms: number, tz: string): Wall {
+  return wallFromMs(ms + offsetAt(ms, tz));
+}
+
+/** The wall clock straight from Intl (slow: the cached offsets below are built from it). */
+function intlWallAt(ms: number, tz: string): Wall {
+  const { year, month, day, hour, minute, second } = toZoned(ms, tz);
+  return { year, month, day, hour, minute, second };
+}
+
+/** Milliseconds of a wall time read as if it were UTC. */
+export function wallMs(w: Wall): number {
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  const d = new Date(0);
+  d.setUTCFullYear(w.year, w.month - 1, w.day);
+  d.setUTCHours(w.hour, w.minute, w.second, 0);
+  return d.getTime();
+}
+
+export function wallFromMs(ms: number): Wall {
+  const d = new Date(ms);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+}
+
+const DAY = 86_400_000;
+
+function intlOffset(ms: number, tz: string): number {
+  const whole = Math.floor(ms / 1000) * 1000;
+  return wallMs(intlWallAt(whole, tz)) - whole;
+}
+
+/** Spans of time with one offset, per zone, found around the instants asked for. */
+const spans = new Map<string, { from: number; to: number; offset: number }[]>();
+const PROBE = 370;
+
+/** The last instant (to the second) on the `offset` side between a and b, where the offset at b differs. */
+function edge(tz: string, a: number, b: number, offset: number): number {
+  while (Math.abs(b - a) > 1000) {
+    const mid = a + Math.trunc((b - a) / 2000) * 1000;
+    if (intlOffset(mid, tz) === offset) a = mid;
+    else b = mid;
+  }
+  return a;
+}
+
+/**
+ * UTC offset of `tz` at an instant, in ms (positive east of Greenwich). Intl is slow, so each
+ * answer is widened (by day-steps, then bisection to the second) to the whole span with that
+ * offset and kept: an export of 10,000 events asks Intl a few hundred times, not 60,000.
+ */
+export function offsetAt(ms: number, tz: string): number {
+  let list = spans.get(tz);
+  if (!list) spans.set(tz, (list = []));
+  for (const s of list) if (ms >= s.from && ms < s.to) return s.offset;
+  const offset = intlOffset(ms, tz);
+  let lo = ms;
+  let hi = ms;
+  let from = -Infinity;
+  let to = Infinity;
+  for (let i = 0; i < PROBE; i++) {
+    const next = lo - DAY;
+    if (intlOffset(next, tz) !== offset) {
+      from = edge(tz, lo, next, offset);
+      break;
+    }
+    lo = next;
+  }
+  for (let i = 0; i < PROBE; i++) {
+    const next = hi + DAY;
+    if (intlOffset(next, tz) !== offset) {
+      to = edge(tz, hi, next, offset) + 1000;
+      break;
+    }
+    hi = next;
+  }
+  // Beyond the probes nothing is known: keep only what was checked.
+  const span = { from: Number.isFinite(from) ? from : lo, to: Number.isFinite(to) ? to : hi + 1, offset };
+  if (list.length > 5000) list.length = 0;
+  list.push(span);
+  return offset;
+}
+
+/**
+ * The instant of a wall time in `tz`, resolved as RFC 5545 §3.3.5 says: a time that occurs twice
+ * (clocks going back) is the first one; a time skipped by a gap (clocks going forward) is read
+ * with the offset before the gap, which moves it forward by the gap's length.
+ */
+export function instantOf(w: Wall, tz: string): number {
+  const local = wallMs(w);
+  const before = offsetAt(local - DAY, tz);
+  const after = offsetAt(local + DAY, tz);
+  const candidates = [...new Set([before, after])].map((o) => local - o).filter((t) => offsetAt(t, tz) === local - t);
+  if (candidates.length) return Math.min(...candidates);
+  // Neither offset reproduces the wall time: it falls into a gap.
+  return local - before;
+}
+
+/** `YYYY-MM-DD` of a wall time. */
+export function dateKey(w: Pick<Wall, 'year' | 'month' | 'day'>): string {
+  return `${String(w.year).padStart(4, '0')}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
+}
+
+/** Local midnight of the day `days` after the wall date `w`, as an instant in `tz`. */
+export function midnightAfter(w: Pick<Wall, 'year' | 'month' | 'day'>, days: number, tz: string): number {
+  return instantOf(addDays(w, days), tz);
+}
+
+/** The wall date `days` after `w`, at midnight. */
+export function addDays(w: Pick<Wall, 'year' | 'month' | 'day'>, days: number): Wall {
+  const d = new Date(0);
+  d.setUTCFullYear(w.year, w.month - 1, w.day + days);
+  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 };
+}
+
+/** `+HHMM` / `-HHMM` (iCalendar UTC-OFFSET) of an offset in ms. */
+export function formatOffset(ms: number): string {
+  const sign = ms < 0 ? '-' : '+';
+  const abs = Math.abs(Math.round(ms / 1000));
+  const h = Math.floor(abs / 3600);
+  const m = Math.floor((abs % 3600) / 60);
+  const s = abs % 60;
+  return `${sign}${String(h).padStart(2, '0')}${String(m).padStart(2, '0')}${s ? String(s).padStart(2, '0') : ''}`;
+}

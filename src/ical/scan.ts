@@ -1,0 +1,147 @@
+/**
+ * A line-level pass over iCalendar text before node-ical sees it: unfolds lines while remembering
+ * where each started (node-ical reports no line numbers), finds the VEVENT blocks and their UIDs,
+ * repairs what real-world producers commonly get wrong, and notes structural damage.
+ */
+
+export interface VeventBlock {
+  /** 1-based physical line of BEGIN:VEVENT. */
+  line: number;
+  uid?: string;
+  isOverride: boolean;
+  rrules: number;
+  lines: string[];
+}
+
+export interface Problem {
+  line?: number;
+  uid?: string;
+  message: string;
+}
+
+export interface Scan {
+  /** The repaired text, CRLF-terminated. */
+  text: string;
+  events: VeventBlock[];
+  timezones: string[][];
+  /** Top-level components other than VEVENT/VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY…). */
+  otherComponents: number;
+  /** What was repaired or ignored (reported as warnings; nothing here stops an event). */
+  repairs: Problem[];
+}
+
+const propName = (l: string) => {
+  const m = /^([A-Za-z0-9-]+)[;:]/.exec(l);
+  return m ? m[1]!.toUpperCase() : undefined;
+};
+const valueOf = (l: string) => {
+  // The value starts after the first colon outside a quoted parameter value.
+  let q = false;
+  for (let i = 0; i < l.length; i++) {
+    const c = l[i];
+    if (c === '"') q = !q;
+    else if (c === ':' && !q) return l.slice(i + 1);
+  }
+  return '';
+};
+
+export function scanIcs(input: string): Scan {
+  const repairs: Problem[] = [];
+  let src = input;
+  if (src.charCodeAt(0) === 0xfeff) {
+    src = src.slice(1);
+    repairs.push({ line: 1, message: 'removed a byte order mark' });
+  }
+  const physical = src.split(/\r\n|\n|\r/);
+  const logical: { line: number; text: string }[] = [];
+  let blank = 0;
+  physical.forEach((raw, i) => {
+    if (/^[ \t]/.test(raw) && logical.length) {
+      logical[logical.length - 1]!.text += raw.slice(1);
+      return;
+    }
+    if (!raw.trim()) {
+      blank++;
+      return;
+    }
+    logical.push({ line: i + 1, text: raw });
+  });
+  if (blank > 1 || (blank === 1 && physical[physical.length - 1] !== '')) repairs.push({ message: 'ignored blank lines' });
+
+  const out: string[] = [];
+  const events: VeventBlock[] = [];
+  const timezones: string[][] = [];
+  const stack: string[] = [];
+  let current: VeventBlock | undefined;
+  let tz: string[] | undefined;
+  let otherComponents = 0;
+  for (const { line, text: rawText } of logical) {
+    let text = rawText;
+    const upper = text.toUpperCase();
+    if (upper.startsWith('BEGIN:')) {
+      const name = upper.slice(6).trim();
+      if (name === 'VEVENT' && (stack.length === 0 || stack.at(-1) === 'VCALENDAR')) current = { line, isOverride: false, rrules: 0, lines: [] };
+      else if (name === 'VEVENT' && stack.includes('VEVENT')) repairs.push({ line, message: 'ignored a VEVENT nested inside another VEVENT' });
+      else if (name === 'VTIMEZONE') tz = [];
+      else if ((stack.length === 1 && stack[0] === 'VCALENDAR') || (stack.length === 0 && name !== 'VCALENDAR')) otherComponents++;
+      stack.push(name);
+    } else if (upper.startsWith('END:')) {
+      const name = upper.slice(4).trim();
+      const at = stack.lastIndexOf(name);
+      if (at < 0) {
+        repairs.push({ line, message: `ignored END:${name} without BEGIN:${name}` });
+        continue;
+      }
+      if (at !== stack.length - 1) repairs.push({ line, message: `closed BEGIN:${stack[stack.length - 1]} at END:${name}` });
+      stack.length = at;
+      if (name === 'VEVENT' && current) {
+        current.lines.push(text);
+        events.push(current);
+        current = undefined;
+        out.push(text);
+        continue;
+      }
+      if (name === 'VTIMEZONE' && tz) {
+        tz.push(text);
+        timezones.push(['BEGIN:VTIMEZONE', ...tz]);
+        tz = undefined;
+        out.push(text);
+        continue;
+      }
+    } else {
+      const name = propName(text);
+      if (!name) {
+        repairs.push({ line, uid: current?.uid, message: `ignored a line that is not a content line: "${text.slice(0, 60)}"` });
+        continue;
+      }
+      // An empty parameter (`DTSTART;;VALUE=DATE:…`) is dropped rather than failing the event.
+      if (/^[^:"]*;;/.test(text)) {
+        text = text.replace(/;;+/, ';');
+        repairs.push({ line, uid: current?.uid, message: `removed an empty parameter in ${name}` });
+      }
+      if (name === 'RRULE' || name === 'EXRULE') {
+        const cleaned = text.replace(/\s+/g, '');
+        if (cleaned !== text) repairs.push({ line, uid: current?.uid, message: `removed spaces inside ${name}` });
+        text = cleaned;
+      }
+      if (current && stack.at(-1) === 'VEVENT') {
+        if (name === 'UID') current.uid = valueOf(text).trim() || undefined;
+        else if (name === 'RECURRENCE-ID') current.isOverride = true;
+        else if (name === 'RRULE') current.rrules++;
+      }
+    }
+    if (current) current.lines.push(text);
+    if (tz && !upper.startsWith('BEGIN:VTIMEZONE')) tz.push(text);
+    out.push(text);
+  }
+  if (current) {
+    repairs.push({ line: current.line, uid: current.uid, message: 'VEVENT is never closed: END:VEVENT added' });
+    current.lines.push('END:VEVENT');
+    events.push(current);
+  }
+  for (const open of stack.reverse()) {
+    if (open !== 'VCALENDAR' && open !== 'VEVENT') repairs.push({ message: `BEGIN:${open} is never closed` });
+    out.push(`END:${open}`);
+  }
+  return { text: out.join('\r\n') + '\r\n', events, timezones, otherComponents, repairs };
+}

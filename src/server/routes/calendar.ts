@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import {
+  CalendarEvent,
+  CreatedEvent,
+  CreateEventRequest,
+  EditEventRequest,
+  EventList,
+  EventsQuery,
+  ExportQuery,
+  FeedQuery,
+  ICS_LIMIT,
+  ICS_MIME,
+  ImportReport,
+  ImportRequest,
+  Removed,
+  RemoveQuery,
+} from '../../contracts/calendar.js';
+import { hasScope } from '../../domain/principal.js';
+import { badRequest, forbidden, unauthorized } from '../../errors.js';
+import { route } from '../route.js';
+
+const ics = (ctx: { set(k: string, v: string): void }, filename: string) => {
+  ctx.set('Content-Disposition', `inline; filename="${filename}"`);
+  ctx.set('Cache-Control', 'no-store');
+};
+
+export const calendarRoutes = [
+  route({
+    method: 'post',
+    path: '/calendar/create',
+    tag: 'calendar',
+    summary: 'Create an event (one-off or recurring); the answer lists the events it overlaps',
+    auth: 'calendar:write',
+    body: CreateEventRequest,
+    response: CreatedEvent,
+    status: 201,
+    handler: ({ body, principal, services }) => services.calendar.create(principal, body),
+  }),
+  route({
+    method: 'get',
+    path: '/calendar/events',
+    tag: 'calendar',
+    summary: 'Events in a range, recurring series expanded into occurrences',
+    auth: 'calendar:read',
+    query: EventsQuery,
+    response: EventList,
+    handler: ({ query, principal, services }) => ({ events: services.calendar.list(principal.userId, query) }),
+  }),
+  route({
+    method: 'patch',
+    path: '/calendar/edit',
+    tag: 'calendar',
+    summary: 'Change an event (or, with recurrence_id, one occurrence of a series)',
+    auth: 'calendar:write',
+    body: EditEventRequest,
+    response: CalendarEvent,
+    handler: ({ body, principal, services }) => services.calendar.edit(principal, body),
+  }),
+  route({
+    method: 'delete',
+    path: '/calendar/remove',
+    tag: 'calendar',
+    summary: 'Remove an event (or, with recurrence_id, one occurrence of a series)',
+    auth: 'calendar:write',
+    query: RemoveQuery,
+    response: Removed,
+    handler: ({ query, principal, services }) => services.calendar.remove(principal, query.uid, query.recurrence_id),
+  }),
+  route({
+    method: 'post',
+    path: '/calendar/import',
+    tag: 'calendar',
+    summary: 'Import an iCalendar file (text/calendar body, or JSON {ics}); idempotent by UID',
+    description: 'One transaction: a file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB.',
+    auth: 'calendar:write',
+    body: ImportRequest,
+    rawBodyTypes: [ICS_MIME],
+    bodyLimit: ICS_LIMIT,
+    response: ImportReport,
+    handler: ({ body, raw, principal, services }) => {
+      const text = raw ?? body?.ics;
+      if (text === undefined || !text.trim()) throw badRequest('Send the iCalendar text as a text/calendar body, or as JSON {"ics": "..."}.');
+      return services.calendar.import(principal, text);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/calendar/export.ics',
+    tag: 'calendar',
+    summary: 'Events as an RFC 5545 iCalendar file',
+    auth: 'calendar:read',
+    query: ExportQuery,
+    response: z.string(),
+    produces: `${ICS_MIME}; charset=utf-8`,
+    handler: ({ query, principal, services, ctx }) => {
+      ics(ctx, 'kairos.ics');
+      return services.calendar.exportIcs(principal.userId, query);
+    },
+  }),
+  route({
+    method: 'get',
+    path: '/calendar/feed.ics',
+    tag: 'calendar',
+    summary: 'Subscription feed for calendar apps (key in the query: they cannot send headers)',
+    description: 'Authenticated by the `key` query parameter, which must be an API key with the calendar:read scope (see `kairos cal subscribe-url`).',
+    auth: 'none',
+    query: FeedQuery,
+    response: z.string(),
+    produces: `${ICS_MIME}; charset=utf-8`,
+    handler: ({ query, services, ctx }) => {
+      const key = services.keys.verify(query.key);
+      if (!key) throw unauthorized('The feed key is unknown, revoked or expired.');
+      if (!hasScope({ userId: key.user_id, authUserId: key.user_id, keyId: key.id, agentId: key.agent_id, scopes: new Set(key.scopes), via: 'key' }, 'calendar:read'))
+        throw forbidden('This key lacks the "calendar:read" scope.');
+      ics(ctx, 'kairos-feed.ics');
+      return services.calendar.exportIcs(key.user_id, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
+    },
+  }),
+];
