@@ -9,12 +9,19 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "status"|"trace"|"tempo"|"cal"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+      "queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"tempo"|"cal"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
     esac
   done
   case "$path" in
-    "") words="status trace tempo cal keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "") words="queue review approve reject execute feedback status watch trace tempo cal keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "queue") words="-s --status --task --help" ;;
+    "review") words="--task --help" ;;
+    "approve") words="--no-execute --help" ;;
+    "reject") words="-r --reason --help" ;;
+    "execute") words="--simulate --help" ;;
+    "feedback") words="-r --rating -c --comment --duration --action --revision --help" ;;
     "status") words="--help" ;;
+    "watch") words="-t --topics -n --count --help" ;;
     "trace") words="push pull show edit history search --help" ;;
     "trace push") words="--help" ;;
     "trace pull") words="--task --tag --type --since --until --limit --cursor --all --include-expired --user --help" ;;

@@ -10,7 +10,14 @@ function __kairos_path_is
     test "$path" = "$argv"
 end
 complete -c kairos -f
+complete -c kairos -n '__fish_use_subcommand' -a queue -d 'list agent plans awaiting review (or in another status)'
+complete -c kairos -n '__fish_use_subcommand' -a review -d 'step through proposed plans: approve (and execute), edit an action, reject with a reason, skip, quit'
+complete -c kairos -n '__fish_use_subcommand' -a approve -d 'approve proposed plans and execute them (approval and execution commit together)'
+complete -c kairos -n '__fish_use_subcommand' -a reject -d 'reject a proposed plan (the reason is remembered)'
+complete -c kairos -n '__fish_use_subcommand' -a execute -d 'execute an approved plan, or every approved plan of a task, all or nothing'
+complete -c kairos -n '__fish_use_subcommand' -a feedback -d 'rate or correct a plan or a trace; logged, and durations teach the tempo profile'
 complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
+complete -c kairos -n '__fish_use_subcommand' -a watch -d 'print live changes to plans, traces and events as they happen (Ctrl-C stops)'
 complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edit and search memory traces'
 complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
 complete -c kairos -n '__fish_use_subcommand' -a cal -d 'calendar: add, list, edit and remove events; import, export and subscribe (.ics)'
@@ -27,7 +34,27 @@ complete -c kairos -n '__fish_use_subcommand' -l no-color
 complete -c kairos -n '__fish_use_subcommand' -l quiet
 complete -c kairos -n '__fish_use_subcommand' -l no-autostart
 complete -c kairos -n '__fish_use_subcommand' -l help
+complete -c kairos -n '__kairos_path_is queue' -l status
+complete -c kairos -n '__kairos_path_is queue' -l task
+complete -c kairos -n '__kairos_path_is queue' -l help
+complete -c kairos -n '__kairos_path_is review' -l task
+complete -c kairos -n '__kairos_path_is review' -l help
+complete -c kairos -n '__kairos_path_is approve' -l no-execute
+complete -c kairos -n '__kairos_path_is approve' -l help
+complete -c kairos -n '__kairos_path_is reject' -l reason
+complete -c kairos -n '__kairos_path_is reject' -l help
+complete -c kairos -n '__kairos_path_is execute' -l simulate
+complete -c kairos -n '__kairos_path_is execute' -l help
+complete -c kairos -n '__kairos_path_is feedback' -l rating
+complete -c kairos -n '__kairos_path_is feedback' -l comment
+complete -c kairos -n '__kairos_path_is feedback' -l duration
+complete -c kairos -n '__kairos_path_is feedback' -l action
+complete -c kairos -n '__kairos_path_is feedback' -l revision
+complete -c kairos -n '__kairos_path_is feedback' -l help
 complete -c kairos -n '__kairos_path_is status' -l help
+complete -c kairos -n '__kairos_path_is watch' -l topics
+complete -c kairos -n '__kairos_path_is watch' -l count
+complete -c kairos -n '__kairos_path_is watch' -l help
 complete -c kairos -n '__kairos_path_is trace' -a push -d 'save traces from a file or stdin (a JSON array, one object, or NDJSON), all or nothing'
 complete -c kairos -n '__kairos_path_is trace' -a pull -d 'list traces, oldest first, filtered by task, tag, type and time'
 complete -c kairos -n '__kairos_path_is trace' -a show -d 'print one trace'

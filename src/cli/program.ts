@@ -1,5 +1,12 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
+import { registerApprove } from './commands/approve/index.js';
+import { registerExecute } from './commands/execute/index.js';
+import { registerFeedback } from './commands/feedback/index.js';
+import { registerQueue } from './commands/queue/index.js';
+import { registerReject } from './commands/reject/index.js';
+import { registerReview } from './commands/review/index.js';
+import { registerWatch } from './commands/watch/index.js';
 import { registerCal } from './commands/cal/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
@@ -31,7 +38,14 @@ export function createProgram(ctx: ProgramContext): Command {
       writeOut: (s) => ctx.streams.stdout.write(s),
       writeErr: (s) => ctx.streams.stderr.write(s),
     });
+  registerQueue(program, ctx);
+  registerReview(program, ctx);
+  registerApprove(program, ctx);
+  registerReject(program, ctx);
+  registerExecute(program, ctx);
+  registerFeedback(program, ctx);
   registerStatus(program, ctx);
+  registerWatch(program, ctx);
   registerTrace(program, ctx);
   registerTempo(program, ctx);
   registerCal(program, ctx);

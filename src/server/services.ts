@@ -6,6 +6,7 @@ import { ExportService } from '../domain/export/export-service.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
 import { KeywordIndex, followStore } from '../domain/memory/search-index.js';
 import { TempoService } from '../domain/tempo/tempo-service.js';
+import { PlansService } from '../domain/plans/plans-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
 import type { Store } from '../store/store.js';
@@ -38,7 +39,9 @@ export function createServices(deps: ServiceDeps) {
   const memory = new MemoryService(store, clock, bus, traceIndex);
   const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });
   const exporter = new ExportService(store, clock, users, deps.config);
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, calendar, exporter };
+  const plans = new PlansService({ store, clock, bus, memory, tempo, users, logger: deps.logger });
+  plans.setCalendar(calendar);
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, calendar, exporter, plans };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,63 +1,141 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import type { Scope } from '../contracts/scopes.js';
 import type { LiveEvent } from '../domain/events.js';
+import { hasScope, type Principal } from '../domain/principal.js';
+import { hashSecret } from '../domain/users/keys-service.js';
 import { AppError } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
 import type { Services } from './services.js';
 
-const TOPIC_OF: Record<string, string> = { plan: 'plans', trace: 'traces', event: 'events' };
-const PING_MS = 30_000;
+export const TOPICS = ['plans', 'traces', 'events'] as const;
+type Topic = (typeof TOPICS)[number];
+const TOPIC_OF: Record<string, Topic> = { plan: 'plans', trace: 'traces', event: 'events' };
+
+/** What a credential must allow to see a topic: the read scope of the data it carries. */
+const TOPIC_SCOPES: Record<Topic, Scope[]> = {
+  plans: ['agent:plan', 'agent:approve', 'agent:execute'],
+  traces: ['memory:read'],
+  events: ['calendar:read'],
+};
+
+export interface WebSocketOptions {
+  /** Keep-alive: a ping this often; a connection that did not answer the previous one is dropped. */
+  pingMs?: number;
+  /** A client reading slower than events arrive is dropped once this much is queued for it. */
+  maxBufferedBytes?: number;
+}
 
 interface Conn {
   socket: WebSocket;
-  userId: string;
-  topics: Set<string> | null; // null: everything
+  principal: Principal;
+  /** Topics the credential may see. */
+  allowed: Set<Topic>;
+  /** Topics asked for (all allowed ones until a subscribe message). */
+  topics: Set<Topic>;
+  /** The key's secret hash at connect, or the token's expiry: the credential must stay valid. */
+  keyHash?: string;
+  tokenExp?: number;
   alive: boolean;
 }
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity' };
 
 function refuse(socket: Duplex, status: number, code: string, message: string): void {
   const body = JSON.stringify({ error: { code, message, trace_id: 'ws' } });
   socket.write(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : 'Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
   socket.destroy();
 }
 
+/** Seconds-since-epoch expiry of a JWT already verified at connect. */
+function tokenExpiry(token: string): number | undefined {
+  try {
+    const exp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: unknown }).exp;
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * `GET /ws`: authenticated by header or `?access_token=`; pushes the owning user's live events in
- * commit order. A client may narrow them with `{"type":"subscribe","topics":[...]}`.
+ * `GET /ws`: authenticated by header or `?access_token=` (401 on the upgrade otherwise); pushes
+ * `{id, type, at, data}` for the owning user's changes, in commit order. Each topic needs the
+ * scope that reads its data. A client may narrow topics with `?topics=plans,traces` on the upgrade
+ * or later with `{"type":"subscribe","topics":[...]}`.
+ * A revoked, rotated or expired credential ends the connection (close code 4401).
  */
-export function attachWebSocket(server: Server, services: Services): { close(): void } {
-  const wss = new WebSocketServer({ noServer: true });
+export function attachWebSocket(server: Server, services: Services, opts: WebSocketOptions = {}): { close(): void } {
+  const pingMs = opts.pingMs ?? 30_000;
+  const maxBuffered = opts.maxBufferedBytes ?? 16 * 1024 * 1024;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const conns = new Set<Conn>();
+
+  const stillValid = (c: Conn): boolean => {
+    if (c.tokenExp !== undefined) return c.tokenExp * 1000 > services.clock.now().getTime();
+    if (!c.principal.keyId) return true;
+    const k = services.store.get<{ hash: string; revoked_at: string | null; expires_at: string | null }>('api_keys', c.principal.keyId);
+    if (!k || k.revoked_at || k.hash !== c.keyHash) return false;
+    return !k.expires_at || Date.parse(k.expires_at) > services.clock.now().getTime();
+  };
+  const drop = (c: Conn, code: number, reason: string) => {
+    conns.delete(c);
+    c.socket.close(code, reason);
+  };
+  const sendError = (c: Conn, code: string, message: string) => c.socket.send(JSON.stringify({ type: 'error', error: { code, message } }));
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return refuse(socket, 404, 'not_found', `No WebSocket route ${url.pathname}.`);
     const token = url.searchParams.get('access_token');
     const header = req.headers.authorization ?? (token ? `Bearer ${token}` : undefined);
+    let credential = '';
     Promise.resolve()
-      .then(() =>
-        resolvePrincipal(services, bearerOf(header), {
+      .then(() => {
+        credential = bearerOf(header);
+        return resolvePrincipal(services, credential, {
           agentId: (req.headers['x-agent-id'] as string | undefined) ?? undefined,
           userId: (req.headers['x-user-id'] as string | undefined) ?? undefined,
-        }),
-      )
+        });
+      })
       .then((p) => {
+        const allowed = new Set(TOPICS.filter((t) => TOPIC_SCOPES[t].some((s) => hasScope(p, s))));
+        if (!allowed.size) return refuse(socket, 403, 'forbidden', 'This key reads none of plans, traces or events (it needs agent:*, memory:read or calendar:read).');
+        // `?topics=plans,traces` narrows the stream from the first message on.
+        const asked = url.searchParams.get('topics')?.split(',').map((t) => t.trim()).filter(Boolean);
+        const unknown = asked?.filter((t) => !(TOPICS as readonly string[]).includes(t));
+        if (unknown?.length) return refuse(socket, 422, 'validation_failed', `Unknown topic ${unknown.join(', ')}: use ${TOPICS.join(', ')}.`);
+        const denied = (asked as Topic[] | undefined)?.filter((t) => !allowed.has(t));
+        if (denied?.length) return refuse(socket, 403, 'forbidden', `This key may not read ${denied.join(', ')}.`);
         wss.handleUpgrade(req, socket, head, (ws) => {
-          const conn: Conn = { socket: ws, userId: p.userId, topics: null, alive: true };
+          const conn: Conn = {
+            socket: ws,
+            principal: p,
+            allowed,
+            topics: new Set(asked?.length ? (asked as Topic[]) : allowed),
+            alive: true,
+            ...(p.via === 'token' ? { tokenExp: tokenExpiry(credential) } : { keyHash: hashSecret(credential) }),
+          };
           conns.add(conn);
           ws.on('pong', () => (conn.alive = true));
           ws.on('close', () => conns.delete(conn));
           ws.on('error', () => conns.delete(conn));
           ws.on('message', (raw) => {
+            let msg: { type?: unknown; topics?: unknown };
             try {
-              const msg = JSON.parse(String(raw)) as { type?: string; topics?: unknown };
-              if (msg.type === 'subscribe' && Array.isArray(msg.topics)) conn.topics = new Set(msg.topics.filter((t): t is string => typeof t === 'string'));
+              msg = JSON.parse(String(raw)) as typeof msg;
             } catch {
-              ws.send(JSON.stringify({ type: 'error', error: { code: 'bad_request', message: 'Messages must be JSON.' } }));
+              return sendError(conn, 'bad_request', 'Messages must be JSON.');
             }
+            if (msg?.type !== 'subscribe') return sendError(conn, 'bad_request', 'The only message is {"type":"subscribe","topics":["plans","traces","events"]}.');
+            if (!Array.isArray(msg.topics) || !msg.topics.every((t) => (TOPICS as readonly unknown[]).includes(t))) {
+              return sendError(conn, 'validation_failed', `topics must be an array of ${TOPICS.join(', ')}.`);
+            }
+            const denied = (msg.topics as Topic[]).filter((t) => !conn.allowed.has(t));
+            if (denied.length) return sendError(conn, 'forbidden', `This key may not read ${denied.join(', ')}.`);
+            conn.topics = new Set(msg.topics as Topic[]);
           });
         });
       })
@@ -69,10 +147,18 @@ export function attachWebSocket(server: Server, services: Services): { close(): 
 
   const unsubscribe = services.bus.subscribe((ev: LiveEvent) => {
     const topic = TOPIC_OF[ev.type.split('.')[0]!];
+    if (!topic) return;
     const frame = JSON.stringify({ id: ev.id, type: ev.type, at: ev.at, data: ev.data });
     for (const c of conns) {
-      if (c.userId !== ev.user_id) continue;
-      if (c.topics && topic && !c.topics.has(topic)) continue;
+      if (c.principal.userId !== ev.user_id || !c.topics.has(topic)) continue;
+      if (!stillValid(c)) {
+        drop(c, 4401, 'credential revoked or expired');
+        continue;
+      }
+      if (c.socket.bufferedAmount > maxBuffered) {
+        drop(c, 1013, 'client too slow');
+        continue;
+      }
       c.socket.send(frame);
     }
   });
@@ -80,14 +166,18 @@ export function attachWebSocket(server: Server, services: Services): { close(): 
   const ping = setInterval(() => {
     for (const c of conns) {
       if (!c.alive) {
-        c.socket.terminate();
         conns.delete(c);
+        c.socket.terminate();
+        continue;
+      }
+      if (!stillValid(c)) {
+        drop(c, 4401, 'credential revoked or expired');
         continue;
       }
       c.alive = false;
       c.socket.ping();
     }
-  }, PING_MS);
+  }, pingMs);
   ping.unref();
 
   return {
@@ -95,6 +185,7 @@ export function attachWebSocket(server: Server, services: Services): { close(): 
       clearInterval(ping);
       unsubscribe();
       for (const c of conns) c.socket.close(1001, 'daemon stopping');
+      conns.clear();
       wss.close();
     },
   };

@@ -1,4 +1,5 @@
 import type { RouteDef } from '../route.js';
+import { agentRoutes } from './agent.js';
 import { authRoutes } from './auth.js';
 import { calendarRoutes } from './calendar.js';
 import { chatSummaryRoutes } from './chat-summary.js';
@@ -12,5 +13,5 @@ import { userRoutes } from './users.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes, ...calendarRoutes, ...tempoRoutes, ...exportRoutes];
+  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes, ...calendarRoutes, ...tempoRoutes, ...exportRoutes, ...agentRoutes];
 }

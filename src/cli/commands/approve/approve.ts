@@ -1,0 +1,31 @@
+import type { ExecuteResponse, Plan } from '../../../contracts/plans.js';
+import { AppError, exitCodeFor } from '../../../errors.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { describeExecution, describePlan } from '../queue/format.js';
+
+type Approved = Plan & { execution?: ExecuteResponse };
+
+/** Each plan is approved on its own: one refused plan does not stop the others. */
+export async function run({ args, opts }: RunInput<{ execute?: boolean }>, deps: CliDeps): Promise<void> {
+  const client = await deps.client();
+  const done: Approved[] = [];
+  let failed: AppError | undefined;
+  for (const planId of args) {
+    try {
+      const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: planId, execute: opts.execute !== false } });
+      done.push(r);
+      if (!deps.io.json) {
+        const c = deps.io.chalk;
+        deps.io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
+        deps.io.line(r.execution ? describeExecution(r.execution, c) : describePlan(r, c));
+      }
+    } catch (e) {
+      if (!(e instanceof AppError) || args.length === 1) throw e;
+      failed ??= e;
+      deps.io.error(`kairos: ${planId}: ${e.message}`);
+      for (const d of e.details ?? []) deps.io.error(`  ${d.path}: ${d.message}`);
+    }
+  }
+  if (deps.io.json) deps.io.data(args.length === 1 ? done[0] : done);
+  if (failed) deps.exitCode = exitCodeFor(failed);
+}

@@ -1,0 +1,11 @@
+import type { ExecuteResponse } from '../../../contracts/plans.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+import { describeExecution } from '../queue/format.js';
+
+/** Plan ids start with `pl_`; anything else names a task. */
+export async function run({ args, opts }: RunInput<{ simulate?: boolean }>, deps: CliDeps): Promise<void> {
+  const target = args[0]!;
+  const body = { ...(target.startsWith('pl_') ? { plan_id: target } : { task_id: target }), ...(opts.simulate ? { simulate: true } : {}) };
+  const r = await (await deps.client()).request<ExecuteResponse>('POST', '/agent/execute', { body });
+  deps.io.data(r, () => describeExecution(r, deps.io.chalk));
+}

@@ -1,0 +1,84 @@
+import type { ChalkInstance } from 'chalk';
+import type { Action, ExecuteResponse, Plan } from '../../../contracts/plans.js';
+
+export const QUEUE_STATUSES = ['proposed', 'approved', 'executed', 'rejected', 'edited', 'all'];
+
+const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `tue 2031-01-07 15:00` in the terminal's time zone (TZ). */
+export function when(iso: string): string {
+  const d = new Date(iso);
+  return `${DAYS[d.getDay()]} ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** `15:45`, or a full stamp when the end falls on another day. */
+function until(startIso: string, minutes: number): string {
+  const s = new Date(startIso);
+  const e = new Date(s.getTime() + minutes * 60_000);
+  return s.toDateString() === e.toDateString() ? `${pad(e.getHours())}:${pad(e.getMinutes())}` : when(e.toISOString());
+}
+
+export function describeActionLine(a: Action, c: ChalkInstance): string {
+  const time = a.kind === 'reflect' ? when(a.scheduled_for) : `${when(a.scheduled_for)}–${until(a.scheduled_for, a.duration_minutes)}`;
+  const bits = [
+    c.bold(a.kind.padEnd(16)),
+    `“${a.title}”`,
+    time,
+    a.kind === 'reflect' ? '' : `${a.duration_minutes} min`,
+    a.tempo_tag ?? '',
+    a.kind === 'reschedule_event' ? c.dim(`(${a.event_uid})`) : '',
+    a.status === 'rejected' ? c.red('left out') : a.status !== 'proposed' ? c.dim(a.status) : '',
+    a.edited ? c.yellow('changed at review') : '',
+  ].filter(Boolean);
+  const lines = [bits.join('  ')];
+  if (a.kind === 'reflect' && a.content && a.content !== a.title) lines.push(c.dim(`    ${a.content.replace(/\s+/g, ' ').slice(0, 200)}`));
+  if (a.conflicts?.length) lines.push(c.yellow(`    overlaps ${a.conflicts.join(', ')}`));
+  if (a.reasoning) lines.push(c.dim(`    why: ${a.reasoning.replace(/\s+/g, ' ').slice(0, 200)}`));
+  return lines.join('\n');
+}
+
+const STATUS_COLOR: Record<Plan['status'], keyof ChalkInstance> = { proposed: 'cyan', approved: 'blue', executed: 'green', rejected: 'red', edited: 'magenta' };
+
+/** A plan as a header line and one numbered line per action. */
+export function describePlan(p: Plan, c: ChalkInstance): string {
+  const color = c[STATUS_COLOR[p.status]] as ChalkInstance;
+  const head = [
+    c.bold(p.plan_id),
+    color(p.status),
+    p.agent_id ? `by ${p.agent_id}` : p.provider ? `by the ${p.provider} planner` : '',
+    `task ${p.task_id}`,
+    c.dim(when(p.created_at)),
+    p.edited ? c.yellow('changed at review') : '',
+  ].filter(Boolean);
+  const lines = [head.join('  ')];
+  if (p.prompt) lines.push(`  prompt: “${p.prompt}”`);
+  if (p.reasoning) lines.push(c.dim(`  ${p.reasoning.replace(/\s+/g, ' ').slice(0, 300)}`));
+  p.actions.forEach((a, i) => lines.push(`  ${i + 1}. ${describeActionLine(a, c).replace(/\n/g, '\n   ')}`));
+  if (p.reason) lines.push(`  rejected: ${p.reason}`);
+  return lines.join('\n');
+}
+
+/** What an execution changed (or would change), as a diff: + new, ~ changed. */
+export function describeExecution(r: ExecuteResponse, c: ChalkInstance): string {
+  const lines: string[] = [];
+  if (r.simulated) lines.push(c.yellow('Simulation: nothing was changed. Executing would:'));
+  for (const p of r.plans) {
+    lines.push(`${c.bold(p.plan_id)}  task ${p.task_id}  → ${p.status}`);
+    for (const res of r.results.filter((x) => x.plan_id === p.plan_id)) {
+      const e = res.event;
+      if (res.kind === 'add_event' && e) {
+        lines.push(c.green(`  + event “${e.title}”  ${when(e.scheduled_for)}–${until(e.scheduled_for, e.duration_minutes)} (${e.duration_minutes} min)  ${e.uid}`));
+      } else if (res.kind === 'reschedule_event' && e) {
+        const b = res.before;
+        lines.push(c.yellow(`  ~ event “${e.title}”  ${e.uid}`));
+        if (b) lines.push(c.red(`      - ${when(b.scheduled_for)}–${until(b.scheduled_for, b.duration_minutes)} (${b.duration_minutes} min)`));
+        lines.push(c.green(`      + ${when(e.scheduled_for)}–${until(e.scheduled_for, e.duration_minutes)} (${e.duration_minutes} min)`));
+      } else if (res.trace) {
+        lines.push(c.green(`  + ${res.trace.type} “${res.trace.content.replace(/\s+/g, ' ').slice(0, 120)}”  ${res.trace.uid}`));
+      }
+      if (res.kind !== 'reflect' && res.trace) lines.push(c.dim(`  + trace ${res.trace.type} ${res.trace.uid}`));
+    }
+  }
+  return lines.join('\n');
+}

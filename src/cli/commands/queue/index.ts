@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import { lazy, type ProgramContext } from '../../kit.js';
+import { examples } from '../../program.js';
+import { QUEUE_STATUSES } from './format.js';
+
+export function registerQueue(program: Command, ctx: ProgramContext): void {
+  examples(
+    program
+      .command('queue')
+      .description('list agent plans awaiting review (or in another status)')
+      .option('-s, --status <status>', `${QUEUE_STATUSES.join('|')} (default proposed)`)
+      .option('--task <task_id>', 'only plans of this task')
+      .action(lazy(ctx, () => import('./queue.js'))),
+    ['kairos queue', 'kairos queue --status executed --task dentist', 'kairos queue --status all --json | jq -r ".plans[].plan_id"'],
+  );
+}

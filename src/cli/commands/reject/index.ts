@@ -1,0 +1,15 @@
+import type { Command } from 'commander';
+import { lazy, type ProgramContext } from '../../kit.js';
+import { examples } from '../../program.js';
+
+export function registerReject(program: Command, ctx: ProgramContext): void {
+  examples(
+    program
+      .command('reject')
+      .description('reject a proposed plan (the reason is remembered)')
+      .argument('<plan>', 'plan id (pl_…)')
+      .option('-r, --reason <text>', 'why: kept on the plan and in its transition trace')
+      .action(lazy(ctx, () => import('./reject.js'))),
+    ['kairos reject pl_01h… --reason "not this week"', 'kairos reject pl_01h… --json'],
+  );
+}
