@@ -9,11 +9,13 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"tempo"|"cal"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"tempo"|"cal"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
     esac
   done
   case "$path" in
-    "") words="queue review approve reject execute feedback status watch trace tempo cal keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "") words="chat plan queue review approve reject execute feedback status watch trace tempo cal keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "chat") words="--task -y --yes --no-execute --help" ;;
+    "plan") words="--preview --task -y --yes --no-execute --help" ;;
     "queue") words="-s --status --task --help" ;;
     "review") words="--task --help" ;;
     "approve") words="--no-execute --help" ;;

@@ -8,6 +8,8 @@ import { registerReject } from './commands/reject/index.js';
 import { registerReview } from './commands/review/index.js';
 import { registerWatch } from './commands/watch/index.js';
 import { registerCal } from './commands/cal/index.js';
+import { registerChat } from './commands/chat/index.js';
+import { registerPlan } from './commands/plan/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerDaemon } from './commands/daemon/index.js';
 import { registerExport } from './commands/export/index.js';
@@ -38,6 +40,8 @@ export function createProgram(ctx: ProgramContext): Command {
       writeOut: (s) => ctx.streams.stdout.write(s),
       writeErr: (s) => ctx.streams.stderr.write(s),
     });
+  registerChat(program, ctx);
+  registerPlan(program, ctx);
   registerQueue(program, ctx);
   registerReview(program, ctx);
   registerApprove(program, ctx);

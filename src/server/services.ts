@@ -6,6 +6,7 @@ import { ExportService } from '../domain/export/export-service.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
 import { KeywordIndex, followStore } from '../domain/memory/search-index.js';
 import { TempoService } from '../domain/tempo/tempo-service.js';
+import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
@@ -41,7 +42,9 @@ export function createServices(deps: ServiceDeps) {
   const exporter = new ExportService(store, clock, users, deps.config);
   const plans = new PlansService({ store, clock, bus, memory, tempo, users, logger: deps.logger });
   plans.setCalendar(calendar);
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, calendar, exporter, plans };
+  const planner = new PlannerService({ store, clock, config: deps.config, users, tempo, memory, calendar, plans, logger: deps.logger });
+  plans.setPlanner(planner);
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, calendar, exporter, plans, planner };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -2,6 +2,7 @@ import type { RouteDef } from '../route.js';
 import { agentRoutes } from './agent.js';
 import { authRoutes } from './auth.js';
 import { calendarRoutes } from './calendar.js';
+import { chatRoutes } from './chat.js';
 import { chatSummaryRoutes } from './chat-summary.js';
 import { debugRoutes } from './debug.js';
 import { exportRoutes } from './export.js';
@@ -13,5 +14,5 @@ import { userRoutes } from './users.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatSummaryRoutes, ...debugRoutes, ...calendarRoutes, ...tempoRoutes, ...exportRoutes, ...agentRoutes];
+  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatRoutes, ...chatSummaryRoutes, ...debugRoutes, ...calendarRoutes, ...tempoRoutes, ...exportRoutes, ...agentRoutes];
 }

@@ -16,7 +16,7 @@ export const statusRoutes = [
         clock: services.clock,
         version: services.version,
         startedAt: services.startedAt,
-        planner: { provider: services.config.planner.provider, model: services.config.planner.model ?? null },
+        planner: services.planner.info(),
         userId: principal.userId,
       }),
   }),

@@ -1,0 +1,35 @@
+import type { Normalized } from '../text/normalize.js';
+import { extractDateTimes, type WallNow } from './datetime.js';
+import { extractTimeAmounts } from './durations.js';
+import { blank, overlapsSpan, type Feature, type Span } from './features.js';
+import { extractDays, extractProtected, extractRanges, extractTags } from './periods.js';
+import { extractRecurrence } from './recurrence.js';
+
+/**
+ * Every temporal feature of a prompt, each with the stretch of text it came from. Specific
+ * grammars run first and blank what they read, so chrono-node (last) never mistakes "45 minutes"
+ * for a time of day or "this week's" for a date.
+ */
+export function extractFeatures(n: Normalized, now: WallNow): Feature[] {
+  const lower = n.lower;
+  const protectedSpans = extractProtected(lower);
+  const tags = extractTags(lower);
+  const recurrence = extractRecurrence(lower);
+  const amounts = extractTimeAmounts(lower);
+  const amountSpans: Span[] = [...amounts.durations, ...amounts.relatives, ...amounts.shifts];
+  const ranges = extractRanges(lower, [...protectedSpans, ...tags, ...amountSpans]);
+  const days = extractDays(lower, now.today, [...protectedSpans, ...recurrence, ...amountSpans]);
+  const early: Feature[] = [
+    ...protectedSpans,
+    ...tags,
+    ...recurrence,
+    ...amounts.durations.filter((d) => !recurrence.some((r) => overlapsSpan(r, d))),
+    ...amounts.relatives,
+    ...amounts.shifts,
+    ...ranges,
+    ...days,
+  ];
+  const masked = blank(lower, early);
+  const dt = extractDateTimes(masked, n.text, now);
+  return [...early, ...dt.days, ...dt.dates, ...dt.times].sort((a, b) => a.start - b.start || a.end - b.end);
+}

@@ -1,0 +1,155 @@
+import type {
+  DateFeature,
+  DaysFeature,
+  DurationFeature,
+  Feature,
+  RangeFeature,
+  RecurrenceFeature,
+  RelativeFeature,
+  ShiftFeature,
+  TagFeature,
+  TimeFeature,
+} from './extract/features.js';
+import { blank } from './extract/features.js';
+import type { Segment } from './segment.js';
+import { contentWords, titleFrom } from './text/title.js';
+import { REFLECT_RE, RESCHEDULE_VERB_RE, SCHEDULING_VERB_RE, STRONG_RESCHEDULE_RE } from './text/words.js';
+
+/** One request, read: what it asks for and every time word that belongs to it. */
+export interface Item {
+  /** The request as written (after normalization). */
+  text: string;
+  kind: 'add_event' | 'reflect' | 'reschedule_event';
+  title: string;
+  /** Task words of the request (for event lookup and tag mappings). */
+  words: string[];
+  /** For a reflection: what to reflect on. */
+  topic?: string;
+  date?: DateFeature;
+  /** The date came from the previous request ("Tomorrow: dentist at 10, then groceries at 4"). */
+  dateInherited?: boolean;
+  startDate?: DateFeature;
+  days?: DaysFeature;
+  bound?: DaysFeature;
+  time?: TimeFeature;
+  window?: TimeFeature;
+  range?: RangeFeature;
+  tag?: TagFeature;
+  duration?: DurationFeature;
+  relative?: RelativeFeature;
+  shift?: ShiftFeature;
+  recurrence?: RecurrenceFeature;
+  /** Whether the request carries any time information at all. */
+  anchored: boolean;
+  /** "schedule", "book", "find time"…: asked to put something on the calendar. */
+  asked: boolean;
+  /** A question that asks for information ("when is…", "what did…"). */
+  question: boolean;
+  reschedule?: 'strong' | 'weak';
+  /** "move the 3pm meeting to 4pm": the time that names which event (the first of two). */
+  fromTime?: TimeFeature;
+  /** "cancel the dentist": a request the planner cannot turn into an action. */
+  cancel?: boolean;
+  /** "all day": the whole local day. */
+  allDay?: boolean;
+  /** "block off Friday afternoon": the whole named part of the day. */
+  wholeRange?: boolean;
+  /** A statement ("the weather is nice today") rather than a request. */
+  statement?: boolean;
+  /** It already happened ("ran 10 km this morning"): a note, not a plan. */
+  past?: boolean;
+}
+
+const IRREGULAR_PAST = new Set(
+  'ran went had did ate slept met saw wrote got took made spent felt found bought brought caught taught thought fought sold told left lost won swam rode drove flew began drank sang gave came became kept sent paid built heard understood forgot'.split(' '),
+);
+const NOT_PAST = new Set(['need', 'feed', 'seed', 'bleed', 'speed', 'breed', 'shred', 'proceed', 'succeed', 'exceed', 'embed', 'red', 'bed', 'wed', 'shed', 'weed', 'deed', 'reed', 'greed', 'tweed']);
+
+/** Whether a title starts with a past-tense verb: "Ran 10 km", "Finished the report". */
+export function startsInPast(title: string): boolean {
+  const w = /^[a-z]+/i.exec(title)?.[0]?.toLowerCase();
+  if (!w || NOT_PAST.has(w)) return false;
+  return IRREGULAR_PAST.has(w) || (w.length > 4 && /[^e]ed$|ied$/.test(w));
+}
+
+const QUESTION = /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+(?:i|you|we)|have\s+(?:i|you|we)|has|was|were|is|are|am\s+i)\b/;
+
+/** Everything up to the reflect verb: "Take some time to write a short reflection about" → the topic follows. */
+const REFLECT_LEAD = /^.*?\b(?:reflect(?:ing)?|reflections?|journal(?:ing|ling)?|look(?:ing)?\s+back|retrospective)\b(?:\s+(?:on|about|upon|of))?\s*/i;
+
+const first = <T extends Feature['type']>(fs: readonly Feature[], type: T, pred: (f: Extract<Feature, { type: T }>) => boolean = () => true) =>
+  fs.find((f): f is Extract<Feature, { type: T }> => f.type === type && pred(f as Extract<Feature, { type: T }>));
+
+/** Read one segment of the prompt into an item; `previous` lends its date to a request that names none. */
+export function interpret(text: string, lower: string, seg: Segment, previous: Item | undefined): Item {
+  const fs = seg.features;
+  const segText = text.slice(seg.start, seg.end);
+  const segLower = lower.slice(seg.start, seg.end);
+  const removed = fs.filter((f) => f.type !== 'protected' || !f.keep).map((f) => ({ start: f.start - seg.start, end: f.end - seg.start }));
+  const blanked = blank(segText, removed);
+
+  const item: Item = {
+    text: segText.trim(),
+    kind: 'add_event',
+    title: titleFrom(blanked),
+    words: contentWords(blanked),
+    date: first(fs, 'date', (d) => !d.from),
+    startDate: first(fs, 'date', (d) => Boolean(d.from)),
+    days: first(fs, 'days', (d) => !d.boundOnly),
+    bound: first(fs, 'days', (d) => Boolean(d.boundOnly)),
+    time: first(fs, 'time', (t) => !t.bound),
+    window: first(fs, 'time', (t) => Boolean(t.bound)),
+    range: first(fs, 'range'),
+    tag: first(fs, 'tag'),
+    duration: first(fs, 'duration'),
+    relative: first(fs, 'relative'),
+    shift: first(fs, 'shift'),
+    // "weekly … on Thursdays": the repetition that names its days says more.
+    recurrence: first(fs, 'recurrence', (r) => Boolean(r.weekdays)) ?? first(fs, 'recurrence'),
+    anchored: fs.some((f) => f.type !== 'protected'),
+    asked: SCHEDULING_VERB_RE.test(segLower),
+    question: QUESTION.test(segLower.trim()),
+  };
+  // A recurrence bound like "in March" reads as a window of days; it bounds the repetition instead.
+  if (item.recurrence && item.days && !item.bound) {
+    item.bound = item.days;
+    delete item.days;
+  }
+
+  if (REFLECT_RE.test(segLower)) {
+    item.kind = 'reflect';
+    const topic = item.title.replace(REFLECT_LEAD, '').trim();
+    item.topic = topic && !/^reflect/i.test(topic) ? topic : undefined;
+    item.title = item.topic ? `Reflect on ${item.topic}` : 'Reflection';
+  } else if (item.shift || RESCHEDULE_VERB_RE.test(segLower) || /\binstead\b/.test(segLower) || /^(?:can|could)\s+we\s+(?:do|have|make)\b/.test(segLower.trim())) {
+    item.reschedule = STRONG_RESCHEDULE_RE.test(segLower) || /\binstead\b/.test(segLower) ? 'strong' : 'weak';
+  }
+
+  if (item.reschedule) {
+    // "move the 3pm meeting to 4pm" / "from Friday to Saturday": the last time and date are the target.
+    const times = fs.filter((f): f is TimeFeature => f.type === 'time' && !f.bound);
+    if (times.length > 1) {
+      item.fromTime = times[0];
+      item.time = times.at(-1);
+    }
+    const dates = fs.filter((f): f is DateFeature => f.type === 'date' && !f.from);
+    if (dates.length > 1) item.date = dates.at(-1);
+  }
+  item.cancel = /\b(?:cancel|delete|remove|drop|call\s+off|scrap)\b/.test(segLower) && !item.reschedule;
+  const allDay = /\s*\b(?:all[\s-]day|the\s+whole\s+day|the\s+entire\s+day|full[\s-]day)\b/i;
+  item.allDay = allDay.test(segLower);
+  if (item.allDay) item.title = item.title.replace(allDay, '').trim() || item.title;
+  item.wholeRange = Boolean(item.range && !item.duration && /\bblock(?:\s+(?:off|out))?\b/.test(segLower) && /\bblock(?:\s+(?:off|out))?\s+(?:the\s+|my\s+|this\s+|tomorrow\s+|\w+day\s+)*(?:morning|afternoon|evening|night)\b/.test(segLower));
+  item.past = startsInPast(item.title) && !item.asked && !item.reschedule && item.kind === 'add_event';
+  item.statement = /\b(?:is|are|was|were|it's|its|looks|seems)\b/.test(segLower) && !item.asked && !item.time && !item.duration && !item.reschedule && item.kind === 'add_event';
+
+  // "Tomorrow: dentist at 10, then groceries at 4": a request without a date takes the previous one's.
+  if (previous && !item.date && !item.days && !item.recurrence && !item.relative && !item.range?.today) {
+    if (previous.date) {
+      item.date = previous.date;
+      item.dateInherited = true;
+    } else if (previous.days) item.days = previous.days;
+    if (!item.time && !item.range && !item.window && previous.range && !previous.time) item.range = previous.range;
+  }
+  return item;
+}
