@@ -19,6 +19,8 @@ export interface CliDeps {
   streams: Streams;
   globals: GlobalOptions;
   client(): Promise<ApiClient>;
+  /** The user's IANA time zone (from the profile, fetched once): times are shown in it. */
+  userZone(): Promise<string>;
   /** Set by a command that ends with a non-zero code without throwing. */
   exitCode: number;
 }
@@ -42,7 +44,8 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
   const { IO } = await import('./output/io.js');
   const io = new IO(ctx.streams, { json: globals.json, color: globals.color, quiet: globals.quiet }, ctx.env);
   let client: Promise<ApiClient> | undefined;
-  return {
+  let zone: Promise<string> | undefined;
+  const deps: CliDeps = {
     io,
     env: ctx.env,
     streams: ctx.streams,
@@ -56,7 +59,13 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
         autostart: globals.autostart !== false && !ctx.env.KAIROS_URL,
         note: (l) => io.note(l),
       }))),
+    userZone: () =>
+      (zone ??= deps
+        .client()
+        .then((c) => c.request<{ timezone?: string }>('GET', '/user/profile'))
+        .then((p) => p.timezone || 'UTC')),
   };
+  return deps;
 }
 
 /**

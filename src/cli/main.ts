@@ -7,6 +7,11 @@ import { createProgram } from './program.js';
 /** The one top-level catch: commands throw, only this sets the exit code. */
 export async function main(argv: string[], streams: Streams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const ctx: ProgramContext = { streams, env };
+  // A reader that went away (`kairos … | head`) is not an error: stop quietly, as Unix tools do.
+  streams.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(0);
+    throw e;
+  });
   const program = createProgram(ctx);
   try {
     await program.parseAsync(argv);

@@ -39,6 +39,17 @@ describe('kairos queue', () => {
     expect(JSON.parse(j.stdout).plans.map((x: any) => x.plan_id)).toEqual([p.plan_id]);
   });
 
+  it("shows times in the user's zone, not the terminal's", async () => {
+    await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'Asia/Tokyo' } } });
+    try {
+      await propose([add('Tokyo call', '2031-01-09T23:30:00Z', 30)], 'zones');
+      const r = await runCli(['queue', '--task', 'zones'], { env: { ...env, TZ: 'America/New_York' } });
+      expect(r.stdout).toMatch(/“Tokyo call”\s+fri 2031-01-10 08:30–09:00/);
+    } finally {
+      await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'UTC' } } });
+    }
+  });
+
   it('filters by status; an unknown status is a usage error (exit 2)', async () => {
     const r = await kairos(['queue', '--status', 'edited']);
     expect(r.code).toBe(0);

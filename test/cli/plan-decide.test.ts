@@ -63,6 +63,7 @@ function setup(answers: string[], failFirstApprove = false) {
     streams,
     globals: {},
     client: async () => client,
+    userZone: async () => 'UTC',
     exitCode: 0,
   };
   const asked: string[] = [];

@@ -7,5 +7,6 @@ export async function run({ args, opts }: RunInput<{ simulate?: boolean }>, deps
   const target = args[0]!;
   const body = { ...(target.startsWith('pl_') ? { plan_id: target } : { task_id: target }), ...(opts.simulate ? { simulate: true } : {}) };
   const r = await (await deps.client()).request<ExecuteResponse>('POST', '/agent/execute', { body });
-  deps.io.data(r, () => describeExecution(r, deps.io.chalk));
+  const tz = deps.io.json ? 'UTC' : await deps.userZone();
+  deps.io.data(r, () => describeExecution(r, deps.io.chalk, tz));
 }

@@ -47,13 +47,14 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
   if (opts.yes) {
     const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: plan.plan_id, execute: opts.execute !== false } });
     if (io.json) return io.data(r);
-    io.line(describePlan(plan, c));
+    const tz = await deps.userZone();
+    io.line(describePlan(plan, c, tz));
     io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
-    if (r.execution) io.line(describeExecution(r.execution, c));
+    if (r.execution) io.line(describeExecution(r.execution, c, tz));
     return;
   }
   if (io.json) return io.data(plan);
-  io.line(describePlan(plan, c));
+  io.line(describePlan(plan, c, await deps.userZone()));
   if (!io.interactive) {
     io.note(`Plan ${plan.plan_id} is waiting in the queue. Approve and execute: kairos approve ${plan.plan_id} · reject: kairos reject ${plan.plan_id} · review: kairos review`);
     return;
@@ -65,6 +66,7 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
 export async function decide(plan: Plan, deps: CliDeps, client: ApiClient, ask: Prompter): Promise<void> {
   const io = deps.io;
   const c = io.chalk;
+  const tz = await deps.userZone();
   const edits = new Map<string, ActionEdit>();
   for (;;) {
     const choice = await ask.select('What now?', [
@@ -92,7 +94,7 @@ export async function decide(plan: Plan, deps: CliDeps, client: ApiClient, ask: 
       const execute = choice === 'approve-execute';
       const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: plan.plan_id, execute, ...(edits.size ? { actions: [...edits.values()] } : {}) } });
       io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
-      io.line(r.execution ? describeExecution(r.execution, c) : describePlan(r, c));
+      io.line(r.execution ? describeExecution(r.execution, c, tz) : describePlan(r, c, tz));
       return;
     } catch (e) {
       // A refused edit (blocked time, budget) is shown and the person decides again.

@@ -3,24 +3,31 @@ import type { Action, ExecuteResponse, Plan } from '../../../contracts/plans.js'
 
 export const QUEUE_STATUSES = ['proposed', 'approved', 'executed', 'rejected', 'edited', 'all'];
 
-const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'];
-const pad = (n: number) => String(n).padStart(2, '0');
+const formats = new Map<string, Intl.DateTimeFormat>();
 
-/** `tue 2031-01-07 15:00` in the terminal's time zone (TZ). */
-export function when(iso: string): string {
-  const d = new Date(iso);
-  return `${DAYS[d.getDay()]} ${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/**
+ * `tue 2031-01-07 15:00` in the user's time zone (the zone the planner reasons in), so a plan's
+ * times read the same as its reasoning whatever zone the terminal is in.
+ */
+export function when(iso: string, tz: string): string {
+  let f = formats.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    formats.set(tz, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
+  return `${p.weekday!.toLowerCase()} ${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 }
 
 /** `15:45`, or a full stamp when the end falls on another day. */
-function until(startIso: string, minutes: number): string {
-  const s = new Date(startIso);
-  const e = new Date(s.getTime() + minutes * 60_000);
-  return s.toDateString() === e.toDateString() ? `${pad(e.getHours())}:${pad(e.getMinutes())}` : when(e.toISOString());
+function until(startIso: string, minutes: number, tz: string): string {
+  const start = when(startIso, tz);
+  const end = when(new Date(Date.parse(startIso) + minutes * 60_000).toISOString(), tz);
+  return start.slice(0, -6) === end.slice(0, -6) ? end.slice(-5) : end;
 }
 
-export function describeActionLine(a: Action, c: ChalkInstance): string {
-  const time = a.kind === 'reflect' ? when(a.scheduled_for) : `${when(a.scheduled_for)}–${until(a.scheduled_for, a.duration_minutes)}`;
+export function describeActionLine(a: Action, c: ChalkInstance, tz: string): string {
+  const time = a.kind === 'reflect' ? when(a.scheduled_for, tz) : `${when(a.scheduled_for, tz)}–${until(a.scheduled_for, a.duration_minutes, tz)}`;
   const bits = [
     c.bold(a.kind.padEnd(16)),
     `“${a.title}”`,
@@ -41,26 +48,26 @@ export function describeActionLine(a: Action, c: ChalkInstance): string {
 const STATUS_COLOR: Record<Plan['status'], keyof ChalkInstance> = { proposed: 'cyan', approved: 'blue', executed: 'green', rejected: 'red', edited: 'magenta' };
 
 /** A plan as a header line and one numbered line per action. */
-export function describePlan(p: Plan, c: ChalkInstance): string {
+export function describePlan(p: Plan, c: ChalkInstance, tz: string): string {
   const color = c[STATUS_COLOR[p.status]] as ChalkInstance;
   const head = [
     c.bold(p.plan_id),
     color(p.status),
     p.agent_id ? `by ${p.agent_id}` : p.provider ? `by the ${p.provider} planner` : '',
     `task ${p.task_id}`,
-    c.dim(when(p.created_at)),
+    c.dim(when(p.created_at, tz)),
     p.edited ? c.yellow('changed at review') : '',
   ].filter(Boolean);
   const lines = [head.join('  ')];
   if (p.prompt) lines.push(`  prompt: “${p.prompt}”`);
   if (p.reasoning) lines.push(c.dim(`  ${p.reasoning.replace(/\s+/g, ' ').slice(0, 300)}`));
-  p.actions.forEach((a, i) => lines.push(`  ${i + 1}. ${describeActionLine(a, c).replace(/\n/g, '\n   ')}`));
+  p.actions.forEach((a, i) => lines.push(`  ${i + 1}. ${describeActionLine(a, c, tz).replace(/\n/g, '\n   ')}`));
   if (p.reason) lines.push(`  rejected: ${p.reason}`);
   return lines.join('\n');
 }
 
 /** What an execution changed (or would change), as a diff: + new, ~ changed. */
-export function describeExecution(r: ExecuteResponse, c: ChalkInstance): string {
+export function describeExecution(r: ExecuteResponse, c: ChalkInstance, tz: string): string {
   const lines: string[] = [];
   if (r.simulated) lines.push(c.yellow('Simulation: nothing was changed. Executing would:'));
   for (const p of r.plans) {
@@ -68,12 +75,12 @@ export function describeExecution(r: ExecuteResponse, c: ChalkInstance): string 
     for (const res of r.results.filter((x) => x.plan_id === p.plan_id)) {
       const e = res.event;
       if (res.kind === 'add_event' && e) {
-        lines.push(c.green(`  + event “${e.title}”  ${when(e.scheduled_for)}–${until(e.scheduled_for, e.duration_minutes)} (${e.duration_minutes} min)  ${e.uid}`));
+        lines.push(c.green(`  + event “${e.title}”  ${when(e.scheduled_for, tz)}–${until(e.scheduled_for, e.duration_minutes, tz)} (${e.duration_minutes} min)  ${e.uid}`));
       } else if (res.kind === 'reschedule_event' && e) {
         const b = res.before;
         lines.push(c.yellow(`  ~ event “${e.title}”  ${e.uid}`));
-        if (b) lines.push(c.red(`      - ${when(b.scheduled_for)}–${until(b.scheduled_for, b.duration_minutes)} (${b.duration_minutes} min)`));
-        lines.push(c.green(`      + ${when(e.scheduled_for)}–${until(e.scheduled_for, e.duration_minutes)} (${e.duration_minutes} min)`));
+        if (b) lines.push(c.red(`      - ${when(b.scheduled_for, tz)}–${until(b.scheduled_for, b.duration_minutes, tz)} (${b.duration_minutes} min)`));
+        lines.push(c.green(`      + ${when(e.scheduled_for, tz)}–${until(e.scheduled_for, e.duration_minutes, tz)} (${e.duration_minutes} min)`));
       } else if (res.trace) {
         lines.push(c.green(`  + ${res.trace.type} “${res.trace.content.replace(/\s+/g, ' ').slice(0, 120)}”  ${res.trace.uid}`));
       }

@@ -5,10 +5,11 @@ import { QUEUE_STATUSES, describePlan } from './format.js';
 export async function run({ opts }: RunInput<{ status?: string; task?: string }>, deps: CliDeps): Promise<void> {
   if (opts.status !== undefined && !QUEUE_STATUSES.includes(opts.status)) throw usage(`--status must be one of ${QUEUE_STATUSES.join(', ')}, not "${opts.status}".`);
   const r = await (await deps.client()).request<{ plans: Plan[] }>('GET', '/agent/queue', { query: { status: opts.status, task_id: opts.task } });
+  const tz = deps.io.json ? 'UTC' : await deps.userZone();
   deps.io.data(r, () => {
     const what = opts.status === 'all' ? '' : `${opts.status ?? 'proposed'} `;
     if (!r.plans.length) return `No ${what}plans${opts.task ? ` for task ${opts.task}` : ''}.`;
-    return r.plans.map((p) => describePlan(p, deps.io.chalk)).join('\n\n');
+    return r.plans.map((p) => describePlan(p, deps.io.chalk, tz)).join('\n\n');
   });
   if (!r.plans.length) deps.io.hint('Agents propose with POST /agent/plan; review with `kairos review`.');
 }

@@ -45,6 +45,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
   const { plans } = await client.request<{ plans: Plan[] }>('GET', '/agent/queue', { query: { status: 'proposed', task_id: opts.task } });
   const io = deps.io;
   const c = io.chalk;
+  const tz = await deps.userZone();
   if (!plans.length) {
     io.line(`Nothing to review: no proposed plans${opts.task ? ` for task ${opts.task}` : ''}.`);
     return;
@@ -109,7 +110,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     while (!decision) {
       io.line('');
       io.line(c.dim(`Plan ${n + 1} of ${plans.length}`));
-      io.line(describePlan(preview(plan, edits), c));
+      io.line(describePlan(preview(plan, edits), c, tz));
       const choice = await select(
         {
           message: 'What now?',
@@ -130,7 +131,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
         try {
           const r = await client.request<Plan & { execution?: ExecuteResponse }>('POST', '/agent/approve', { body });
           io.line(c.green(`✔ ${r.execution ? 'Approved and executed' : 'Approved'} ${r.plan_id}${r.edited ? ' (edited)' : ''}`));
-          if (r.execution) io.line(describeExecution(r.execution, c));
+          if (r.execution) io.line(describeExecution(r.execution, c, tz));
           decision = 'approved';
         } catch (e) {
           showError(e);

@@ -13,13 +13,13 @@ interface LiveMessage {
 }
 
 /** One readable line per live event. */
-function line(m: LiveMessage): string {
+function line(m: LiveMessage, tz: string): string {
   const d = m.data ?? {};
-  const time = when(m.at).slice(-5);
+  const time = when(m.at, tz).slice(-5);
   if (m.type.startsWith('plan.')) return `${time}  ${m.type.padEnd(14)}  ${String(d.plan_id)}  task ${String(d.task_id)}  ${Array.isArray(d.actions) ? `${d.actions.length} action(s)` : ''}`;
   if (m.type.startsWith('trace.')) return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}  ${String(d.type)}  ${String(d.content ?? '').replace(/\s+/g, ' ').slice(0, 80)}`;
   if (m.type === 'event.removed') return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}`;
-  return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}  “${String(d.title)}”  ${d.scheduled_for ? when(String(d.scheduled_for)) : ''}`;
+  return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}  “${String(d.title)}”  ${d.scheduled_for ? when(String(d.scheduled_for), tz) : ''}`;
 }
 
 /**
@@ -31,6 +31,7 @@ export async function run({ opts }: RunInput<{ topics?: string; count?: number }
   const bad = topics?.filter((t) => !TOPICS.includes(t));
   if (bad?.length) throw usage(`Unknown topic ${bad.join(', ')}: use ${TOPICS.join(', ')}.`);
   const client = await deps.client();
+  const tz = deps.io.json ? 'UTC' : await deps.userZone();
   const { WebSocket } = await import('ws');
   const url = `${client.baseUrl.replace(/^http/, 'ws')}/ws${topics?.length ? `?topics=${topics.join(',')}` : ''}`;
   const ws = new WebSocket(url, { headers: client.apiKey ? { authorization: `Bearer ${client.apiKey}` } : {} });
@@ -74,7 +75,7 @@ export async function run({ opts }: RunInput<{ topics?: string; count?: number }
         return;
       }
       if (deps.io.json) deps.io.line(JSON.stringify(m));
-      else deps.io.line(line(m));
+      else deps.io.line(line(m, tz));
       if (opts.count !== undefined && ++seen >= opts.count) stop();
     });
     ws.on('error', (e) => {
