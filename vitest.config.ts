@@ -7,6 +7,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // API and CLI tests spawn daemons; two cores on CI.
     maxWorkers: 2,
-    reporters: ['default'],
+    reporters: ['default', './test/helpers/closing-line.ts'],
   },
 });
