@@ -9,11 +9,11 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"tempo"|"cal"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
     esac
   done
   case "$path" in
-    "") words="chat plan queue review approve reject execute feedback status watch trace tempo cal keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "") words="chat plan queue review approve reject execute feedback status watch trace cal tempo keys user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
     "chat") words="--task -y --yes --no-execute --help" ;;
     "plan") words="--preview --task -y --yes --no-execute --help" ;;
     "queue") words="-s --status --task --help" ;;
@@ -31,6 +31,14 @@ _kairos() {
     "trace edit") words="--set --expected-version --help" ;;
     "trace history") words="--help" ;;
     "trace search") words="--mode --type --tag --task --limit --include-expired --help" ;;
+    "cal") words="add list edit rm import export subscribe-url --help" ;;
+    "cal add") words="--at --for --tag --tz --task --repeat --all-day --where --note --help" ;;
+    "cal list") words="--from --to --tag --help" ;;
+    "cal edit") words="--set --at --for --title --occurrence --expected-version --help" ;;
+    "cal rm") words="--occurrence -y --yes --help" ;;
+    "cal import") words="--help" ;;
+    "cal export") words="--from --to --tag -o --output --help" ;;
+    "cal subscribe-url") words="--name --help" ;;
     "tempo") words="tags profile set map block unblock budget cadence --help" ;;
     "tempo tags") words="--user --help" ;;
     "tempo profile") words="--user --help" ;;
@@ -40,14 +48,6 @@ _kairos() {
     "tempo unblock") words="--help" ;;
     "tempo budget") words="--per-day --per-week --agent --help" ;;
     "tempo cadence") words="--per-event --help" ;;
-    "cal") words="add list edit rm import export subscribe-url --help" ;;
-    "cal add") words="--at --for --tag --tz --task --repeat --all-day --where --note --help" ;;
-    "cal list") words="--from --to --tag --help" ;;
-    "cal edit") words="--set --at --for --title --occurrence --expected-version --help" ;;
-    "cal rm") words="--occurrence -y --yes --help" ;;
-    "cal import") words="--help" ;;
-    "cal export") words="--from --to --tag -o --output --help" ;;
-    "cal subscribe-url") words="--name --help" ;;
     "keys") words="create list rotate revoke --help" ;;
     "keys create") words="-s --scopes --agent --ttl --help" ;;
     "keys list") words="--help" ;;

@@ -21,8 +21,8 @@ complete -c kairos -n '__fish_use_subcommand' -a feedback -d 'rate or correct a 
 complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
 complete -c kairos -n '__fish_use_subcommand' -a watch -d 'print live changes to plans, traces and events as they happen (Ctrl-C stops)'
 complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edit and search memory traces'
-complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
 complete -c kairos -n '__fish_use_subcommand' -a cal -d 'calendar: add, list, edit and remove events; import, export and subscribe (.ics)'
+complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
 complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
 complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)'
@@ -97,33 +97,6 @@ complete -c kairos -n '__kairos_path_is trace search' -l task
 complete -c kairos -n '__kairos_path_is trace search' -l limit
 complete -c kairos -n '__kairos_path_is trace search' -l include-expired
 complete -c kairos -n '__kairos_path_is trace search' -l help
-complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
-complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
-complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'
-complete -c kairos -n '__kairos_path_is tempo' -a map -d 'map a word or task kind to a tag, for the planner (gym → @morning)'
-complete -c kairos -n '__kairos_path_is tempo' -a block -d 'block time for agents: weekly (HH:MM-HH:MM) or once (a date and time range in words)'
-complete -c kairos -n '__kairos_path_is tempo' -a unblock -d 'remove blocked time by its number in `kairos tempo profile`'
-complete -c kairos -n '__kairos_path_is tempo' -a budget -d 'limit how many actions agents may schedule per day and per ISO week'
-complete -c kairos -n '__kairos_path_is tempo' -a cadence -d 'limit how often agents may propose an action kind (add_event, reflect, reschedule_event)'
-complete -c kairos -n '__kairos_path_is tempo' -l help
-complete -c kairos -n '__kairos_path_is tempo tags' -l user
-complete -c kairos -n '__kairos_path_is tempo tags' -l help
-complete -c kairos -n '__kairos_path_is tempo profile' -l user
-complete -c kairos -n '__kairos_path_is tempo profile' -l help
-complete -c kairos -n '__kairos_path_is tempo set' -l days
-complete -c kairos -n '__kairos_path_is tempo set' -l help
-complete -c kairos -n '__kairos_path_is tempo map' -l help
-complete -c kairos -n '__kairos_path_is tempo block' -l days
-complete -c kairos -n '__kairos_path_is tempo block' -l label
-complete -c kairos -n '__kairos_path_is tempo block' -l for
-complete -c kairos -n '__kairos_path_is tempo block' -l help
-complete -c kairos -n '__kairos_path_is tempo unblock' -l help
-complete -c kairos -n '__kairos_path_is tempo budget' -l per-day
-complete -c kairos -n '__kairos_path_is tempo budget' -l per-week
-complete -c kairos -n '__kairos_path_is tempo budget' -l agent
-complete -c kairos -n '__kairos_path_is tempo budget' -l help
-complete -c kairos -n '__kairos_path_is tempo cadence' -l per-event
-complete -c kairos -n '__kairos_path_is tempo cadence' -l help
 complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
 complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day (JSON when not on a terminal); recurring events expanded'
 complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
@@ -164,6 +137,33 @@ complete -c kairos -n '__kairos_path_is cal export' -l output
 complete -c kairos -n '__kairos_path_is cal export' -l help
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l name
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l help
+complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
+complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
+complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'
+complete -c kairos -n '__kairos_path_is tempo' -a map -d 'map a word or task kind to a tag, for the planner (gym → @morning)'
+complete -c kairos -n '__kairos_path_is tempo' -a block -d 'block time for agents: weekly (HH:MM-HH:MM) or once (a date and time range in words)'
+complete -c kairos -n '__kairos_path_is tempo' -a unblock -d 'remove blocked time by its number in `kairos tempo profile`'
+complete -c kairos -n '__kairos_path_is tempo' -a budget -d 'limit how many actions agents may schedule per day and per ISO week'
+complete -c kairos -n '__kairos_path_is tempo' -a cadence -d 'limit how often agents may propose an action kind (add_event, reflect, reschedule_event)'
+complete -c kairos -n '__kairos_path_is tempo' -l help
+complete -c kairos -n '__kairos_path_is tempo tags' -l user
+complete -c kairos -n '__kairos_path_is tempo tags' -l help
+complete -c kairos -n '__kairos_path_is tempo profile' -l user
+complete -c kairos -n '__kairos_path_is tempo profile' -l help
+complete -c kairos -n '__kairos_path_is tempo set' -l days
+complete -c kairos -n '__kairos_path_is tempo set' -l help
+complete -c kairos -n '__kairos_path_is tempo map' -l help
+complete -c kairos -n '__kairos_path_is tempo block' -l days
+complete -c kairos -n '__kairos_path_is tempo block' -l label
+complete -c kairos -n '__kairos_path_is tempo block' -l for
+complete -c kairos -n '__kairos_path_is tempo block' -l help
+complete -c kairos -n '__kairos_path_is tempo unblock' -l help
+complete -c kairos -n '__kairos_path_is tempo budget' -l per-day
+complete -c kairos -n '__kairos_path_is tempo budget' -l per-week
+complete -c kairos -n '__kairos_path_is tempo budget' -l agent
+complete -c kairos -n '__kairos_path_is tempo budget' -l help
+complete -c kairos -n '__kairos_path_is tempo cadence' -l per-event
+complete -c kairos -n '__kairos_path_is tempo cadence' -l help
 complete -c kairos -n '__kairos_path_is keys' -a create -d 'create an API key; its secret is printed once'
 complete -c kairos -n '__kairos_path_is keys' -a list -d 'list keys (never their secrets)'
 complete -c kairos -n '__kairos_path_is keys' -a rotate -d 'give a key a new secret; the old one stops working'

@@ -51,8 +51,8 @@ export function createProgram(ctx: ProgramContext): Command {
   registerStatus(program, ctx);
   registerWatch(program, ctx);
   registerTrace(program, ctx);
-  registerTempo(program, ctx);
   registerCal(program, ctx);
+  registerTempo(program, ctx);
   registerKeys(program, ctx);
   registerUser(program, ctx);
   registerExport(program, ctx);

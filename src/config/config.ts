@@ -38,7 +38,7 @@ export interface Config {
   cacheTtlMs: number;
   debug: boolean;
   planner: { provider: 'default' | 'openai'; baseUrl?: string; model?: string; apiKey?: string; timeoutMs: number };
-  embeddings: { baseUrl?: string; model?: string };
+  embeddings: { baseUrl?: string; model?: string; apiKey?: string };
   snapshot: { everyOps: number; everyMs: number; backups: number };
 }
 
@@ -93,6 +93,7 @@ export function resolveConfig(file: ConfigFile, env: NodeJS.ProcessEnv, flags: {
     embeddings: {
       baseUrl: env.KAIROS_EMBEDDINGS_BASE_URL ?? file.embeddings?.base_url,
       model: env.KAIROS_EMBEDDINGS_MODEL ?? file.embeddings?.model,
+      apiKey: env.KAIROS_EMBEDDINGS_API_KEY,
     },
     snapshot: {
       everyOps: file.snapshot?.every_ops ?? 2000,

@@ -178,7 +178,10 @@ export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 export const SearchRequest = z
   .object({
     query: z.string().trim().min(1).max(1000),
-    mode: z.enum(SEARCH_MODES).optional().describe('default keyword'),
+    mode: z
+      .enum(SEARCH_MODES)
+      .optional()
+      .describe('keyword (BM25), semantic (sentence vectors, cosine) or hybrid (both fused; the default)'),
     type: TraceTypeSchema.optional(),
     tempo_tag: TempoTagSchema.optional(),
     task_id: z.string().optional(),
@@ -198,11 +201,23 @@ export const SearchResult = z.object({
   score: z.number().min(0).max(1),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
+export const EmbeddingsInfo = z
+  .object({
+    provider: z.enum(['builtin', 'openai']).describe('builtin: word vectors shipped with kairos; openai: the configured OpenAI-compatible server'),
+    model: z.string(),
+    fallback_reason: z
+      .string()
+      .optional()
+      .describe('why the configured provider (or, with mode_used keyword, semantic search itself) could not answer this query'),
+  })
+  .describe('the embeddings behind the semantic part of this answer');
 export const SearchResponse = z.object({
   results: z.array(SearchResult),
-  mode: z.enum(SEARCH_MODES).describe('the mode asked for'),
-  mode_used: z.enum(SEARCH_MODES).describe('the mode that produced the results (keyword until semantic search is available)'),
+  mode: z.enum(SEARCH_MODES).describe('the mode asked for (default hybrid)'),
+  mode_used: z.enum(SEARCH_MODES).describe('the mode that produced the results: keyword while the built-in model is still being prepared on first start'),
+  embeddings: EmbeddingsInfo.optional().describe('present for semantic and hybrid queries'),
 });
+export type SearchResponse = z.infer<typeof SearchResponse>;
 
 export const TraceSummaryRequest = z
   .object({

@@ -334,8 +334,10 @@ describe('POST /memory/search', () => {
       trace('search', { uid: 's-exp', content: 'Expired dentist reminder', valid_until: '2020-01-01T00:00:00Z' }),
     ]);
   });
+  // These check the keyword engine (stems, prefixes, typos, filters); hybrid and semantic have
+  // their own tests in test/api/search.test.ts.
   const search = async (body: Record<string, unknown>) => {
-    const r = await d.api('POST', '/memory/search', { body });
+    const r = await d.api('POST', '/memory/search', { body: { mode: 'keyword', ...body } });
     expect(r.status, r.text).toBe(200);
     return r.json as { results: any[]; mode: string; mode_used: string };
   };
@@ -371,10 +373,12 @@ describe('POST /memory/search', () => {
     expect((await search({ query: 'expired', include_expired: true })).results.map((x) => x.uid)).toEqual(['s-exp']);
   });
 
-  it('semantic and hybrid answer keyword results and say so', async () => {
+  it('semantic and hybrid find the trace too and say which engine answered', async () => {
     for (const mode of ['semantic', 'hybrid']) {
       const r = await search({ query: 'dentist', mode });
-      expect(r).toMatchObject({ mode, mode_used: 'keyword' });
+      expect(r.mode).toBe(mode);
+      // Until the built-in vectors are ready (first start), the keyword engine answers.
+      expect([mode, 'keyword']).toContain(r.mode_used);
       expect(r.results[0].uid).toBe('s-dent');
     }
   });

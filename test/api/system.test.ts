@@ -1,3 +1,4 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/server/routes/index.js';
 import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
@@ -36,6 +37,10 @@ describe('system endpoints', () => {
     const r = await d.api('GET', '/openapi.json', { key: null });
     expect(r.status).toBe(200);
     expect(r.json.openapi).toBe('3.1.0');
+    // An independent validator checks the document against the OpenAPI 3.1 schema.
+    const verdict = await new Validator().validate(r.json);
+    expect(verdict.errors ?? [], JSON.stringify(verdict.errors)).toEqual([]);
+    expect(verdict.valid).toBe(true);
     for (const def of allRoutes()) {
       const op = r.json.paths[def.path]?.[def.method];
       expect(op, `${def.method} ${def.path}`).toBeDefined();

@@ -121,7 +121,7 @@ describe('MemoryService', () => {
   it('indexes traces staged by other areas and announces what they ask', async () => {
     const t = await store.transact((tx) => stageTrace(tx, { user_id: 'u1', type: 'calendar_event', task_id: 'cal', content: 'Quarterly budget review', actor: 'u1' }, NOW));
     memory.announce(t, 'created');
-    expect(memory.search(owner, { query: 'budgets' }).results.map((r) => r.uid)).toEqual([t.uid]);
+    expect((await memory.search(owner, { query: 'budgets' })).results.map((r) => r.uid)).toEqual([t.uid]);
     expect(events.map((e) => [e.type, e.user_id, (e.data as StoredTrace).uid])).toEqual([['trace.created', 'u1', t.uid]]);
   });
 
@@ -151,6 +151,6 @@ describe('MemoryService', () => {
     const index = new KeywordIndex();
     followStore(store, index);
     memory = new MemoryService(store, clock, bus, index);
-    expect(memory.search(owner, { query: 'persimmon' }).results).toHaveLength(1);
+    expect((await memory.search(owner, { query: 'persimmon' })).results).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-import type { PullQuery, SearchRequest, SearchResult, StoredTrace, TraceInput, TraceUpdates } from '../../contracts/memory.js';
+import type { PullQuery, SearchRequest, SearchResponse, SearchResult, StoredTrace, TraceInput, TraceUpdates } from '../../contracts/memory.js';
 import { notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
@@ -7,6 +7,8 @@ import { actorOf, assertOwner, targetUser, type Principal } from '../principal.j
 import { normalizeTag } from '../tempo/tags.js';
 import { dumpTraces, type DumpSelector, type TraceDump } from './dump.js';
 import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
+import { fuseHybrid, semanticCut, type KeywordHit } from '../search/fuse.js';
+import type { SemanticSearch } from '../search/semantic-search.js';
 import type { TraceIndex } from './search-index.js';
 import { stageNewTrace, stageTraceEdit, type TraceVersion } from './stage-trace.js';
 import { MIN_USEFUL_TOKENS, fitTokens, loadTokenizer, summarizeTrace } from './summarize.js';
@@ -16,6 +18,14 @@ export type EditHook = (tx: Tx, before: StoredTrace, after: StoredTrace, actor: 
 
 export const DEFAULT_PULL_LIMIT = 100;
 export const DEFAULT_SEARCH_LIMIT = 20;
+/** Candidates taken from each side of a hybrid search before fusing. */
+const SEARCH_POOL = 100;
+
+/** Keyword scores relative to the best hit, so the best scores 1. */
+function normalizeToTop(hits: KeywordHit[]): { uid: string; score: number }[] {
+  const top = hits[0]?.score || 1;
+  return hits.map((h) => ({ uid: h.uid, score: h.score / top }));
+}
 
 /**
  * Memory traces: push, pull, versioned edits with history, search and summaries. Other areas
@@ -30,6 +40,7 @@ export class MemoryService {
     private readonly clock: Clock,
     private readonly bus: EventBus,
     private readonly keyword: TraceIndex,
+    private readonly semantic?: SemanticSearch,
   ) {}
 
   /** Publish the live event of a trace committed by any area. */
@@ -110,31 +121,62 @@ export class MemoryService {
     return { uid, versions: rows.map((r) => ({ version: r.version, timestamp: r.timestamp, actor: r.actor, patch: r.patch })) };
   }
 
-  search(p: Principal, req: SearchRequest): { results: SearchResult[]; mode: SearchRequest['mode'] & string; mode_used: 'keyword' } {
+  /**
+   * Search the caller's traces (`mode` keyword, semantic or hybrid, default hybrid), best first,
+   * with one score in [0,1]. Filters apply to every mode. This is the one search of kairos: chat
+   * questions about the past and the planner's matching call it too.
+   */
+  async search(p: Principal, req: SearchRequest): Promise<SearchResponse> {
+    const mode = req.mode ?? 'hybrid';
+    const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
+    const pool = Math.max(SEARCH_POOL, limit * 5);
+    const accept = this.searchFilter(p.userId, req);
+    const keyword = (): KeywordHit[] => this.keyword.search(p.userId, req.query, { limit: pool, accept });
+    if (mode === 'keyword' || !this.semantic) {
+      return { results: this.shape(normalizeToTop(keyword()), limit), mode, mode_used: 'keyword' };
+    }
+    const sem = await this.semantic.search(p.userId, req.query, pool, accept);
+    if (!sem.available) {
+      return { results: this.shape(normalizeToTop(keyword()), limit), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
+    }
+    const ranked = mode === 'semantic' ? semanticCut(sem.hits) : fuseHybrid(keyword(), sem.hits, sem.similarity);
+    return { results: this.shape(ranked, limit), mode, mode_used: mode, embeddings: sem.info };
+  }
+
+  /** The traces a search may return: the user's own, unexpired unless asked, matching the filters. */
+  private searchFilter(userId: string, req: SearchRequest): (uid: string) => boolean {
     const now = this.clock.now();
     const tag = req.tempo_tag !== undefined ? normalizeTag(req.tempo_tag) : undefined;
-    const hits: { t: StoredTrace; score: number }[] = [];
-    for (const h of this.keyword.search(p.userId, req.query)) {
-      const t = this.store.get<StoredTrace>('traces', h.uid);
-      if (!t || t.user_id !== p.userId) continue;
-      if (req.type !== undefined && t.type !== req.type) continue;
-      if (tag !== undefined && t.tempo_tag !== tag) continue;
-      if (req.task_id !== undefined && t.task_id !== req.task_id) continue;
-      if (!req.include_expired && isExpired(t, now)) continue;
-      hits.push({ t, score: h.score });
+    return (uid) => {
+      const t = this.store.get<StoredTrace>('traces', uid);
+      return (
+        !!t &&
+        t.user_id === userId &&
+        (req.type === undefined || t.type === req.type) &&
+        (tag === undefined || t.tempo_tag === tag) &&
+        (req.task_id === undefined || t.task_id === req.task_id) &&
+        (req.include_expired === true || !isExpired(t, now))
+      );
+    };
+  }
+
+  private shape(ranked: { uid: string; score: number }[], limit: number): SearchResult[] {
+    const out: SearchResult[] = [];
+    for (const { uid, score } of ranked) {
+      const t = this.store.get<StoredTrace>('traces', uid);
+      if (!t) continue;
+      out.push({
+        uid: t.uid,
+        type: t.type,
+        task_id: t.task_id,
+        timestamp: t.timestamp,
+        ...(t.tempo_tag !== undefined ? { tempo_tag: t.tempo_tag } : {}),
+        summary: summarizeTrace(t),
+        score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000,
+      });
+      if (out.length === limit) break;
     }
-    hits.sort((a, b) => b.score - a.score || compareTraces(a.t, b.t));
-    const top = hits[0]?.score ?? 1;
-    const results = hits.slice(0, req.limit ?? DEFAULT_SEARCH_LIMIT).map(({ t, score }) => ({
-      uid: t.uid,
-      type: t.type,
-      task_id: t.task_id,
-      timestamp: t.timestamp,
-      ...(t.tempo_tag !== undefined ? { tempo_tag: t.tempo_tag } : {}),
-      summary: summarizeTrace(t),
-      score: Math.round((score / top) * 10_000) / 10_000,
-    }));
-    return { results, mode: req.mode ?? 'keyword', mode_used: 'keyword' };
+    return out;
   }
 
   /**

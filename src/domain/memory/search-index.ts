@@ -1,95 +1,313 @@
-import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { JournalOp } from '../../store/journal.js';
 import type { Store } from '../../store/store.js';
+import { TopK } from '../search/top-k.js';
+import { STOP_WORDS } from '../search/tokenize.js';
 
 /** A hit of one index: the trace uid and its raw (unnormalized) relevance. */
 export interface IndexHit {
   uid: string;
   score: number;
+  /** Share of the query's content words (stop words aside) this trace matched, 0–1. */
+  coverage: number;
+}
+
+export interface IndexSearchOptions {
+  /** At most this many hits (default: all). */
+  limit?: number;
+  /** Only traces this lets through (asked only for traces that would make the cut). */
+  accept?: (uid: string) => boolean;
 }
 
 /**
  * What the memory service needs from a search index. The keyword index below implements it; the
- * semantic index (issue 9) sits next to it behind the same seam.
+ * semantic index (src/domain/search) sits next to it, fed the same way.
  */
 export interface TraceIndex {
   upsert(trace: StoredTrace): void;
   remove(uid: string): void;
   /** Hits among one user's traces, best first. */
-  search(userId: string, query: string): IndexHit[];
+  search(userId: string, query: string, opts?: IndexSearchOptions): IndexHit[];
 }
 
-type Doc = { id: string; content: string; notes: string; task_id: string; tempo_tag: string; type: string };
+/** Field weights: what a trace says counts more than its labels. */
+const FIELDS = [
+  ['content', 2],
+  ['notes', 1],
+  ['task_id', 1],
+  ['tempo_tag', 1],
+  ['type', 0.5],
+] as const;
+// BM25 parameters (the usual ones).
+const K1 = 1.2;
+const B = 0.7;
+// A prefix or one-typo match is worth less than the word itself.
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const MIN_PREFIX = 4;
+const MIN_FUZZY = 5;
 
-// Stemming on both sides lets "meetings" find "meeting" and "planned" find "planning".
-const processTerm = (term: string) => {
-  const t = term.toLowerCase();
-  return t.length > 2 ? stemmer(t) : t;
-};
+// Stemming on both sides lets "meetings" find "meeting" and "planned" find "planning". Stop words
+// are left out of the index and of queries: in a large memory "the" or "my" match almost every
+// trace, which costs time and memory and ranks nothing.
+function processTerm(raw: string): string | null {
+  const t = raw.toLowerCase();
+  if (!t || STOP_WORDS.has(t)) return null;
+  if (t.length <= 2) return t;
+  let stem = stems.get(t);
+  if (stem === undefined) {
+    // Stemming is most of the cost of indexing; a memory repeats the same few thousand words.
+    if (stems.size >= 200_000) stems.clear();
+    stems.set(t, (stem = stemmer(t)));
+  }
+  return stem;
+}
+const stems = new Map<string, string>();
 
-const toDoc = (t: StoredTrace): Doc => ({
-  id: t.uid,
-  content: t.content,
-  notes: t.notes ?? '',
-  task_id: t.task_id,
-  tempo_tag: t.tempo_tag ?? '',
-  type: t.type,
-});
+/** Index terms of a text, in order (repeats kept). */
+export function keywordTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/[^\p{L}\p{N}]+/u)) {
+    const t = processTerm(raw);
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/** True when a and b differ by exactly one insertion, deletion or substitution (no allocation: it runs over the whole vocabulary). */
+function oneEditApart(a: string, b: string): boolean {
+  const la = a.length;
+  const lb = b.length;
+  if (la - lb > 1 || lb - la > 1 || a === b) return false;
+  let i = 0;
+  while (i < la && i < lb && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Skip the one differing character on the longer side (both sides when equally long).
+  let j = la >= lb ? i + 1 : i;
+  let k = lb >= la ? i + 1 : i;
+  while (j < la && k < lb) if (a.charCodeAt(j++) !== b.charCodeAt(k++)) return false;
+  return true;
+}
+
+/** A term's postings: document slots with their weighted term frequency, append-only. */
+class Posting {
+  slots = new Int32Array(2);
+  tfs = new Float32Array(2);
+  n = 0;
+  /** Documents still alive among the slots (document frequency). */
+  live = 0;
+
+  add(slot: number, tf: number): void {
+    if (this.n === this.slots.length) {
+      const slots = new Int32Array(this.n * 2);
+      slots.set(this.slots);
+      const tfs = new Float32Array(this.n * 2);
+      tfs.set(this.tfs);
+      this.slots = slots;
+      this.tfs = tfs;
+    }
+    this.slots[this.n] = slot;
+    this.tfs[this.n++] = tf;
+    this.live++;
+  }
+}
 
 /**
- * BM25 keyword index (minisearch) with prefix and fuzzy matching, one per user so that scores
- * come from that user's own corpus and no query ever touches another user's traces.
+ * One user's inverted index. Documents get append-only slots; a removed or replaced document
+ * leaves a tombstone that queries skip, and the index is rebuilt from the live documents once
+ * tombstones outnumber them (so edits stay O(terms) and postings never need searching).
+ */
+class UserIndex {
+  /** Postings by term id (ids come from the KeywordIndex's shared dictionary). */
+  readonly postings = new Map<number, Posting>();
+  readonly slotOf = new Map<string, number>();
+  uids: (string | undefined)[] = [];
+  lens: number[] = [];
+  /** Each slot's [term id, weighted frequency, …], kept to rebuild and to maintain df. */
+  docTerms: (Float64Array | undefined)[] = [];
+  totalLen = 0;
+  dead = 0;
+
+  get live(): number {
+    return this.slotOf.size;
+  }
+
+  add(uid: string, terms: Float64Array, len: number): void {
+    const slot = this.uids.length;
+    this.uids.push(uid);
+    this.lens.push(len);
+    this.docTerms.push(terms);
+    this.slotOf.set(uid, slot);
+    this.totalLen += len;
+    for (let i = 0; i < terms.length; i += 2) {
+      let p = this.postings.get(terms[i]!);
+      if (!p) this.postings.set(terms[i]!, (p = new Posting()));
+      p.add(slot, terms[i + 1]!);
+    }
+  }
+
+  remove(uid: string): void {
+    const slot = this.slotOf.get(uid);
+    if (slot === undefined) return;
+    this.slotOf.delete(uid);
+    this.uids[slot] = undefined;
+    this.totalLen -= this.lens[slot]!;
+    const terms = this.docTerms[slot]!;
+    for (let i = 0; i < terms.length; i += 2) {
+      const p = this.postings.get(terms[i]!)!;
+      if (--p.live === 0) this.postings.delete(terms[i]!);
+    }
+    this.docTerms[slot] = undefined;
+    this.dead++;
+    if (this.dead > 1000 && this.dead > this.live) this.compact();
+  }
+
+  private compact(): void {
+    const docs = this.uids.flatMap((uid, slot) => (uid === undefined ? [] : [{ uid, terms: this.docTerms[slot]!, len: this.lens[slot]! }]));
+    this.postings.clear();
+    this.slotOf.clear();
+    this.uids = [];
+    this.lens = [];
+    this.docTerms = [];
+    this.totalLen = 0;
+    this.dead = 0;
+    for (const d of docs) this.add(d.uid, d.terms, d.len);
+  }
+}
+
+/**
+ * BM25 keyword index with stemming, prefix and one-typo matching, one per user so that scores
+ * come from that user's own corpus and no query ever touches another user's traces. Hand-made on
+ * typed arrays: at 100,000 traces a query of common words matches tens of thousands of traces,
+ * and a general-purpose engine built an object per match (hundreds of ms, megabytes of garbage).
  */
 export class KeywordIndex implements TraceIndex {
-  private readonly perUser = new Map<string, MiniSearch<Doc>>();
+  private readonly perUser = new Map<string, UserIndex>();
   private readonly ownerOf = new Map<string, string>();
+  /** One string per distinct term, shared by every user's postings. */
+  private readonly termIds = new Map<string, number>();
+  private readonly terms: string[] = [];
 
-  private indexOf(userId: string): MiniSearch<Doc> {
-    let ms = this.perUser.get(userId);
-    if (!ms) {
-      ms = new MiniSearch<Doc>({
-        fields: ['content', 'notes', 'task_id', 'tempo_tag', 'type'],
-        processTerm,
-        searchOptions: {
-          boost: { content: 2, notes: 1, task_id: 1, tempo_tag: 1, type: 0.5 },
-          prefix: (term) => term.length >= 3,
-          fuzzy: (term) => (term.length >= 4 ? 0.2 : false),
-          combineWith: 'OR',
-        },
-      });
-      this.perUser.set(userId, ms);
+  private idOf(term: string): number {
+    let id = this.termIds.get(term);
+    if (id === undefined) {
+      id = this.terms.push(term) - 1;
+      this.termIds.set(term, id);
     }
-    return ms;
+    return id;
   }
 
   upsert(trace: StoredTrace): void {
-    const prevOwner = this.ownerOf.get(trace.uid);
-    if (prevOwner !== undefined && prevOwner !== trace.user_id) this.remove(trace.uid);
-    const ms = this.indexOf(trace.user_id);
-    if (ms.has(trace.uid)) ms.replace(toDoc(trace));
-    else ms.add(toDoc(trace));
+    this.remove(trace.uid);
+    let idx = this.perUser.get(trace.user_id);
+    if (!idx) this.perUser.set(trace.user_id, (idx = new UserIndex()));
+    const tf = new Map<number, number>();
+    let len = 0;
+    for (const [field, boost] of FIELDS) {
+      const value = trace[field];
+      if (typeof value !== 'string' || !value) continue;
+      for (const t of keywordTerms(value)) {
+        const id = this.idOf(t);
+        tf.set(id, (tf.get(id) ?? 0) + boost);
+        len += boost;
+      }
+    }
+    const packed = new Float64Array(tf.size * 2);
+    let i = 0;
+    for (const [id, f] of tf) {
+      packed[i++] = id;
+      packed[i++] = f;
+    }
+    idx.add(trace.uid, packed, len);
     this.ownerOf.set(trace.uid, trace.user_id);
   }
 
   remove(uid: string): void {
     const owner = this.ownerOf.get(uid);
     if (owner === undefined) return;
-    const ms = this.perUser.get(owner);
-    if (ms?.has(uid)) ms.discard(uid);
+    this.perUser.get(owner)?.remove(uid);
     this.ownerOf.delete(uid);
-  }
-
-  search(userId: string, query: string): IndexHit[] {
-    const ms = this.perUser.get(userId);
-    if (!ms) return [];
-    return ms.search(query).map((r) => ({ uid: String(r.id), score: r.score }));
   }
 
   get size(): number {
     return this.ownerOf.size;
   }
+
+  search(userId: string, query: string, opts: IndexSearchOptions = {}): IndexHit[] {
+    const idx = this.perUser.get(userId);
+    if (!idx || !idx.live) return [];
+    const qterms = [...new Set(keywordTerms(query))].slice(0, 32);
+    if (!qterms.length) return [];
+    const { total, matched, best } = this.scratch(idx.uids.length);
+    const touched: number[] = [];
+    const avgLen = idx.totalLen / idx.live || 1;
+    const N = idx.live;
+
+    qterms.forEach((q, qi) => {
+      const expansions: [Posting, number][] = [];
+      const qid = this.termIds.get(q);
+      const exact = qid === undefined ? undefined : idx.postings.get(qid);
+      if (exact) expansions.push([exact, 1]);
+      if (q.length >= MIN_PREFIX) {
+        for (const [id, p] of idx.postings) {
+          if (id === qid) continue;
+          const term = this.terms[id]!;
+          if (q.length >= MIN_PREFIX && term.startsWith(q)) expansions.push([p, (PREFIX_WEIGHT * q.length) / term.length]);
+          else if (q.length >= MIN_FUZZY && oneEditApart(q, term)) expansions.push([p, FUZZY_WEIGHT]);
+        }
+      }
+      const seen: number[] = [];
+      for (const [p, weight] of expansions) {
+        const idf = Math.log(1 + (N - p.live + 0.5) / (p.live + 0.5));
+        for (let i = 0; i < p.n; i++) {
+          const slot = p.slots[i]!;
+          if (idx.uids[slot] === undefined) continue;
+          const tf = p.tfs[i]!;
+          const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * idx.lens[slot]!) / avgLen)));
+          if (best[slot] === 0) seen.push(slot);
+          if (s > best[slot]!) best[slot] = s;
+        }
+      }
+      // A query word counts once per trace: its best match (the word itself, a prefix or a typo).
+      for (const slot of seen) {
+        if (total[slot] === 0) touched.push(slot);
+        total[slot]! += best[slot]!;
+        matched[slot]! |= 1 << qi;
+        best[slot] = 0;
+      }
+    });
+
+    const accept = opts.accept ?? (() => true);
+    const top = new TopK<{ slot: number; score: number; mask: number }>(Math.min(opts.limit ?? touched.length, touched.length) || 1);
+    for (const slot of touched) {
+      const score = total[slot]!;
+      const mask = matched[slot]!;
+      total[slot] = 0;
+      matched[slot] = 0;
+      if (score <= top.floor) continue;
+      if (accept(idx.uids[slot]!)) top.push({ slot, score, mask });
+    }
+    return top.items
+      .sort((a, b) => b.score - a.score || a.slot - b.slot)
+      .map(({ slot, score, mask }) => ({ uid: idx.uids[slot]!, score, coverage: popcount(mask) / qterms.length }));
+  }
+
+  private buffers = { total: new Float64Array(0), matched: new Uint32Array(0), best: new Float64Array(0) };
+
+  /** Per-slot accumulators, reused across queries (and left zeroed after each). */
+  private scratch(n: number) {
+    if (this.buffers.total.length < n) {
+      const size = Math.max(n, this.buffers.total.length * 2, 1024);
+      this.buffers = { total: new Float64Array(size), matched: new Uint32Array(size), best: new Float64Array(size) };
+    }
+    return this.buffers;
+  }
+}
+
+function popcount(x: number): number {
+  let c = 0;
+  for (; x; x &= x - 1) c++;
+  return c;
 }
 
 /**

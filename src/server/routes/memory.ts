@@ -66,9 +66,9 @@ export const memoryRoutes = [
     method: 'post',
     path: '/memory/search',
     tag: 'memory',
-    summary: "Full-text search over the caller's traces",
+    summary: "Keyword, semantic or hybrid search over the caller's traces",
     description:
-      'Keyword search (BM25 with stemming, prefix and typo tolerance); scores normalized to [0,1], best first. `semantic` and `hybrid` are accepted and answered with keyword results until semantic search lands: `mode_used` says which ran.',
+      'keyword: BM25 with stemming, prefix and typo tolerance. semantic: cosine similarity of sentence vectors (built-in word vectors, or an OpenAI-compatible server when `KAIROS_EMBEDDINGS_BASE_URL` is set; if it fails the built-in model answers and `embeddings.fallback_reason` says why). hybrid (default): both fused into one confidence in [0,1]. Best first; type, tempo_tag and task_id filter every mode.',
     auth: 'memory:read',
     body: SearchRequest,
     response: SearchResponse,

@@ -58,7 +58,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .command('search')
       .description('full-text search (stemming, prefixes, typos), best first')
       .argument('<query...>', 'words to look for')
-      .option('--mode <mode>', 'keyword|semantic|hybrid (semantic answers keyword results for now)')
+      .option('--mode <mode>', 'keyword|semantic|hybrid (default hybrid: words and meaning together)')
       .option('--type <type>', `only this type: ${TYPES}`)
       .option('--tag <tempo_tag>', 'only this tempo tag')
       .option('--task <task_id>', 'only this task')

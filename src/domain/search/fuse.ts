@@ -1,0 +1,68 @@
+/** A keyword hit with its share of the query's content words that it matched. */
+export interface KeywordHit {
+  uid: string;
+  /** Raw BM25. */
+  score: number;
+  /** Matched share of the query's content words, 0–1. */
+  coverage: number;
+}
+
+export interface FusedHit {
+  uid: string;
+  score: number;
+  keyword: number;
+  semantic: number;
+}
+
+/**
+ * Weight of the keyword side in the fused score. Below one half on purpose: a literal match of a
+ * few of the query's words is common among unrelated traces (the "knee-high socks" of a knee
+ * question), while the keyword side still decides between traces of similar meaning.
+ */
+export const KEYWORD_WEIGHT = 0.35;
+
+/**
+ * Semantic hits below this share of the best hit's cosine are left out. Sentence vectors make
+ * every trace somewhat similar to every query (unrelated ones score 0.3–0.6); without a cut a
+ * search for "zucchini" would list the whole memory. Traces that answer a query score within
+ * about 20% of the best one.
+ */
+export const SEMANTIC_RELATIVE_FLOOR = 0.7;
+
+/** The semantic hits worth showing: positive and close enough to the best one. */
+export function semanticCut<T extends { score: number }>(hits: T[]): T[] {
+  const best = hits.reduce((m, h) => Math.max(m, h.score), 0);
+  return hits.filter((h) => h.score > 0 && h.score >= SEMANTIC_RELATIVE_FLOOR * best);
+}
+
+/**
+ * Hybrid ranking: one confidence in [0,1] per trace,
+ *   KEYWORD_WEIGHT × coverage × BM25 / best BM25  +  (1 − KEYWORD_WEIGHT) × max(0, cosine).
+ * Scaling BM25 by coverage makes a trace that matches every content word of the query count
+ * fully, one that matches a single common word barely. Without a semantic signal (no word of the
+ * query is known to the model) the keyword part alone is the score. Semantic-only candidates pass
+ * through semanticCut; literal matches are always kept.
+ */
+export function fuseHybrid(
+  keyword: KeywordHit[],
+  semantic: { uid: string; score: number }[],
+  similarity: (uid: string) => number | undefined,
+): FusedHit[] {
+  const topBm25 = keyword.reduce((m, h) => Math.max(m, h.score), 0) || 1;
+  const kw = new Map(keyword.map((h) => [h.uid, (h.coverage * h.score) / topBm25]));
+  const sem = new Map(semanticCut(semantic).map((h) => [h.uid, h.score]));
+  for (const uid of kw.keys()) if (!sem.has(uid)) sem.set(uid, Math.max(0, similarity(uid) ?? 0));
+  const wk = semantic.length > 0 ? KEYWORD_WEIGHT : 1;
+  const out: FusedHit[] = [];
+  for (const uid of new Set([...kw.keys(), ...sem.keys()])) {
+    const k = kw.get(uid) ?? 0;
+    const s = sem.get(uid) ?? 0;
+    out.push({ uid, keyword: k, semantic: s, score: Math.min(1, Math.max(0, wk * k + (1 - wk) * s)) });
+  }
+  out.sort((a, b) => b.score - a.score || (a.uid < b.uid ? -1 : 1));
+  // Traces found by meaning alone face the same cut against the best fused score: next to a
+  // trace that matches the query literally and in meaning, the merely "somewhat similar" are
+  // noise. Literal matches always stay.
+  const best = out[0]?.score ?? 0;
+  return out.filter((h) => kw.has(h.uid) || h.score >= SEMANTIC_RELATIVE_FLOOR * best);
+}

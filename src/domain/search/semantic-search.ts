@@ -1,0 +1,70 @@
+import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
+import type { VectorHit } from './vector-index.js';
+
+/** Which embeddings answered a semantic or hybrid query, as the search response reports it. */
+export interface EmbeddingsInfo {
+  provider: 'builtin' | 'openai';
+  model: string;
+  /** Set when the configured provider failed and the built-in model answered instead. */
+  fallback_reason?: string;
+}
+
+export type SemanticAnswer =
+  | {
+      available: true;
+      /** Best first; empty when the query has no word the model knows. */
+      hits: VectorHit[];
+      /** Cosine similarity of any of the user's traces to the query (for fusing keyword hits). */
+      similarity: (uid: string) => number | undefined;
+      info: EmbeddingsInfo;
+    }
+  | { available: false; reason: string; info: EmbeddingsInfo };
+
+/** How long a query waits for a built-in model that is still being prepared on first start. */
+const MODEL_WAIT_MS = 2_000;
+
+/**
+ * Semantic retrieval over the configured provider, falling back to the built-in model when the
+ * provider fails (the answer says so), and reporting unavailability while the built-in model is
+ * still being prepared so the caller can answer with keyword results instead.
+ */
+export class SemanticSearch {
+  constructor(
+    private readonly builtin: BuiltinSpace,
+    private readonly provider?: ProviderSpace,
+  ) {}
+
+  async search(userId: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer> {
+    let fallback: string | undefined;
+    if (this.provider) {
+      try {
+        const { index, vector } = await this.provider.prepare(userId, query);
+        return {
+          available: true,
+          hits: index.search(userId, vector, k, accept),
+          similarity: (uid) => index.similarity(uid, vector),
+          info: { provider: 'openai', model: this.provider.name },
+        };
+      } catch (e) {
+        fallback = (e as Error).message;
+      }
+    }
+    const info: EmbeddingsInfo = { provider: 'builtin', model: this.builtin.name, ...(fallback !== undefined ? { fallback_reason: fallback } : {}) };
+    if (!this.builtin.index) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.builtin.model.ready, new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
+      clearTimeout(timer);
+    }
+    const index = this.builtin.index;
+    const embedder = this.builtin.model.current;
+    if (!index || !embedder) {
+      const why = this.builtin.model.error
+        ? `the built-in embedding model is unavailable: ${this.builtin.model.error}`
+        : 'the built-in embedding model is being prepared (first start only; about a minute)';
+      return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
+    }
+    const vector = embedder.embed(query);
+    if (!vector) return { available: true, hits: [], similarity: () => undefined, info };
+    return { available: true, hits: index.search(userId, vector, k, accept), similarity: (uid) => index.similarity(uid, vector), info };
+  }
+}

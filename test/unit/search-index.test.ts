@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { fuseHybrid, KEYWORD_WEIGHT, semanticCut } from '../../src/domain/search/fuse.js';
+import { VectorIndex } from '../../src/domain/search/vector-index.js';
+
+const unit = (...xs: number[]) => {
+  const n = Math.hypot(...xs);
+  return Float32Array.from(xs.map((x) => x / n));
+};
+
+describe('VectorIndex', () => {
+  it('ranks a user’s traces by cosine similarity, best first', () => {
+    const i = new VectorIndex(3);
+    i.upsert('a', 'u1', unit(1, 0, 0));
+    i.upsert('b', 'u1', unit(1, 1, 0));
+    i.upsert('c', 'u1', unit(0, 0, 1));
+    const hits = i.search('u1', unit(1, 0.1, 0), 10);
+    expect(hits.map((h) => h.uid)).toEqual(['a', 'b', 'c']);
+    expect(hits[0]!.score).toBeCloseTo(0.995, 2);
+    expect(hits[2]!.score).toBeCloseTo(0, 2);
+    expect(i.search('u1', unit(1, 0.1, 0), 2).map((h) => h.uid)).toEqual(['a', 'b']);
+  });
+
+  it('never returns another user’s traces', () => {
+    const i = new VectorIndex(2);
+    i.upsert('mine', 'u1', unit(0, 1));
+    i.upsert('theirs', 'u2', unit(1, 0));
+    expect(i.search('u1', unit(1, 0), 10).map((h) => h.uid)).toEqual(['mine']);
+    expect(i.search('nobody', unit(1, 0), 10)).toEqual([]);
+  });
+
+  it('replaces, moves and removes vectors, reusing freed slots', () => {
+    const i = new VectorIndex(2);
+    i.upsert('a', 'u1', unit(1, 0));
+    i.upsert('a', 'u1', unit(0, 1));
+    expect(i.search('u1', unit(0, 1), 1)[0]).toMatchObject({ uid: 'a' });
+    expect(i.similarity('a', unit(1, 0))).toBeCloseTo(0, 2);
+    i.upsert('a', 'u2', unit(0, 1));
+    expect(i.search('u1', unit(0, 1), 5)).toEqual([]);
+    i.upsert('a', 'u2', null);
+    expect(i.has('a')).toBe(false);
+    expect(i.similarity('a', unit(0, 1))).toBeUndefined();
+    i.remove('nothing');
+    expect(i.size).toBe(0);
+  });
+
+  it('grows past its first block and keeps every vector', () => {
+    const i = new VectorIndex(2);
+    for (let k = 0; k < 500; k++) i.upsert(`t${k}`, 'u', unit(Math.cos(k / 100), Math.sin(k / 100)));
+    for (let k = 0; k < 500; k += 2) i.remove(`t${k}`);
+    for (let k = 500; k < 700; k++) i.upsert(`t${k}`, 'u', unit(1, 0));
+    expect(i.size).toBe(450);
+    expect(i.search('u', unit(Math.cos(3.01), Math.sin(3.01)), 1)[0]!.uid).toBe('t301');
+  });
+
+  it('applies the filter to candidates and still fills the top k', () => {
+    const i = new VectorIndex(2);
+    for (let k = 0; k < 50; k++) i.upsert(`t${k}`, 'u', unit(1, k / 10));
+    const hits = i.search('u', unit(1, 0), 5, (uid) => Number(uid.slice(1)) % 2 === 1);
+    expect(hits.map((h) => h.uid)).toEqual(['t1', 't3', 't5', 't7', 't9']);
+  });
+
+  it('scans with WebAssembly SIMD and ranks exactly like plain cosine similarity', async () => {
+    const { simdModule } = await import('../../src/domain/search/simd-scan.js');
+    expect(simdModule()).not.toBeNull();
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
+    const dims = 100; // not a multiple of 16: rows are padded
+    const i = new VectorIndex(dims);
+    const vs = Array.from({ length: 3000 }, (_, k) => {
+      const v = unit(...Array.from({ length: dims }, rand));
+      i.upsert(`t${k}`, 'u', v);
+      return v;
+    });
+    const q = unit(...Array.from({ length: dims }, rand));
+    const exact = vs.map((v, k) => ({ uid: `t${k}`, score: v.reduce((s, x, d) => s + x * q[d]!, 0) })).sort((a, b) => b.score - a.score);
+    const hits = i.search('u', q, 20);
+    const truth = new Map(exact.map((h) => [h.uid, h.score]));
+    // int8 rows and an int16 query: scores within 0.01, so only near-ties may swap places.
+    for (const h of hits) expect(Math.abs(h.score - truth.get(h.uid)!)).toBeLessThan(0.01);
+    const top = new Set(exact.slice(0, 20).map((h) => h.uid));
+    expect(hits.filter((h) => top.has(h.uid)).length).toBeGreaterThanOrEqual(18);
+    expect(hits[0]!.uid).toBe(exact[0]!.uid);
+  });
+
+  it('refuses vectors of another size', () => {
+    expect(() => new VectorIndex(3).upsert('a', 'u', unit(1, 0))).toThrow(/2 dimensions/);
+  });
+});
+
+describe('hybrid fusion', () => {
+  const sims: Record<string, number> = { kw: 0.2, both: 0.8, sem: 0.9 };
+  const similarity = (uid: string) => sims[uid];
+
+  it('gives one score in [0,1], best first, rewarding agreement of both sides', () => {
+    const fused = fuseHybrid(
+      [
+        { uid: 'both', score: 10, coverage: 1 },
+        { uid: 'kw', score: 12, coverage: 1 },
+      ],
+      [
+        { uid: 'sem', score: 0.9 },
+        { uid: 'both', score: 0.8 },
+      ],
+      similarity,
+    );
+    expect(fused.map((h) => h.uid)).toEqual(['both', 'sem', 'kw']);
+    for (const h of fused) expect(h.score).toBeGreaterThanOrEqual(0), expect(h.score).toBeLessThanOrEqual(1);
+    // keyword-only hits still get their semantic similarity.
+    expect(fused.find((h) => h.uid === 'kw')!.semantic).toBeCloseTo(0.2);
+    expect(fused[0]!.score).toBeCloseTo(KEYWORD_WEIGHT * (10 / 12) + (1 - KEYWORD_WEIGHT) * 0.8, 5);
+  });
+
+  it('discounts keyword hits that match only part of the query', () => {
+    const fused = fuseHybrid(
+      [
+        { uid: 'a', score: 10, coverage: 0.25 },
+        { uid: 'b', score: 8, coverage: 1 },
+      ],
+      [
+        { uid: 'a', score: 0.5 },
+        { uid: 'b', score: 0.5 },
+      ],
+      () => 0.5,
+    );
+    expect(fused.map((h) => h.uid)).toEqual(['b', 'a']);
+  });
+
+  it('is the keyword score alone when the query has no semantic signal', () => {
+    const fused = fuseHybrid([{ uid: 'x', score: 3, coverage: 1 }], [], () => undefined);
+    expect(fused).toEqual([{ uid: 'x', score: 1, keyword: 1, semantic: 0 }]);
+  });
+
+  it('drops traces found by meaning alone that fall far below the best, never literal matches', () => {
+    const fused = fuseHybrid(
+      [
+        { uid: 'lit', score: 5, coverage: 1 },
+        { uid: 'weak-lit', score: 1, coverage: 0.5 },
+      ],
+      [
+        { uid: 'lit', score: 0.6 },
+        { uid: 'near', score: 0.9 },
+        { uid: 'far', score: 0.3 },
+      ],
+      (uid) => ({ lit: 0.6, 'weak-lit': 0.1, near: 0.9, far: 0.3 })[uid],
+    );
+    expect(fused.map((h) => h.uid)).toEqual(['lit', 'near', 'weak-lit']);
+    expect(fused[0]!.semantic).toBeCloseTo(0.6);
+  });
+});
+
+describe('semantic cut', () => {
+  it('keeps positive hits within 70% of the best', () => {
+    const hits = [0.8, 0.6, 0.5, -0.1].map((score, i) => ({ uid: `h${i}`, score }));
+    expect(semanticCut(hits).map((h) => h.uid)).toEqual(['h0', 'h1']);
+    expect(semanticCut([])).toEqual([]);
+  });
+});
