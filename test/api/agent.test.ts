@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, tempHome, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, tempHome, type TestDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
 
 let d: TestDaemon;
 
@@ -19,12 +20,6 @@ afterAll(async () => {
   removeHome(d.home);
 });
 
-function expectError(r: ApiResult, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.error.code).toBe(code);
-  expect(r.json.error.trace_id).toBeTruthy();
-  expect(r.headers.get('x-trace-id')).toBeTruthy();
-}
 
 const event = (title: string, at: string, minutes: number, extra: Record<string, unknown> = {}) => ({ kind: 'add_event', title, scheduled_for: at, duration_minutes: minutes, ...extra });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
 
 let d: TestDaemon;
 beforeAll(async () => {
@@ -10,11 +11,6 @@ afterAll(async () => {
   removeHome(d.home);
 });
 
-function expectError(r: ApiResult, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.error.code).toBe(code);
-  expect(r.json.error.trace_id).toBeTruthy();
-}
 
 async function mint(body: Record<string, unknown>, key?: string) {
   const r = await d.api('POST', '/auth/keys', { body, key });

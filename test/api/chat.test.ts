@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
 
 let d: TestDaemon;
 const NOW = '2026-03-02T09:00:00+01:00'; // Monday, Berlin
@@ -15,11 +16,6 @@ afterAll(async () => {
   removeHome(d.home);
 });
 
-function expectError(r: ApiResult, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.error.code, r.text).toBe(code);
-  expect(typeof r.json.error.message).toBe('string');
-}
 
 const preview = (prompt: string, extra: Record<string, unknown> = {}) => d.api('POST', '/chat/plan-preview', { body: { prompt, context, ...extra } });
 

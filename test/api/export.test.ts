@@ -1,6 +1,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
 
 let d: TestDaemon;
 let agentKey: string;
@@ -8,10 +9,6 @@ let other: { userId: string; token: string };
 
 const SENSITIVE = /authored_by|chat_url|chat\.example/;
 
-function expectError(r: ApiResult, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.error.code).toBe(code);
-}
 
 const qs = (params: Record<string, string | number | boolean | undefined>) =>
   '?' + new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();

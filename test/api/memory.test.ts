@@ -1,7 +1,8 @@
 import jsonpatch from 'fast-json-patch';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
 
 let d: TestDaemon;
 beforeAll(async () => {
@@ -12,11 +13,6 @@ afterAll(async () => {
   removeHome(d.home);
 });
 
-function expectError(r: ApiResult, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.error.code, r.text).toBe(code);
-  expect(r.json.error.trace_id).toBeTruthy();
-}
 
 const trace = (task: string, extra: Record<string, unknown> = {}) => ({
   type: 'observation',

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/server/routes/index.js';
 import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
 
 let d: TestDaemon;
 beforeAll(async () => {
@@ -12,12 +13,6 @@ afterAll(async () => {
   removeHome(d.home);
 });
 
-function expectEnvelope(r: ApiResult, status: number, code: string) {
-  expect(r.status, r.text).toBe(status);
-  expect(r.json.error.code).toBe(code);
-  expect(typeof r.json.error.message).toBe('string');
-  expect(r.json.error.trace_id).toBe(r.headers.get('x-trace-id'));
-}
 
 describe('system endpoints', () => {
   it('GET /health needs no key and carries X-Trace-Id', async () => {
@@ -67,25 +62,25 @@ describe('system endpoints', () => {
 
 describe('the error envelope', () => {
   it('unknown route → 404 not_found', async () => {
-    expectEnvelope(await d.api('GET', '/no/such/route'), 404, 'not_found');
+    expectError(await d.api('GET', '/no/such/route'), 404, 'not_found');
   });
 
   it('body that is not JSON → 400 bad_request', async () => {
-    expectEnvelope(await d.api('POST', '/auth/keys', { raw: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
+    expectError(await d.api('POST', '/auth/keys', { raw: '{"name": ', headers: { 'content-type': 'application/json' } }), 400, 'bad_request');
   });
 
   it('wrong content type → 400 bad_request', async () => {
-    expectEnvelope(await d.api('POST', '/auth/keys', { raw: 'name=x', headers: { 'content-type': 'text/plain' } }), 400, 'bad_request');
+    expectError(await d.api('POST', '/auth/keys', { raw: 'name=x', headers: { 'content-type': 'text/plain' } }), 400, 'bad_request');
   });
 
   it('body over 1 MiB → 413 payload_too_large', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10), scopes: ['memory:read'] });
-    expectEnvelope(await d.api('POST', '/auth/keys', { raw: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
+    expectError(await d.api('POST', '/auth/keys', { raw: big, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
   });
 
   it('schema failure → 422 validation_failed with one detail per problem', async () => {
     const r = await d.api('POST', '/auth/keys', { body: { name: 5, scopes: ['nope'], extra: true } });
-    expectEnvelope(r, 422, 'validation_failed');
+    expectError(r, 422, 'validation_failed');
     const paths = r.json.error.details.map((x: { path: string }) => x.path).sort();
     expect(paths).toEqual(expect.arrayContaining(['name', 'scopes.0']));
     expect(r.json.error.details.length).toBeGreaterThanOrEqual(3);
@@ -93,12 +88,12 @@ describe('the error envelope', () => {
 
   it('an empty body where one is required → 422 naming the missing fields', async () => {
     const r = await d.api('POST', '/auth/keys', {});
-    expectEnvelope(r, 422, 'validation_failed');
+    expectError(r, 422, 'validation_failed');
     expect(r.json.error.details.map((x: { path: string }) => x.path)).toEqual(expect.arrayContaining(['name', 'scopes']));
   });
 
   it('DEBUG-only /debug/trace-dump answers 404 without DEBUG=true', async () => {
-    expectEnvelope(await d.api('POST', '/debug/trace-dump', { body: { task_id: 'x' } }), 404, 'not_found');
+    expectError(await d.api('POST', '/debug/trace-dump', { body: { task_id: 'x' } }), 404, 'not_found');
   });
 
   it('the daemon survives all of the above', async () => {
@@ -134,7 +129,7 @@ describe('rate limit', () => {
       expect(rs[0]!.headers.get('ratelimit-limit')).toBe('5');
       expect(rs[0]!.headers.get('ratelimit-remaining')).toBe('4');
       expect(Number(rs[0]!.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
-      expectEnvelope(rs[5]!, 429, 'rate_limited');
+      expectError(rs[5]!, 429, 'rate_limited');
       expect(rs[5]!.headers.get('retry-after')).toBe('30');
       // Another key has its own bucket.
       const other = await rl.api('POST', '/auth/keys', { key: null });
