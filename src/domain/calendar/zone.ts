@@ -1,4 +1,6 @@
-import { isTimeZone, toZoned } from '../tempo/zoned-time.js';
+import { isTimeZone, toZoned, wallMs } from '../tempo/zoned-time.js';
+
+export { wallMs };
 
 /**
  * Wall time ↔ instant in an IANA zone, from the runtime's own tz data (read through tempo's
@@ -29,15 +31,6 @@ export function wallAt(ms: number, tz: string): Wall {
 function intlWallAt(ms: number, tz: string): Wall {
   const { year, month, day, hour, minute, second } = toZoned(ms, tz);
   return { year, month, day, hour, minute, second };
-}
-
-/** Milliseconds of a wall time read as if it were UTC. */
-export function wallMs(w: Wall): number {
-  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
-  const d = new Date(0);
-  d.setUTCFullYear(w.year, w.month - 1, w.day);
-  d.setUTCHours(w.hour, w.minute, w.second, 0);
-  return d.getTime();
 }
 
 export function wallFromMs(ms: number): Wall {

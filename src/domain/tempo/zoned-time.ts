@@ -72,7 +72,7 @@ export function isTimeZone(zone: string): boolean {
 }
 
 /** Epoch milliseconds of a wall time read as if it were UTC (handles years 0–99, unlike Date.UTC). */
-function wallMs(l: LocalDateTime): number {
+export function wallMs(l: LocalDateTime): number {
   const d = new Date(0);
   d.setUTCFullYear(l.year, l.month - 1, l.day);
   d.setUTCHours(l.hour, l.minute, l.second ?? 0, 0);
