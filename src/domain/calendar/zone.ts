@@ -1,7 +1,5 @@
 import { isTimeZone, toZoned, wallMs } from '../tempo/zoned-time.js';
 
-export { wallMs };
-
 /**
  * Wall time ↔ instant in an IANA zone, from the runtime's own tz data (read through tempo's
  * zoned-time). Recurring events keep their wall time in their zone, so every occurrence is
