@@ -3,28 +3,11 @@ import { busyOf, occurrencesIn, span, type StoredEvent } from '../../src/domain/
 import { normalizeEvent } from '../../src/domain/calendar/normalize.js';
 import { canonicalRrule, rruleProblem } from '../../src/domain/calendar/rrule.js';
 import { instantOf, offsetAt, wallAt } from '../../src/domain/calendar/zone.js';
+import { storedEvent } from '../helpers/stored-event.js';
 
 const at = (s: string) => Date.parse(s);
 
-function series(over: Partial<StoredEvent>): StoredEvent {
-  return {
-    uid: 'ev_test',
-    user_id: 'usr_1',
-    title: 'Weekly',
-    scheduled_for: '2031-03-10T08:00:00.000Z',
-    duration_minutes: 60,
-    task_id: null,
-    tag: null,
-    all_day: false,
-    timezone: 'Europe/Berlin',
-    status: 'confirmed',
-    source: 'api',
-    created_at: '2031-01-01T00:00:00.000Z',
-    updated_at: '2031-01-01T00:00:00.000Z',
-    version: 1,
-    ...over,
-  };
-}
+const series = (over: Partial<StoredEvent>): StoredEvent => storedEvent({ uid: 'ev_test', title: 'Weekly', ...over });
 
 const localTimes = (items: { scheduled_for: string }[], tz: string) =>
   items.map((i) => {

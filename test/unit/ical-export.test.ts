@@ -8,30 +8,13 @@ import type { StoredEvent } from '../../src/domain/calendar/event.js';
 import { toIcs } from '../../src/ical/export.js';
 import { parseIcs } from '../../src/ical/import.js';
 import { scanIcs } from '../../src/ical/scan.js';
+import { storedEvent } from '../helpers/stored-event.js';
 
 const SHARED = resolve(import.meta.dirname, '../../../shared');
 const dir = mkdtempSync(join(tmpdir(), 'kairos-ical-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function ev(over: Partial<StoredEvent>): StoredEvent {
-  return {
-    uid: 'ev_1',
-    user_id: 'usr_1',
-    title: 'Event',
-    scheduled_for: '2031-03-10T08:00:00.000Z',
-    duration_minutes: 60,
-    task_id: null,
-    tag: null,
-    all_day: false,
-    timezone: 'Europe/Berlin',
-    status: 'confirmed',
-    source: 'api',
-    created_at: '2031-01-01T00:00:00.000Z',
-    updated_at: '2031-01-02T00:00:00.000Z',
-    version: 2,
-    ...over,
-  };
-}
+const ev = (over: Partial<StoredEvent>): StoredEvent => storedEvent({ updated_at: '2031-01-02T00:00:00.000Z', version: 2, ...over });
 
 const EVENTS: StoredEvent[] = [
   ev({ uid: 'ev_berlin', title: 'Standup, daily; with “quotes” and a very long title that needs folding across more than seventy-five octets ✓', rrule: 'FREQ=WEEKLY;COUNT=6;BYDAY=MO,WE', exdates: ['2031-03-12T08:00:00.000Z'], tag: '@meetings', task_id: 'team' }),
