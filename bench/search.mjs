@@ -37,12 +37,15 @@ function makeTrace(i, corpus, rand) {
   };
 }
 
+/** Push traces [from, to) in batches; returns the mean time per trace (ms). */
 async function fill(d, from, to, corpus, rand) {
+  const t = performance.now();
   for (let i = from; i < to; i += BATCH) {
     const traces = [];
     for (let j = i; j < Math.min(to, i + BATCH); j++) traces.push(makeTrace(j, corpus, rand));
     await d.api('POST', '/memory/push', { traces });
   }
+  return (performance.now() - t) / (to - from);
 }
 
 async function latencies(d, queries) {
@@ -77,7 +80,7 @@ export async function run() {
     await fill(d, 0, 10_000, corpus, rand);
     await latencies(d, queries.slice(0, 5)); // warm-up: JIT, caches
     const small = await latencies(d, queries);
-    await fill(d, 10_000, 100_000, corpus, rand);
+    const pushMs = await fill(d, 10_000, 100_000, corpus, rand);
     await latencies(d, queries.slice(0, 5));
     const big = await latencies(d, queries);
     const ingestRss = rssOf(d.pid);
@@ -92,11 +95,15 @@ export async function run() {
     // queries; the RSS right after ingesting is shown too (V8 keeps the heap it grew to).
     await d.stop({ keepHome: true });
     const dbBytes = statSync(join(d.home, 'db.json')).size;
+    const restart = performance.now();
     again = await spawnDaemon({ home: d.home });
     await waitForModel(again.api);
+    const readyMs = performance.now() - restart;
     await latencies(again, queries);
     const rss = rssOf(again.pid);
     await again.stop({ keepHome: true });
+    rows.push({ name: 'push from 10k to 100k traces, per trace (batches of 1000)', value: pushMs, unit: 'ms' });
+    rows.push({ name: 'restart to semantic search ready at 100k traces', value: readyMs, unit: 'ms' });
     rows.push({ name: 'daemon RSS right after pushing 100k traces', value: ingestRss / 2 ** 20, unit: 'MiB' });
     rows.push({ name: 'daemon RSS serving 100k traces', value: rss / 2 ** 20, unit: 'MiB' });
     rows.push({ name: 'db.json at 100k traces', value: dbBytes / 2 ** 20, unit: 'MiB' });

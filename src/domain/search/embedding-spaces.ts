@@ -16,6 +16,17 @@ function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid
   });
 }
 
+/** Rows measured per turn of the event loop: about 5 ms of work, so requests are not held up. */
+const MEASURE_BUDGET = 100;
+
+/** Measure the densities of a bulk-loaded index a little at a time, between requests. */
+export function measureInBackground(index: VectorIndex): void {
+  const step = () => {
+    if (index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
+  };
+  setImmediate(step).unref();
+}
+
 /**
  * Vectors of the built-in model for every trace: filled from the store once the model is loaded,
  * then updated synchronously on every commit (embedding a trace takes microseconds).
@@ -29,13 +40,14 @@ export class BuiltinSpace {
   ) {
     followTraces(
       store,
-      (t) => this.index && model.current && this.index.upsert(t.uid, t.user_id, model.current.embed(traceText(t))),
+      (t) => this.index && model.current && this.index.upsert(t.uid, t.user_id, model.current.embed(traceText(t)), t.task_id),
       (uid) => this.index?.remove(uid),
     );
     model.onReady((embedder) => {
       const index = new VectorIndex(embedder.dims);
-      for (const t of store.all<StoredTrace>('traces')) index.upsert(t.uid, t.user_id, embedder.embed(traceText(t)));
+      index.load(store.all<StoredTrace>('traces').map((t) => ({ uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id })));
       this.index = index;
+      measureInBackground(index);
     });
   }
 
@@ -139,7 +151,7 @@ export class ProviderSpace {
       batch.forEach((t, i) => {
         // Edited while the call was out: its newer text is queued again, keep the queue entry.
         if (this.store.get<StoredTrace>('traces', t.uid) !== t) return;
-        index.upsert(t.uid, t.user_id, vectors[i]!);
+        index.upsert(t.uid, t.user_id, vectors[i]!, t.task_id);
         this.pending.delete(t.uid);
       });
     }

@@ -37,9 +37,11 @@ export function semanticCut<T extends { score: number }>(hits: T[]): T[] {
 
 /**
  * Hybrid ranking: one confidence in [0,1] per trace,
- *   KEYWORD_WEIGHT × coverage × BM25 / best BM25  +  (1 − KEYWORD_WEIGHT) × max(0, cosine).
- * Scaling BM25 by coverage makes a trace that matches every content word of the query count
- * fully, one that matches a single common word barely. Without a semantic signal (no word of the
+ *   KEYWORD_WEIGHT × coverage² × BM25 / best BM25  +  (1 − KEYWORD_WEIGHT) × max(0, similarity).
+ * Scaling BM25 by the squared coverage makes a trace that matches every content word of the
+ * query count fully, one that matches one word of three barely: such partial matches are what a
+ * paraphrased question produces by chance, often across a whole crowd of routine traces ("when
+ * did my bicycle need fixing" against every "…it badly needs structured logging"). Without a semantic signal (no word of the
  * query is known to the model) the keyword part alone is the score. Semantic-only candidates pass
  * through semanticCut; literal matches are always kept.
  */
@@ -49,7 +51,7 @@ export function fuseHybrid(
   similarity: (uid: string) => number | undefined,
 ): FusedHit[] {
   const topBm25 = keyword.reduce((m, h) => Math.max(m, h.score), 0) || 1;
-  const kw = new Map(keyword.map((h) => [h.uid, (h.coverage * h.score) / topBm25]));
+  const kw = new Map(keyword.map((h) => [h.uid, (h.coverage ** 2 * h.score) / topBm25]));
   const sem = new Map(semanticCut(semantic).map((h) => [h.uid, h.score]));
   for (const uid of kw.keys()) if (!sem.has(uid)) sem.set(uid, Math.max(0, similarity(uid) ?? 0));
   const wk = semantic.length > 0 ? KEYWORD_WEIGHT : 1;

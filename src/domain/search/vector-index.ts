@@ -1,10 +1,18 @@
+import { GROUP_WEIGHT, GroupCentroids } from './group-centroids.js';
+import { DENSITY_SAMPLE, HUBNESS_WEIGHT, NeighborDensity } from './neighbor-density.js';
 import { simdModule, simdScan, type ScanFn } from './simd-scan.js';
 import { TopK } from './top-k.js';
 
-/** A hit of a vector search: the trace uid and its cosine similarity to the query. */
+/** A hit of a vector search: the trace uid and its similarity to the query (cosine, blended with its group's and less its density penalty: group-centroids.ts, neighbor-density.ts). */
 export interface VectorHit {
   uid: string;
   score: number;
+}
+
+/** How much the density penalty and the group smoothing count (0 turns one off). */
+export interface Weights {
+  hubness: number;
+  group: number;
 }
 
 /** Query components are sent to the SIMD scan as int16 (fine enough next to int8 rows). */
@@ -28,8 +36,18 @@ class Block {
   rowsPtr = 0;
   outPtr = 0;
   scan?: ScanFn;
+  readonly density: NeighborDensity;
+  readonly groups: GroupCentroids;
+  private cosines = new Float64Array(0);
+  /** Rows loaded in bulk whose density is still to be measured. */
+  readonly pending: number[] = [];
 
-  constructor(private readonly dims: number) {
+  constructor(
+    private readonly dims: number,
+    weights: Weights,
+  ) {
+    this.density = new NeighborDensity(weights.hubness);
+    this.groups = new GroupCentroids(dims, weights.group);
     this.stride = Math.ceil(dims / 16) * 16;
     this.resize(64);
   }
@@ -59,6 +77,21 @@ class Block {
     this.out = new Int32Array(buffer, outPtr, cap);
     this.rowsPtr = rowsPtr;
     this.outPtr = outPtr;
+    this.density.resize(cap);
+    this.groups.resize(cap);
+  }
+
+  /** A row's stored (int8) components; times its scale, its vector. */
+  row(slot: number): Int8Array {
+    return this.rows.subarray(slot * this.stride, slot * this.stride + this.dims);
+  }
+
+  joinGroup(slot: number, group: string | undefined): void {
+    if (group !== undefined) this.groups.join(slot, group, this.row(slot), this.scales[slot]!);
+  }
+
+  leaveGroup(slot: number): void {
+    this.groups.leave(slot, this.row(slot), this.scales[slot]!);
   }
 
   alloc(): number {
@@ -77,9 +110,45 @@ class Block {
     for (let d = 0; d < this.dims; d++) this.rows[base + d] = scale ? Math.round(v[d]! / scale) : 0;
   }
 
-  /** Cosine of every row with the unit query (unscaled rows read 0 and are skipped by callers). */
-  scores(q: Float32Array, into: Float64Array): void {
-    const { dims, stride, rows, scales, used } = this;
+  /**
+   * Measure the density of a freshly written row against the sample rows. A row of the sample
+   * is also offered to every other row as a neighbour, since their densities are measured
+   * against it (not needed after a bulk load, where every row measures itself: offerToOthers
+   * false).
+   */
+  measure(slot: number, v: Float32Array, offerToOthers = true): void {
+    this.density.reset(slot);
+    if (!this.density.weight) return;
+    const inSample = slot < DENSITY_SAMPLE && offerToOthers;
+    const n = inSample ? this.used : Math.min(this.used, DENSITY_SAMPLE);
+    if (this.cosines.length < n) this.cosines = new Float64Array(Math.max(n, this.cosines.length * 2));
+    this.scores(v, this.cosines, n);
+    this.density.measure(slot, this.cosines, n, this.live, inSample);
+  }
+
+  /**
+   * measure() for a row loaded in bulk, from its stored components. Every loaded row measures
+   * itself against the whole sample, so sample rows need not offer themselves to the others.
+   */
+  measureLoaded(slot: number): void {
+    const row = this.row(slot);
+    const scale = this.scales[slot]!;
+    const v = new Float32Array(this.dims);
+    for (let d = 0; d < this.dims; d++) v[d] = row[d]! * scale;
+    this.measure(slot, v, false);
+  }
+
+  /** Whether a row holds a vector (a removed one is zeroed and free). */
+  readonly live = (row: number): boolean => this.scales[row] !== 0;
+
+  /** What search adds to each row's similarity (see NeighborDensity.adjustments). */
+  adjustments(): Float32Array {
+    return this.density.adjustments(this.used, this.live);
+  }
+
+  /** Cosine of the first n rows with the unit query (unscaled rows read 0 and are skipped by callers). */
+  scores(q: Float32Array, into: Float64Array, used = this.used): void {
+    const { dims, stride, rows, scales } = this;
     if (this.scan) {
       let max = 0;
       for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(q[d]!));
@@ -103,14 +172,21 @@ class Block {
 /**
  * Unit vectors of traces, one packed block per user, searched exhaustively: at 100,000 traces a
  * scan is ~10 M multiply-adds, fast enough that an approximate index would only cost recall.
- * Vectors are written once per trace write and never recomputed per query.
+ * Vectors are written once per trace write and never recomputed per query; so is each trace's
+ * neighbour density (neighbor-density.ts), measured against a bounded sample of the user's rows.
+ * A removed or rewritten trace stays counted in its old neighbours' densities (a small bias
+ * towards fewer hits from a crowd, never a wrong hit).
  */
 export class VectorIndex {
   private readonly blocks = new Map<string, Block>();
   private readonly where = new Map<string, { user: string; slot: number }>();
   private scratch = new Float64Array(0);
 
-  constructor(readonly dims: number) {}
+  /** Weights 0 rank by plain cosine (see neighbor-density.ts and group-centroids.ts). */
+  constructor(
+    readonly dims: number,
+    private readonly weights: Weights = { hubness: HUBNESS_WEIGHT, group: GROUP_WEIGHT },
+  ) {}
 
   get size(): number {
     return this.where.size;
@@ -120,19 +196,53 @@ export class VectorIndex {
     return this.where.has(uid);
   }
 
-  /** Store (or replace) a trace's unit vector; null removes it (nothing to compare with). */
-  upsert(uid: string, userId: string, v: Float32Array | null): void {
+  /** Store (or replace) a trace's unit vector and its group (task); null removes it (nothing to compare with). */
+  upsert(uid: string, userId: string, v: Float32Array | null, group?: string): void {
+    const at = this.put(uid, userId, v, group);
+    if (at) at.block.measure(at.slot, v!);
+  }
+
+  /**
+   * Fill the index in bulk (a start-up): vectors are searchable at once, their densities are
+   * measured later by measurePending, a little at a time, so a large memory is not held up for
+   * seconds. Until then those rows simply get no density penalty.
+   */
+  load(rows: Iterable<{ uid: string; userId: string; vector: Float32Array | null; group?: string }>): void {
+    for (const r of rows) {
+      const at = this.put(r.uid, r.userId, r.vector, r.group);
+      if (at) at.block.pending.push(at.slot);
+    }
+  }
+
+  /** Measure up to `budget` rows queued by load(); true while some remain. */
+  measurePending(budget: number): boolean {
+    for (const b of this.blocks.values()) {
+      while (budget > 0 && b.pending.length) {
+        const slot = b.pending.pop()!;
+        if (!b.live(slot)) continue;
+        b.measureLoaded(slot);
+        budget--;
+      }
+      if (b.pending.length) return true;
+    }
+    return false;
+  }
+
+  private put(uid: string, userId: string, v: Float32Array | null, group?: string): { block: Block; slot: number } | undefined {
     if (v && v.length !== this.dims) throw new Error(`vector of ${v.length} dimensions in a ${this.dims}-dimension index`);
     const at = this.where.get(uid);
     if (at && (at.user !== userId || !v)) this.remove(uid);
-    if (!v) return;
+    if (!v) return undefined;
     const cur = this.where.get(uid);
     let block = this.blocks.get(userId);
-    if (!block) this.blocks.set(userId, (block = new Block(this.dims)));
+    if (!block) this.blocks.set(userId, (block = new Block(this.dims, this.weights)));
     const slot = cur ? cur.slot : block.alloc();
+    if (cur) block.leaveGroup(slot);
     block.write(slot, v);
     block.uids[slot] = uid;
+    block.joinGroup(slot, group);
     if (!cur) this.where.set(uid, { user: userId, slot });
+    return { block, slot };
   }
 
   remove(uid: string): void {
@@ -140,12 +250,14 @@ export class VectorIndex {
     if (!at) return;
     const block = this.blocks.get(at.user)!;
     block.uids[at.slot] = undefined;
+    block.leaveGroup(at.slot);
     block.scales[at.slot] = 0;
+    block.density.reset(at.slot);
     block.free.push(at.slot);
     this.where.delete(uid);
   }
 
-  /** Cosine similarity of one stored trace to a unit query vector (undefined when not indexed). */
+  /** Similarity of one stored trace to a unit query vector, as search scores it (undefined when not indexed). */
   similarity(uid: string, q: Float32Array): number | undefined {
     const at = this.where.get(uid);
     if (!at) return undefined;
@@ -153,7 +265,7 @@ export class VectorIndex {
     let dot = 0;
     const base = at.slot * b.stride;
     for (let d = 0; d < this.dims; d++) dot += q[d]! * b.rows[base + d]!;
-    return dot * b.scales[at.slot]!;
+    return b.groups.blendOne(at.slot, dot * b.scales[at.slot]!, q) + b.adjustments()[at.slot]!;
   }
 
   /**
@@ -166,10 +278,12 @@ export class VectorIndex {
     if (this.scratch.length < b.used) this.scratch = new Float64Array(Math.max(b.used, this.scratch.length * 2));
     const scores = this.scratch;
     b.scores(query, scores);
-    const { scales, uids } = b;
+    const { scales, uids, groups } = b;
+    const adjust = b.adjustments();
+    const groupCos = groups.cosines(query);
     const top = new TopK(k);
     for (let s = 0; s < b.used; s++) {
-      const score = scores[s]!;
+      const score = groups.blend(s, scores[s]!, groupCos) + adjust[s]!;
       if (score <= top.floor || scales[s] === 0) continue;
       const uid = uids[s]!;
       if (accept(uid)) top.push({ uid, score });
