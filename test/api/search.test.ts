@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { removeHome, SHARED, startDaemon, type TestDaemon } from '../helpers/daemon.js';
 
 // The daemon converts the model's word vectors on the first start of a machine; do it up front
 // (from the build, like the daemon) so every daemon below starts with semantic search ready.
@@ -127,6 +129,49 @@ describe('semantic and hybrid search (built-in model)', () => {
     expect(r.status, r.text).toBe(422);
     expect(r.json.error.code).toBe('validation_failed');
   });
+});
+
+describe('the semantic index after a restart', () => {
+  // A restart loads every trace at once and measures the density corrections in the background;
+  // once done, a search ranks exactly as it did before the restart. Real traces: the search
+  // fixture's corpus.
+  const corpus = readFileSync(join(SHARED, 'fixtures', 'search', 'corpus.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const queries = ['trouble sleeping', 'fixing my bike', 'presents for family', 'moving to a new flat', 'production outage'];
+  let d: TestDaemon | undefined;
+  afterAll(async () => {
+    await d?.stop();
+    if (d) removeHome(d.home);
+  });
+
+  const semantic = async (query: string): Promise<Search> => {
+    const r = await d!.api('POST', '/memory/search', { body: { query, mode: 'semantic', limit: 10 } });
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+
+  it('ranks the same before and after', async () => {
+    d = await startDaemon();
+    expect((await d.api('POST', '/memory/push', { body: { traces: corpus } })).status).toBe(201);
+    const before = await Promise.all(queries.map(semantic));
+    for (const r of before) expect(r.mode_used).toBe('semantic');
+    await d.stop();
+    d = await startDaemon({ home: d.home });
+    let first = await semantic(queries[0]!);
+    for (let i = 0; first.mode_used !== 'semantic' && i < 100; i++) {
+      await new Promise((ok) => setTimeout(ok, 100));
+      first = await semantic(queries[0]!);
+    }
+    // 300 traces are measured within a few turns of the event loop; give it a moment.
+    await new Promise((ok) => setTimeout(ok, 200));
+    const after = await Promise.all(queries.map(semantic));
+    after.forEach((r, i) => {
+      expect(r.results.map((x) => x.uid), queries[i]).toEqual(before[i]!.results.map((x) => x.uid));
+      r.results.forEach((x, j) => expect(x.score).toBeCloseTo(before[i]!.results[j]!.score, 2));
+    });
+  }, 60_000);
 });
 
 describe('an OpenAI-compatible embeddings provider', () => {

@@ -45,7 +45,12 @@ export class BuiltinSpace {
     );
     model.onReady((embedder) => {
       const index = new VectorIndex(embedder.dims);
-      index.load(store.all<StoredTrace>('traces').map((t) => ({ uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id })));
+      // A generator: one vector at a time, not 100,000 of them held at once.
+      index.load(
+        (function* () {
+          for (const t of store.all<StoredTrace>('traces')) yield { uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id };
+        })(),
+      );
       this.index = index;
       measureInBackground(index);
     });

@@ -60,23 +60,13 @@ export class NeighborDensity {
    * become its neighbours, and when `mutual`, it becomes theirs.
    */
   measure(row: number, cos: Float64Array, n: number, live: (r: number) => boolean, mutual: boolean): void {
-    const base = row * DENSITY_K;
-    const best = this.best;
-    let have = 0;
+    this.count[row] = 0;
     for (let s = 0; s < n; s++) {
       if (s === row || !live(s)) continue;
       const c = cos[s]!;
+      this.offer(row, c);
       if (mutual) this.offer(s, c);
-      // Inline insertion into this row's K best: the loop runs over the whole sample per write.
-      if (have === DENSITY_K && c <= best[base + DENSITY_K - 1]!) continue;
-      let i = have === DENSITY_K ? DENSITY_K - 1 : have++;
-      while (i > 0 && best[base + i - 1]! < c) {
-        best[base + i] = best[base + i - 1]!;
-        i--;
-      }
-      best[base + i] = c;
     }
-    this.count[row] = have;
     this.penalty = undefined;
   }
 
