@@ -1,23 +1,20 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, tempHome, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { removeHome, startDaemon, tempHome, useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 
-let d: TestDaemon;
-
-beforeAll(async () => {
+const d = useDaemon(() => {
   const home = tempHome();
   // No background snapshot during the test: the byte-identical check compares db.json and the journal.
   writeFileSync(join(home, 'config.json'), JSON.stringify({ snapshot: { every_ms: 3_600_000 } }));
-  d = await startDaemon({ home });
+  return { home };
+});
+
+beforeAll(async () => {
   const r = await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
   expect(r.status, r.text).toBe(200);
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 

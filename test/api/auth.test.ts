@@ -1,16 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 
-let d: TestDaemon;
-beforeAll(async () => {
-  d = await startDaemon();
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
-});
-
+const d = useDaemon();
 
 async function mint(body: Record<string, unknown>, key?: string) {
   const r = await d.api('POST', '/auth/keys', { body, key });

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 
 beforeAll(async () => {
-  d = await startDaemon();
   // A zone with DST, so wall-clock behaviour is visible.
   expect((await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'Europe/Berlin' } } })).status).toBe(200);
-});
-afterAll(async () => {
-  await d?.stop();
-  if (d) removeHome(d.home);
 });
 
 const create = (body: Record<string, unknown>, key?: string) => d.api('POST', '/calendar/create', { body: { task_id: 'cal-test', ...body }, ...(key ? { key } : {}) });

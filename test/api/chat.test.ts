@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 const NOW = '2026-03-02T09:00:00+01:00'; // Monday, Berlin
 const context = { now: NOW, timezone: 'Europe/Berlin' };
 
 beforeAll(async () => {
-  d = await startDaemon();
   const r = await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'Europe/Berlin' } } });
   expect(r.status, r.text).toBe(200);
 });
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
-});
-
 
 const preview = (prompt: string, extra: Record<string, unknown> = {}) => d.api('POST', '/chat/plan-preview', { body: { prompt, context, ...extra } });
 

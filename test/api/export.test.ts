@@ -1,14 +1,13 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 let agentKey: string;
 let other: { userId: string; token: string };
 
 const SENSITIVE = /authored_by|chat_url|chat\.example/;
-
 
 const qs = (params: Record<string, string | number | boolean | undefined>) =>
   '?' + new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
@@ -27,7 +26,6 @@ async function edit(uid: string, updates: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  d = await startDaemon();
   const k = await d.api('POST', '/auth/keys', { body: { name: 'planner-bot', agent_id: 'planner-bot', scopes: ['memory:read', 'memory:write'] } });
   agentKey = k.json.key;
   const reg = await d.api('POST', '/user/register', { body: { email: 'ny@example.com', password: 'correct horse', display_name: 'ny', timezone: 'America/New_York' } });
@@ -45,10 +43,6 @@ beforeAll(async () => {
     ],
     agentKey,
   );
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 describe('GET /context/export: validation and isolation', () => {

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon({ env: { DEBUG: 'true' } });
 beforeAll(async () => {
-  d = await startDaemon({ env: { DEBUG: 'true' } });
   const base = { timestamp: '2031-02-03T09:00:00Z', content: 'x' };
   const r = await d.api('POST', '/memory/push', {
     body: {
@@ -18,10 +17,6 @@ beforeAll(async () => {
     },
   });
   expect(r.status, r.text).toBe(201);
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 const dump = (body: Record<string, unknown>, key?: string) => d.api('POST', '/debug/trace-dump', { body, key });

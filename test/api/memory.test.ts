@@ -1,18 +1,10 @@
 import jsonpatch from 'fast-json-patch';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 
-let d: TestDaemon;
-beforeAll(async () => {
-  d = await startDaemon();
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
-});
-
+const d = useDaemon();
 
 const trace = (task: string, extra: Record<string, unknown> = {}) => ({
   type: 'observation',
@@ -506,8 +498,7 @@ describe('system', () => {
   it('acknowledged traces survive a SIGKILL', async () => {
     await push([trace('durable', { uid: 'durable-1' })]);
     await edit({ uid: 'durable-1', updates: { content: 'edited before the crash' } });
-    await d.stop('SIGKILL');
-    d = await startDaemon({ home: d.home });
+    await d.restart('SIGKILL');
     const t = (await pull({ task_id: 'durable' })).traces[0];
     expect(t).toMatchObject({ uid: 'durable-1', version: 2, content: 'edited before the crash' });
     expect((await d.api('GET', '/memory/history?uid=durable-1')).json.versions).toHaveLength(2);

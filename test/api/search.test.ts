@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeHome, SHARED, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, SHARED, startDaemon, type TestDaemon, useDaemon } from '../helpers/daemon.js';
 
 // The daemon converts the model's word vectors on the first start of a machine; do it up front
 // (from the build, like the daemon) so every daemon below starts with semantic search ready.
@@ -26,7 +26,7 @@ const TRACES = [
 type Search = { results: { uid: string; score: number; type: string; task_id: string; timestamp: string; summary: string }[]; mode: string; mode_used: string; embeddings?: { provider: string; model: string; fallback_reason?: string } };
 
 describe('semantic and hybrid search (built-in model)', () => {
-  let d: TestDaemon;
+  const d = useDaemon();
   const search = async (body: Record<string, unknown>, key?: string): Promise<Search> => {
     const r = await d.api('POST', '/memory/search', { body, key });
     expect(r.status, r.text).toBe(200);
@@ -35,12 +35,7 @@ describe('semantic and hybrid search (built-in model)', () => {
   const uids = (r: Search) => r.results.map((x) => x.uid);
 
   beforeAll(async () => {
-    d = await startDaemon();
     expect((await d.api('POST', '/memory/push', { body: { traces: TRACES } })).status).toBe(201);
-  });
-  afterAll(async () => {
-    await d.stop();
-    removeHome(d.home);
   });
 
   it.each([
@@ -140,25 +135,18 @@ describe('the semantic index after a restart', () => {
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   const queries = ['trouble sleeping', 'fixing my bike', 'presents for family', 'moving to a new flat', 'production outage'];
-  let d: TestDaemon | undefined;
-  afterAll(async () => {
-    await d?.stop();
-    if (d) removeHome(d.home);
-  });
-
+  const d = useDaemon();
   const semantic = async (query: string): Promise<Search> => {
-    const r = await d!.api('POST', '/memory/search', { body: { query, mode: 'semantic', limit: 10 } });
+    const r = await d.api('POST', '/memory/search', { body: { query, mode: 'semantic', limit: 10 } });
     expect(r.status, r.text).toBe(200);
     return r.json;
   };
 
   it('ranks the same before and after', async () => {
-    d = await startDaemon();
     expect((await d.api('POST', '/memory/push', { body: { traces: corpus } })).status).toBe(201);
     const before = await Promise.all(queries.map(semantic));
     for (const r of before) expect(r.mode_used).toBe('semantic');
-    await d.stop();
-    d = await startDaemon({ home: d.home });
+    await d.restart();
     let first = await semantic(queries[0]!);
     for (let i = 0; first.mode_used !== 'semantic' && i < 100; i++) {
       await new Promise((ok) => setTimeout(ok, 100));

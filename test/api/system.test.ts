@@ -1,18 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/server/routes/index.js';
-import { removeHome, startDaemon, type ApiResult, type TestDaemon } from '../helpers/daemon.js';
+import { type ApiResult, removeHome, startDaemon, useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 
-let d: TestDaemon;
-beforeAll(async () => {
-  d = await startDaemon();
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
-});
-
+const d = useDaemon();
 
 describe('system endpoints', () => {
   it('GET /health needs no key and carries X-Trace-Id', async () => {

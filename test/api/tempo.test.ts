@@ -1,12 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 let other: { userId: string; key: string };
 let readOnlyKey: string;
 
 beforeAll(async () => {
-  d = await startDaemon();
   const reg = await d.api('POST', '/user/register', { body: { email: 'ada@example.com', password: 'correct horse battery', display_name: 'Ada', timezone: 'America/New_York' } });
   expect(reg.status).toBe(201);
   const key = await d.api('POST', '/auth/keys', { body: { name: 'ada', scopes: ['tempo:read', 'tempo:write', 'memory:write'], user_id: reg.json.user_id } });
@@ -14,11 +13,6 @@ beforeAll(async () => {
   other = { userId: reg.json.user_id, key: key.json.key };
   const ro = await d.api('POST', '/auth/keys', { body: { name: 'reader', scopes: ['tempo:read'] } });
   readOnlyKey = ro.json.key;
-});
-
-afterAll(async () => {
-  await d?.stop();
-  if (d) removeHome(d.home);
 });
 
 const adjust = (preferences: unknown, opts: { key?: string; user_id?: string } = {}) =>
@@ -199,8 +193,7 @@ describe('the user profile and the store', () => {
   it('keeps an acknowledged adjustment across a SIGKILL', async () => {
     const r = await adjust({ duration_biases: { review: { minutes: 20 } } });
     expect(r.status).toBe(200);
-    await d.stop('SIGKILL');
-    d = await startDaemon({ home: d.home });
+    await d.restart('SIGKILL');
     expect((await d.api('GET', '/tempo/profile')).json.duration_biases).toEqual({ meeting: 1.25, review: { minutes: 20 } });
   });
 });

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 let otherToken: string;
 
 beforeAll(async () => {
-  d = await startDaemon();
   await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
   const reg = await d.api('POST', '/user/register', { body: { email: 'other@example.com', password: 'correct horse', display_name: 'Other' } });
   expect(reg.status, reg.text).toBe(201);
   otherToken = (await d.api('POST', '/user/login', { key: null, body: { email: 'other@example.com', password: 'correct horse' } })).json.token;
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 interface Msg {

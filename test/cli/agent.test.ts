@@ -1,18 +1,13 @@
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, cliEnv, removeHome, runCli, startDaemon, useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 let env: Record<string, string | undefined>;
 
 beforeAll(async () => {
-  d = await startDaemon();
   await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
   env = cliEnv(d, { TZ: 'UTC' });
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 const add = (title: string, at: string, minutes = 30) => ({ kind: 'add_event', title, scheduled_for: at, duration_minutes: minutes });

@@ -3,22 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instantOf, wallAt } from '../../src/domain/calendar/zone.js';
-import { cliEnv, removeHome, runCli, SHARED, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { cliEnv, runCli, SHARED, useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 let env: Record<string, string | undefined>;
 const out = mkdtempSync(join(tmpdir(), 'kairos-cal-cli-'));
 const TZ = 'America/New_York';
 
 beforeAll(async () => {
-  d = await startDaemon();
   await d.api('PATCH', '/user/update', { body: { updates: { timezone: TZ } } });
   // The machine's zone must not matter: natural language is read in the user's zone.
   env = cliEnv(d, { TZ: 'Asia/Tokyo' });
 });
 afterAll(async () => {
-  await d?.stop();
-  if (d) removeHome(d.home);
   rmSync(out, { recursive: true, force: true });
 });
 

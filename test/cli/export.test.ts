@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 const kairos = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(args, { env: cliEnv(d, extra) });
 
 beforeAll(async () => {
-  d = await startDaemon();
   const r = await d.api('POST', '/memory/push', {
     body: {
       traces: [
@@ -20,10 +19,6 @@ beforeAll(async () => {
     },
   });
   expect(r.status, r.text).toBe(201);
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 describe('kairos export', () => {

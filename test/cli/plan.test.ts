@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
-beforeAll(async () => {
-  d = await startDaemon();
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
-});
+const d = useDaemon();
 
 const cli = (args: string[]) => runCli(args, { env: cliEnv(d) });
 

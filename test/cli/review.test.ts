@@ -1,18 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, cliEnv, removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, cliEnv, useDaemon } from '../helpers/daemon.js';
 
 // `kairos review` driven end to end through a pseudo-terminal (util-linux `script`), as a person would.
 const hasScript = spawnSync('script', ['--version']).status === 0;
 
-let d: TestDaemon;
+const d = useDaemon();
 beforeAll(async () => {
-  d = await startDaemon();
   await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
-});
-afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
 });
 
 const KEY = { down: '\x1b[B', enter: '\r', backspace: '\x7f' };

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 const kairos = (...args: string[]) => runCli(args, { env: cliEnv(d) });
 const json = async (...args: string[]) => {
   const r = await kairos('--json', ...args);
@@ -11,13 +11,7 @@ const json = async (...args: string[]) => {
 };
 
 beforeAll(async () => {
-  d = await startDaemon();
   expect((await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'Europe/Berlin' } } })).status).toBe(200);
-});
-
-afterAll(async () => {
-  await d?.stop();
-  if (d) removeHome(d.home);
 });
 
 describe('kairos tempo', () => {

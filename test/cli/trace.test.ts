@@ -2,17 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { cliEnv, removeHome, runCli, useDaemon } from '../helpers/daemon.js';
 
-let d: TestDaemon;
+const d = useDaemon();
 let scripts: string;
 beforeAll(async () => {
-  d = await startDaemon();
   scripts = mkdtempSync(join(tmpdir(), 'kairos-editors-'));
 });
 afterAll(async () => {
-  await d.stop();
-  removeHome(d.home);
   removeHome(scripts);
 });
 

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'kairos.js');
@@ -40,8 +41,14 @@ export interface TestDaemon {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+export interface DaemonOptions {
+  home?: string;
+  env?: Record<string, string | undefined>;
+  args?: string[];
+}
+
 /** Start the real daemon (`kairos daemon run --port 0`) on a temp home (or the given one). */
-export async function startDaemon(opts: { home?: string; env?: Record<string, string | undefined>; args?: string[] } = {}): Promise<TestDaemon> {
+export async function startDaemon(opts: DaemonOptions = {}): Promise<TestDaemon> {
   const home = opts.home ?? tempHome();
   const child = spawn(process.execPath, [BIN, 'daemon', 'run', '--port', '0', ...(opts.args ?? [])], {
     env: cleanEnv({ KAIROS_HOME: home, ...opts.env }),
@@ -104,6 +111,40 @@ export async function startDaemon(opts: { home?: string; env?: Record<string, st
     },
   };
   return d;
+}
+
+export interface SharedDaemon extends TestDaemon {
+  /** Stop it (SIGTERM, or the given signal) and start it again on the same home and options. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * The daemon of a test file (or describe block): started before its tests, stopped and its home
+ * removed after them. Call it where the tests' own beforeAll hooks come later, so they see it
+ * started. The object stays the same across restart(), so helpers that closed over it keep
+ * working. `opts` may be a function, run once the hooks run (to prepare a home, say).
+ */
+export function useDaemon(opts: DaemonOptions | (() => DaemonOptions) = {}): SharedDaemon {
+  let current: TestDaemon | undefined;
+  let options: DaemonOptions = {};
+  const shared = {
+    async restart(signal?: NodeJS.Signals) {
+      await current!.stop(signal);
+      current = await startDaemon({ ...options, home: current!.home });
+      Object.assign(shared, current);
+    },
+  } as SharedDaemon;
+  beforeAll(async () => {
+    options = typeof opts === 'function' ? opts() : opts;
+    current = await startDaemon(options);
+    Object.assign(shared, current);
+  });
+  afterAll(async () => {
+    if (!current) return;
+    await current.stop();
+    removeHome(current.home);
+  });
+  return shared;
 }
 
 export function removeHome(home: string): void {

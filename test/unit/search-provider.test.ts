@@ -2,7 +2,6 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BuiltinEmbedder } from '../../src/domain/search/builtin-embedder.js';
-import type { BuiltinModel } from '../../src/domain/search/builtin-model.js';
 import type { BuiltinSpace, ProviderSpace } from '../../src/domain/search/embedding-spaces.js';
 import { OpenAIEmbeddings } from '../../src/domain/search/openai-embeddings.js';
 import { SemanticSearch } from '../../src/domain/search/semantic-search.js';
