@@ -41,6 +41,9 @@ export type BlockedWeekly = z.infer<typeof BlockedWeekly>;
 export type BlockedOnce = z.infer<typeof BlockedOnce>;
 export type Blocked = BlockedWeekly | BlockedOnce;
 
+/** What makes two (validated, so normalized) blocks the same block: blocked_remove matches by it. */
+export const blockKey = (b: Blocked): string => JSON.stringify([b.start, b.end, 'days' in b ? b.days : undefined, b.label]);
+
 export const DurationBias = z.union([
   z.number().describe('multiplier of the estimate'),
   z.object({ minutes: z.number().int().describe('minutes added to the estimate (negative: removed)') }),
@@ -238,7 +241,7 @@ const BiasInput = z.union([
   z.object({ minutes: z.number().int().min(-1440).max(1440) }).strict().describe('minutes added to the estimate'),
 ]);
 
-const PREFERENCE_KEYS = ['time_ranges', 'tag_mappings', 'duration_biases', 'blocked', 'cadence', 'budget'];
+const PREFERENCE_KEYS = ['time_ranges', 'tag_mappings', 'duration_biases', 'blocked', 'blocked_add', 'blocked_remove', 'cadence', 'budget'];
 
 export const PreferencesInput = z
   .strictObject({
@@ -246,6 +249,8 @@ export const PreferencesInput = z
     tag_mappings: keyedRecord(TempoTagSchema, wordKey, 'word'),
     duration_biases: keyedRecord(BiasInput, wordKey, 'kind or tag'),
     blocked: z.array(BlockedInput).max(500).describe('the whole list of blocked time (replaces the stored one)'),
+    blocked_add: z.array(BlockedInput).max(500).describe('blocks to append to the stored list, in one step with any other change (no read-modify-write race)'),
+    blocked_remove: z.array(BlockedInput).max(500).describe('blocks to take out of the stored list, matched by start, end, days and label; one not there is ignored'),
     cadence: CadenceInput,
     budget: BudgetInput,
     timezone: z
@@ -253,13 +258,17 @@ export const PreferencesInput = z
       .refine(() => false, { message: "the time zone is the user's: change it with PATCH /user/update {updates: {timezone}}" })
       .optional(),
   }, known('preference', PREFERENCE_KEYS))
-  .partial();
+  .partial()
+  .superRefine((p, ctx) => {
+    if (p.blocked && (p.blocked_add || p.blocked_remove))
+      ctx.addIssue({ code: 'custom', path: ['blocked'], message: 'send either blocked (the whole list) or blocked_add/blocked_remove (changes to it), not both' });
+  });
 export type PreferencesInput = z.output<typeof PreferencesInput>;
 
 export const AdjustRequest = z
   .object({
     user_id: z.string().optional().describe("default: the caller's"),
-    preferences: PreferencesInput.describe('partial update: objects merge key by key, null removes a key, blocked replaces the list'),
+    preferences: PreferencesInput.describe('partial update: objects merge key by key, null removes a key, blocked replaces the list, blocked_add/blocked_remove change it'),
   })
   .strict();
 

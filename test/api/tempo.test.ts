@@ -87,6 +87,28 @@ describe('POST /tempo/adjust', () => {
     expect(r.json.blocked).toEqual([{ start: '2031-06-02T12:00:00.000Z', end: '2031-06-02T13:00:00.000Z', label: 'dentist' }]);
   });
 
+  it('adds and removes blocks in one step, so changes sent at the same moment are all kept', async () => {
+    await adjust({ blocked: [] });
+    const lunch = { start: '12:00', end: '13:00', days: ['mon', 'tue', 'wed', 'thu', 'fri'], label: 'lunch' };
+    const once = (h: number) => ({ start: `2031-07-0${h}T09:00:00Z`, end: `2031-07-0${h}T10:00:00Z` });
+    // Ten clients each add one block at once: with read-modify-write, most would be lost.
+    const adds = await Promise.all([lunch, ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map(once)].map((b) => adjust({ blocked_add: [b] })));
+    for (const r of adds) expect(r.status, r.text).toBe(200);
+    const all = (await d.api('GET', '/tempo/profile')).json.blocked;
+    expect(all).toHaveLength(10);
+    // Removal matches by value after the same normalization ("9:00" is 09:00, offsets become UTC);
+    // a block that is not there is ignored; adding one already there does not repeat it.
+    const r = await adjust({
+      blocked_remove: [{ start: '2031-07-01T11:00:00+02:00', end: '2031-07-01T12:00:00+02:00' }, { start: '1:00', end: '2:00' }],
+      blocked_add: [lunch],
+    });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json.blocked).toHaveLength(9);
+    expect(r.json.blocked).not.toContainEqual({ start: '2031-07-01T09:00:00.000Z', end: '2031-07-01T10:00:00.000Z' });
+    expect(r.json.blocked.filter((b: { label?: string }) => b.label === 'lunch')).toHaveLength(1);
+    await adjust({ blocked: [] });
+  });
+
   it('answers an empty update with the profile, unchanged', async () => {
     const before = await d.api('GET', '/tempo/profile');
     const r = await adjust({});
@@ -102,6 +124,8 @@ describe('POST /tempo/adjust', () => {
     ['a cadence for an unknown action kind', { cadence: { email: { max: 1, per: 'day' } } }, 'validation_failed', 'preferences.cadence'],
     ['a negative budget', { budget: { per_week: -1 } }, 'validation_failed', 'preferences.budget.per_week'],
     ['the time zone', { timezone: 'UTC' }, 'validation_failed', 'preferences.timezone'],
+    ['a whole list together with changes to it', { blocked: [], blocked_add: [{ start: '12:00', end: '13:00' }] }, 'validation_failed', 'preferences.blocked'],
+    ['a block to add ending before it starts', { blocked_add: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] }, 'validation_failed', 'preferences.blocked_add.0.end'],
   ])('refuses %s with 422 and changes nothing', async (_name, preferences, code, path) => {
     const before = await d.api('GET', '/tempo/profile');
     const r = await adjust(preferences);

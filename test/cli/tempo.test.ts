@@ -83,6 +83,16 @@ describe('kairos tempo', () => {
     expect((await json('tempo', 'profile')).blocked).toHaveLength(2);
     expect((await json('tempo', 'unblock', 'all')).blocked).toEqual([]);
   });
+
+  it('keeps every block when several `kairos tempo block` run at once', async () => {
+    const days = ['2031-08-04', '2031-08-05', '2031-08-06', '2031-08-07'];
+    const runs = await Promise.all(days.map((day) => kairos('tempo', 'block', day)));
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    // Each run names its own block's number.
+    expect(new Set(runs.map((r) => r.stdout.match(/#(\d+)/)![1])).size).toBe(4);
+    expect((await json('tempo', 'profile')).blocked).toHaveLength(4);
+    expect((await json('tempo', 'unblock', 'all')).blocked).toEqual([]);
+  });
 });
 
 describe('kairos tempo: mistakes', () => {

@@ -1,5 +1,5 @@
 import { isTempoTag } from './tags.js';
-import type { Blocked, Budget, Cadence, DurationBias, PreferencesInput, TempoProfile, TimeRange } from '../../contracts/tempo.js';
+import { blockKey, type Blocked, type Budget, type Cadence, type DurationBias, type PreferencesInput, type TempoProfile, type TimeRange } from '../../contracts/tempo.js';
 
 /** The stored part of a tempo profile (the time zone is the user's, kept on the user). */
 export type TempoSettings = Omit<TempoProfile, 'user_id' | 'timezone'>;
@@ -74,24 +74,32 @@ function mergeBudget(base: Budget, patch: NonNullable<PreferencesInput['budget']
 function dedupeBlocked(list: readonly Blocked[]): Blocked[] {
   const seen = new Set<string>();
   return list.filter((b) => {
-    const k = JSON.stringify([b.start, b.end, 'days' in b ? b.days : undefined, b.label]);
+    const k = blockKey(b);
     if (seen.has(k)) return false;
     seen.add(k);
     return true;
   });
 }
 
+/** The stored list, or the one sent; then blocked_remove taken out and blocked_add appended. */
+function mergeBlocked(current: readonly Blocked[], prefs: PreferencesInput): Blocked[] {
+  if (prefs.blocked) return dedupeBlocked(prefs.blocked);
+  const gone = new Set((prefs.blocked_remove ?? []).map(blockKey));
+  return dedupeBlocked([...current.filter((b) => !gone.has(blockKey(b))), ...(prefs.blocked_add ?? [])]);
+}
+
 /**
  * Apply a validated partial update. Objects merge key by key (null removes a key), `blocked`
  * replaces the whole list: a list has no keys to merge by, and the client that sends one has
- * read the current list.
+ * read the current list. `blocked_add`/`blocked_remove` change the list inside the same
+ * transaction instead, so two clients adding blocks at once both keep theirs.
  */
 export function mergeSettings(current: TempoSettings, prefs: PreferencesInput): TempoSettings {
   return {
     time_ranges: mergeRecord(current.time_ranges, prefs.time_ranges),
     tag_mappings: mergeRecord(current.tag_mappings, prefs.tag_mappings),
     duration_biases: mergeRecord<DurationBias>(current.duration_biases, prefs.duration_biases),
-    blocked: prefs.blocked ? dedupeBlocked(prefs.blocked) : current.blocked,
+    blocked: mergeBlocked(current.blocked, prefs),
     cadence: mergeRecord(current.cadence as Record<string, NonNullable<Cadence[keyof Cadence]>>, prefs.cadence) as Cadence,
     budget: mergeBudget(current.budget, prefs.budget),
   };

@@ -1,3 +1,4 @@
+import { BlockedInput, blockKey } from '../../../contracts/tempo.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { adjust, fetchProfile } from './api.js';
 import { isWallRange, parseDays, parseDuration, parseWallRange } from './parse.js';
@@ -25,7 +26,11 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
     // The CLI's clock is the reference for "tomorrow"; the zone is the user's.
     block = { ...parseOneOff(when, current.timezone, new Date(), forMinutes), ...label };
   }
-  const p = await adjust(deps, { blocked: [...current.blocked, block] });
-  const n = p.blocked.length;
+  // Appended by the daemon in one step: a block added meanwhile by someone else is kept.
+  const p = await adjust(deps, { blocked_add: [block] });
+  // The daemon normalizes what it stores (zero-padded times, UTC instants); find ours that way.
+  const parsed = BlockedInput.safeParse(block);
+  const at = parsed.success ? p.blocked.findIndex((b) => blockKey(b) === blockKey(parsed.data)) : -1;
+  const n = at >= 0 ? at + 1 : p.blocked.length;
   deps.io.data(p, () => `blocked #${n}: ${describeBlock(p.blocked[n - 1]!, p.timezone)}`);
 }

@@ -16,6 +16,7 @@ export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
     }
   }
   const removed = current.blocked.filter((_, i) => all || drop.has(i));
-  const p = await adjust(deps, { blocked: current.blocked.filter((_, i) => !all && !drop.has(i)) });
+  // Removed by value in one step: blocks added or removed meanwhile by someone else stay so.
+  const p = await adjust(deps, all ? { blocked: [] } : { blocked_remove: removed });
   deps.io.data(p, () => (removed.length ? removed.map((b) => `unblocked: ${describeBlock(b, p.timezone)}`).join('\n') : 'nothing was blocked'));
 }
