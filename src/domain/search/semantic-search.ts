@@ -1,13 +1,6 @@
+import type { EmbeddingsInfo } from '../../contracts/memory.js';
 import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
 import type { VectorHit } from './vector-index.js';
-
-/** Which embeddings answered a semantic or hybrid query, as the search response reports it. */
-export interface EmbeddingsInfo {
-  provider: 'builtin' | 'openai';
-  model: string;
-  /** Set when the configured provider failed and the built-in model answered instead. */
-  fallback_reason?: string;
-}
 
 export type SemanticAnswer =
   | {
@@ -49,20 +42,25 @@ export class SemanticSearch {
         fallback = (e as Error).message;
       }
     }
-    const info: EmbeddingsInfo = { provider: 'builtin', model: this.builtin.name, ...(fallback !== undefined ? { fallback_reason: fallback } : {}) };
-    if (!this.builtin.index) {
+    if (!this.builtin.current) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.builtin.model.ready, new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
       clearTimeout(timer);
     }
-    const index = this.builtin.index;
-    const embedder = this.builtin.model.current;
-    if (!index || !embedder) {
+    const current = this.builtin.current;
+    const info: EmbeddingsInfo = {
+      provider: 'builtin',
+      model: this.builtin.name,
+      ...(fallback !== undefined ? { fallback_reason: fallback } : {}),
+      ...(current && this.builtin.model.upgrading ? { preparing: 'the sentence encoder is being prepared (first start only; several minutes): the word vectors answer alone until then' } : {}),
+    };
+    if (!current) {
       const why = this.builtin.model.error
         ? `the built-in embedding model is unavailable: ${this.builtin.model.error}`
-        : 'the built-in embedding model is being prepared (first start only; about a minute)';
+        : 'the built-in embedding model is being prepared (first start only; under a minute)';
       return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
     }
+    const { index, embedder } = current;
     const vector = embedder.embed(query);
     if (!vector) return { available: true, hits: [], similarity: () => undefined, info };
     return { available: true, hits: index.search(userId, vector, k, accept), similarity: (uid) => index.similarity(uid, vector), info };

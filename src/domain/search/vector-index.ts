@@ -111,31 +111,24 @@ class Block {
   }
 
   /**
-   * Measure the density of a freshly written row against the sample rows. A row of the sample
-   * is also offered to every other row as a neighbour, since their densities are measured
-   * against it (not needed after a bulk load, where every row measures itself: offerToOthers
-   * false).
+   * Measure the density of a row against the sample rows, from its stored components (so a row
+   * written now and one loaded after a restart get the same cosines, to the last bit that ranks).
+   * A row written now that belongs to the sample is also offered to every other row as a
+   * neighbour, since their densities are measured against it; after a bulk load every row
+   * measures itself, so there is no need (offerToOthers false).
    */
-  measure(slot: number, v: Float32Array, offerToOthers = true): void {
+  measure(slot: number, offerToOthers: boolean): void {
     this.density.reset(slot);
     if (!this.density.weight) return;
+    const row = this.row(slot);
+    const scale = this.scales[slot]!;
+    const v = new Float32Array(this.dims);
+    for (let d = 0; d < this.dims; d++) v[d] = row[d]! * scale;
     const inSample = slot < DENSITY_SAMPLE && offerToOthers;
     const n = inSample ? this.used : Math.min(this.used, DENSITY_SAMPLE);
     if (this.cosines.length < n) this.cosines = new Float64Array(Math.max(n, this.cosines.length * 2));
     this.scores(v, this.cosines, n);
     this.density.measure(slot, this.cosines, n, this.live, inSample);
-  }
-
-  /**
-   * measure() for a row loaded in bulk, from its stored components. Every loaded row measures
-   * itself against the whole sample, so sample rows need not offer themselves to the others.
-   */
-  measureLoaded(slot: number): void {
-    const row = this.row(slot);
-    const scale = this.scales[slot]!;
-    const v = new Float32Array(this.dims);
-    for (let d = 0; d < this.dims; d++) v[d] = row[d]! * scale;
-    this.measure(slot, v, false);
   }
 
   /** Whether a row holds a vector (a removed one is zeroed and free). */
@@ -199,7 +192,7 @@ export class VectorIndex {
   /** Store (or replace) a trace's unit vector and its group (task); null removes it (nothing to compare with). */
   upsert(uid: string, userId: string, v: Float32Array | null, group?: string): void {
     const at = this.put(uid, userId, v, group);
-    if (at) at.block.measure(at.slot, v!);
+    if (at) at.block.measure(at.slot, true);
   }
 
   /**
@@ -220,7 +213,7 @@ export class VectorIndex {
       while (budget > 0 && b.pending.length) {
         const slot = b.pending.pop()!;
         if (!b.live(slot)) continue;
-        b.measureLoaded(slot);
+        b.measure(slot, false);
         budget--;
       }
       if (b.pending.length) return true;

@@ -1,0 +1,43 @@
+/**
+ * Child-process entry: `node build-sentence-word-vectors-main.js <word-vectors.bin> <source> <out.bin>`.
+ * Runs every word of the built-in word list through the sentence encoder (a few minutes, once per
+ * machine), shortens the vectors to SENTENCE_DIMS and writes them in the compact format, row for
+ * row with the word list. In its own process: the encoder needs ~300 MB that the daemon should
+ * not keep.
+ */
+import { availableParallelism } from 'node:os';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from './sentence-word-vectors.js';
+import { decodeWordVectors, encodeWordVectors } from './word-vectors-file.js';
+
+const [input, source, out] = process.argv.slice(2);
+if (!input || !source || !out) {
+  process.stderr.write('usage: build-sentence-word-vectors-main <word-vectors.bin> <source> <out.bin>\n');
+  process.exit(2);
+}
+const words = decodeWordVectors(readFileSync(input)).words;
+// One encoder per core (each ~300 MB): the work is pure arithmetic and splits evenly.
+const workers = Math.max(1, Math.min(availableParallelism(), 4));
+// Interleaved, so each worker gets as many frequent (short) and rare (long) words as the others.
+const parts = await Promise.all(
+  Array.from({ length: workers }, (_, w) => {
+    const mine = words.filter((_, i) => i % workers === w);
+    return new Promise<Float32Array>((ok, fail) => {
+      const worker = new Worker(new URL('./sentence-encoder-worker.js', import.meta.url), { workerData: { words: mine } });
+      worker.once('message', (m: { vectors: Float32Array }) => ok(m.vectors));
+      worker.once('error', fail);
+      worker.once('exit', (code) => code !== 0 && fail(new Error(`sentence encoder worker exited with ${code}`)));
+    });
+  }),
+);
+const vectors = new Float32Array(words.length * ENCODER_DIMS);
+for (let i = 0; i < words.length; i++) {
+  const at = Math.floor(i / workers) * ENCODER_DIMS;
+  vectors.set(parts[i % workers]!.subarray(at, at + ENCODER_DIMS), i * ENCODER_DIMS);
+}
+const axes = principalAxes(vectors, ENCODER_DIMS, SENTENCE_DIMS);
+const tmp = `${out}.${process.pid}.tmp`;
+writeFileSync(tmp, encodeWordVectors(projectWords(words, vectors, ENCODER_DIMS, axes, source)));
+// Atomic: a reader sees no file or the whole file, even with several converters racing.
+renameSync(tmp, out);

