@@ -1,4 +1,4 @@
-import type { SearchResult } from '../../../contracts/memory.js';
+import type { SearchResponse } from '../../../contracts/memory.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
 import { clip, shortTime } from './format.js';
@@ -22,9 +22,12 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
     limit: opts.limit,
     include_expired: opts.includeExpired || undefined,
   };
-  const res = await (await deps.client()).request<{ results: SearchResult[]; mode: string; mode_used: string; embeddings?: { provider: string; fallback_reason?: string } }>('POST', '/memory/search', { body });
-  if (!deps.io.json && res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode_used} results instead of ${res.mode}${res.embeddings?.fallback_reason ? `: ${res.embeddings.fallback_reason}` : ''}`);
-  else if (!deps.io.json && res.embeddings?.fallback_reason) deps.io.note(`kairos: ${res.embeddings.fallback_reason}`);
+  const res = await (await deps.client()).request<SearchResponse>('POST', '/memory/search', { body });
+  if (!deps.io.json) {
+    if (res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode_used} results instead of ${res.mode}${res.embeddings?.fallback_reason ? `: ${res.embeddings.fallback_reason}` : ''}`);
+    else if (res.embeddings?.fallback_reason) deps.io.note(`kairos: ${res.embeddings.fallback_reason}`);
+    if (res.embeddings?.preparing) deps.io.note(`kairos: ${res.embeddings.preparing}`);
+  }
   const c = deps.io.chalk;
   deps.io.data(res, () =>
     res.results.length
