@@ -5,7 +5,7 @@
  * row with the word list. In its own process: the encoder needs ~300 MB that the daemon should
  * not keep.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, setPriority } from 'node:os';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from './sentence-word-vectors.js';
@@ -15,6 +15,13 @@ const [input, source, out] = process.argv.slice(2);
 if (!input || !source || !out) {
   process.stderr.write('usage: build-sentence-word-vectors-main <word-vectors.bin> <source> <out.bin>\n');
   process.exit(2);
+}
+// Minutes of arithmetic on every core: background work, so the user's own programs (and the
+// daemon answering meanwhile) come first. Set before the workers start, which inherit it.
+try {
+  setPriority(10);
+} catch {
+  // Not allowed here: run at normal priority.
 }
 const words = decodeWordVectors(readFileSync(input)).words;
 // One encoder per core (each ~300 MB): the work is pure arithmetic and splits evenly.
