@@ -39,6 +39,8 @@ class Block {
   readonly density: NeighborDensity;
   readonly groups: GroupCentroids;
   private cosines = new Float64Array(0);
+  /** The row being measured, as a query (reused: one measurement at a time). */
+  private readonly probe: Float32Array;
   /** Rows loaded in bulk whose density is still to be measured. */
   readonly pending: number[] = [];
 
@@ -49,6 +51,7 @@ class Block {
     this.density = new NeighborDensity(weights.hubness);
     this.groups = new GroupCentroids(dims, weights.group);
     this.stride = Math.ceil(dims / 16) * 16;
+    this.probe = new Float32Array(dims);
     this.resize(64);
   }
 
@@ -122,7 +125,7 @@ class Block {
     if (!this.density.weight) return;
     const row = this.row(slot);
     const scale = this.scales[slot]!;
-    const v = new Float32Array(this.dims);
+    const v = this.probe;
     for (let d = 0; d < this.dims; d++) v[d] = row[d]! * scale;
     const inSample = slot < DENSITY_SAMPLE && offerToOthers;
     const n = inSample ? this.used : Math.min(this.used, DENSITY_SAMPLE);
