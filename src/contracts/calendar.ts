@@ -166,7 +166,7 @@ export const ExportQuery = z.object({
 });
 
 export const FeedQuery = z.object({
-  key: z.string().min(1).describe('an API key with the calendar:read scope'),
+  key: z.string().min(1).describe('an API key with the calendar:feed (or calendar:read) scope'),
   tag: z.string().optional(),
 });
 

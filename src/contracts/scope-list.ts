@@ -4,11 +4,15 @@ export const SCOPES = [
   'memory:write',
   'calendar:read',
   'calendar:write',
+  /** Reads only `GET /calendar/feed.ics` (the key `kairos cal subscribe-url` mints for calendar apps). */
+  'calendar:feed',
   'agent:plan',
   'agent:approve',
   'agent:execute',
   'tempo:read',
   'tempo:write',
   'export:read',
+  'profile:read',
+  'profile:write',
   'admin',
 ] as const;

@@ -33,7 +33,17 @@ export const UserUpdates = z
   .partial()
   .strict();
 
-export const UpdateUserRequest = z.object({ user_id: z.string().optional(), updates: UserUpdates }).strict();
+const CurrentPassword = z
+  .string()
+  .min(1)
+  .max(1024)
+  .describe('the current password: with a login token (and no admin scope), needed to change the email or the password');
+
+export const UpdateUserRequest = z.object({ user_id: z.string().optional(), updates: UserUpdates, current_password: CurrentPassword.optional() }).strict();
+
+export const SetPasswordRequest = z
+  .object({ email: z.string().email().optional(), password: Password, current_password: CurrentPassword.optional() })
+  .strict();
 
 export const UserProfile = z
   .object({

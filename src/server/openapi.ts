@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from '../contracts/common.js';
 import type { RouteDef } from './route.js';
+import { authSpec, describeAuth } from './route-auth.js';
 
 /**
  * Converts zod schemas to JSON Schema for one document. Named schemas (`.meta({id})`) come out of
@@ -80,7 +81,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): obj
           },
         }
       : undefined;
-    const description = [r.description, r.debugOnly ? 'Only when the daemon runs with DEBUG=true; otherwise 404.' : undefined, r.auth !== 'none' && r.auth !== 'user' ? `Needs scope \`${r.auth}\`.` : undefined]
+    const description = [r.description, r.debugOnly ? 'Only when the daemon runs with DEBUG=true; otherwise 404.' : undefined, r.auth !== 'none' ? `Needs ${describeAuth(r.auth)}${r.authNote ? `; ${r.authNote}` : ''}.` : undefined]
       .filter(Boolean)
       .join(' ');
     (paths[r.path] ??= {})[r.method] = {
@@ -88,7 +89,8 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): obj
       summary: r.summary,
       ...(description ? { description } : {}),
       operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
-      ...(r.auth === 'none' ? { security: [] } : {}),
+      ...(r.auth === 'none' ? { security: [] } : typeof r.auth === 'object' && 'keyIn' in r.auth ? { security: [{ queryKey: [] }] } : {}),
+      'x-kairos-auth': authSpec(r.auth),
       parameters: [...parameters(set, r.params, 'path'), ...parameters(set, r.query, 'query')],
       ...(requestBody ? { requestBody } : {}),
       responses,
@@ -102,7 +104,10 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): obj
     security: [{ bearer: [] }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key or login token' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'API key or login token' },
+        queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'API key in the URL, for calendar apps' },
+      },
       schemas: set.components,
     },
   };

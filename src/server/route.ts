@@ -4,6 +4,18 @@ import type { Scope } from '../contracts/scopes.js';
 import type { Principal } from '../domain/principal.js';
 import type { Services } from './services.js';
 
+/**
+ * The permission a route declares in the table; `admin` implies every scope.
+ * - `'none'`: public (no credential).
+ * - a scope: a credential holding it.
+ * - `{anyOf}`: a credential holding one of them; `keyIn: 'query'` takes the API key from `?key=`
+ *   instead of `Authorization` (calendar apps cannot send headers).
+ * - `{selfKey}`: `admin` for any key; otherwise an API key acting on itself (the `{id}` path
+ *   parameter must be its own id; a list shows only it), if it holds a scope other than
+ *   `calendar:feed` — a feed key cannot even see itself.
+ */
+export type RouteAuth = 'none' | Scope | { anyOf: readonly [Scope, ...Scope[]]; keyIn?: 'query' } | { selfKey: true };
+
 export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
 
 export interface HandlerArgs<B, Q, P> {
@@ -29,8 +41,10 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   tag: string;
   summary: string;
   description?: string;
-  /** `'none'`: public; `'user'`: any valid credential; a scope: that scope (admin implies all). */
-  auth: 'none' | 'user' | Scope;
+  /** Who may call it: see `RouteAuth`. There is no "any valid key". */
+  auth: RouteAuth;
+  /** What the handler checks beyond `auth` (listed in docs/security.md), e.g. "executing needs agent:approve". */
+  authNote?: string;
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { ApiKey } from '../../contracts/auth.js';
 import { SCOPES, type Scope } from '../../contracts/scopes.js';
-import { notFound, validationFailed } from '../../errors.js';
+import { forbidden, notFound, validationFailed } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
@@ -55,9 +55,11 @@ export class KeysService {
     return { id: doc.id, key: secret, name: doc.name, user_id: userId, agent_id: doc.agent_id, scopes: doc.scopes, expires_at: doc.expires_at };
   }
 
+  /** Every key for admin; otherwise only the calling key (a key sees no other key, not even its user's). */
   list(caller: Principal): ApiKey[] {
-    const rows = caller.scopes.has('admin') ? this.store.all<StoredKey>('api_keys') : this.store.byIndex<StoredKey>('api_keys', 'user_id', caller.userId);
-    return rows.map(publicKey).sort((a, b) => a.id.localeCompare(b.id));
+    if (caller.scopes.has('admin')) return this.store.all<StoredKey>('api_keys').map(publicKey).sort((a, b) => a.id.localeCompare(b.id));
+    const own = caller.keyId ? this.store.get<StoredKey>('api_keys', caller.keyId) : undefined;
+    return own ? [publicKey(own)] : [];
   }
 
   /** New secret for the same key; the old secret stops working at once. */
@@ -84,9 +86,11 @@ export class KeysService {
     return key;
   }
 
+  /** The key `id`, if the caller may touch it: admin any key, anyone else only the key it is calling with. */
   private owned(caller: Principal, id: string): StoredKey {
+    if (!caller.scopes.has('admin') && id !== caller.keyId) throw forbidden('A key may only act on itself; other keys need the admin scope.');
     const key = this.store.get<StoredKey>('api_keys', id);
-    if (!key || (key.user_id !== caller.userId && !caller.scopes.has('admin'))) throw notFound(`No API key ${id}.`);
+    if (!key) throw notFound(`No API key ${id}.`);
     return key;
   }
 }

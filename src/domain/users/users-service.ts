@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { SCOPES, type Scope } from '../../contracts/scopes.js';
 import type { UserProfile } from '../../contracts/users.js';
-import { AppError, conflict, notFound, unauthorized } from '../../errors.js';
+import { AppError, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { type Principal, targetUser } from '../principal.js';
-import { hashPassword, verifyPassword } from './passwords.js';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
 export interface StoredUser {
   [k: string]: unknown;
@@ -18,6 +18,8 @@ export interface StoredUser {
   preferences: Record<string, unknown>;
   password_hash: string | null;
   is_owner: boolean;
+  /** Bumped by a password change: login tokens carry it (`gen`), older ones stop working. Absent = 0. */
+  token_gen?: number;
   created_at: string;
   updated_at: string;
 }
@@ -102,11 +104,14 @@ export class UsersService {
   }
 
   async login(email: string, password: string): Promise<{ token: string; token_type: 'Bearer'; expires_at: string; user_id: string }> {
-    const [user] = this.store.byIndex<StoredUser>('users', 'email', email.toLowerCase());
-    // Same answer whether the email is unknown or the password wrong.
-    if (!user?.password_hash || !(await verifyPassword(password, user.password_hash))) throw unauthorized('Wrong email or password.');
+    const [found] = this.store.byIndex<StoredUser>('users', 'email', email.toLowerCase());
+    // Same answer, and the same scrypt cost, whether the email is unknown or the password wrong.
+    const ok = await verifyPassword(password, found?.password_hash);
+    if (!found || !ok) throw unauthorized('Wrong email or password.');
+    let user = found;
+    if (needsRehash(user.password_hash!)) user = await this.rehash(user, password);
     const now = Math.floor(this.clock.now().getTime() / 1000);
-    const token = await new SignJWT({ scp: tokenScopes(user) })
+    const token = await new SignJWT({ scp: tokenScopes(user), gen: user.token_gen ?? 0 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setSubject(user.user_id)
       .setIssuer(ISSUER)
@@ -123,6 +128,8 @@ export class UsersService {
       const { payload } = await jwtVerify(token, this.jwtKey(), { issuer: ISSUER, algorithms: ['HS256'], currentDate: this.clock.now() });
       const user = payload.sub ? this.get(payload.sub) : undefined;
       if (!user) return undefined;
+      // A password change since the token was issued ends it.
+      if ((typeof payload.gen === 'number' ? payload.gen : 0) !== (user.token_gen ?? 0)) return undefined;
       // Scopes are recomputed from the user, so a token cannot outlive a change of role.
       return { userId: user.user_id, scopes: tokenScopes(user) };
     } catch {
@@ -149,8 +156,10 @@ export class UsersService {
     caller: Principal,
     requested: string | undefined,
     updates: { email?: string; display_name?: string; timezone?: string; preferences?: Record<string, unknown> },
+    currentPassword?: string,
   ): Promise<UserProfile> {
     const userId = targetUser(caller, requested);
+    if (updates.email !== undefined) await this.requireCredentialAuthority(caller, userId, currentPassword, 'Changing the email');
     await this.store.transact((tx) => {
       const u = tx.get<StoredUser>('users', userId);
       if (!u) throw notFound(`No user ${userId}.`);
@@ -169,7 +178,8 @@ export class UsersService {
   }
 
   /** Set the caller's email and password (the owner has none until `kairos user passwd`). */
-  async setPassword(caller: Principal, input: { email?: string; password: string }): Promise<UserProfile> {
+  async setPassword(caller: Principal, input: { email?: string; password: string; current_password?: string }): Promise<UserProfile> {
+    await this.requireCredentialAuthority(caller, caller.userId, input.current_password, 'Setting the password');
     const hash = await hashPassword(input.password);
     await this.store.transact((tx) => {
       const u = tx.get<StoredUser>('users', caller.userId);
@@ -177,9 +187,36 @@ export class UsersService {
       const email = input.email?.toLowerCase() ?? u.email;
       if (!email) throw new AppError(422, 'validation_failed', 'An email is required the first time a password is set.', { details: [{ path: 'email', message: 'required' }] });
       if (tx.byIndex<StoredUser>('users', 'email', email).some((o) => o.user_id !== u.user_id)) throw conflict(`Another user has the email ${email}.`);
-      tx.put('users', { ...u, email, password_hash: hash, updated_at: this.clock.now().toISOString() });
+      tx.put('users', { ...u, email, password_hash: hash, token_gen: (u.token_gen ?? 0) + 1, updated_at: this.clock.now().toISOString() });
     });
     return this.profile(caller.userId);
+  }
+
+  /**
+   * Whoever changes how an account logs in (its email, its password) must be admin, or hold a
+   * login token of that account and know its current password: a leaked API key, or a token left
+   * on a shared screen, cannot take the account over.
+   */
+  private async requireCredentialAuthority(caller: Principal, userId: string, currentPassword: string | undefined, what: string): Promise<void> {
+    if (caller.scopes.has('admin')) return;
+    if (caller.via !== 'token' || caller.authUserId !== userId) throw forbidden(`${what} needs the admin scope, or a login token plus current_password.`);
+    if (currentPassword === undefined) throw forbidden(`${what} with a login token needs current_password.`);
+    const u = this.get(userId);
+    if (!(await verifyPassword(currentPassword, u?.password_hash))) throw forbidden('current_password is wrong.');
+  }
+
+  /** Replace a hash made with older parameters, now that the password is known to be right. */
+  private async rehash(user: StoredUser, password: string): Promise<StoredUser> {
+    const password_hash = await hashPassword(password);
+    let next = user;
+    await this.store.transact((tx) => {
+      const u = tx.get<StoredUser>('users', user.user_id);
+      // Changed meanwhile (a password change raced the login): leave it alone.
+      if (!u || u.password_hash !== user.password_hash) return;
+      next = { ...u, password_hash };
+      tx.put('users', next);
+    });
+    return next;
   }
 
   private jwtKey(): Uint8Array {

@@ -12,14 +12,11 @@ import {
   QueueResponse,
   RejectRequest,
 } from '../../contracts/plans.js';
-import type { Scope } from '../../contracts/scopes.js';
-import { hasScope, requireScope, type Principal } from '../../domain/principal.js';
-import { forbidden } from '../../errors.js';
-import { route } from '../route.js';
+import { requireScope } from '../../domain/principal.js';
+import { route, type RouteAuth } from '../route.js';
 
-function requireAny(p: Principal, scopes: Scope[]): void {
-  if (!scopes.some((s) => hasScope(p, s))) throw forbidden(`This key needs one of the scopes ${scopes.join(', ')}.`);
-}
+/** Reading the queue and plans: any agent scope. */
+export const AGENT_ANY: RouteAuth = { anyOf: ['agent:plan', 'agent:approve', 'agent:execute'] };
 
 export const agentRoutes = [
   route({
@@ -40,28 +37,20 @@ export const agentRoutes = [
     path: '/agent/queue',
     tag: 'agent',
     summary: 'Plans by status (default: proposed, i.e. awaiting review), oldest first',
-    description: 'Needs one of the scopes agent:plan, agent:approve, agent:execute.',
-    auth: 'user',
+    auth: AGENT_ANY,
     query: QueueQuery,
     response: QueueResponse,
-    handler: ({ query, principal, services }) => {
-      requireAny(principal, ['agent:plan', 'agent:approve', 'agent:execute']);
-      return services.plans.queue(principal, query);
-    },
+    handler: ({ query, principal, services }) => services.plans.queue(principal, query),
   }),
   route({
     method: 'get',
     path: '/agent/plans/{plan_id}',
     tag: 'agent',
     summary: 'One plan, whatever its status',
-    description: 'Needs one of the scopes agent:plan, agent:approve, agent:execute.',
-    auth: 'user',
+    auth: AGENT_ANY,
     params: z.object({ plan_id: z.string().min(1) }),
     response: Plan,
-    handler: ({ params, principal, services }) => {
-      requireAny(principal, ['agent:plan', 'agent:approve', 'agent:execute']);
-      return services.plans.get(principal, params.plan_id);
-    },
+    handler: ({ params, principal, services }) => services.plans.get(principal, params.plan_id),
   }),
   route({
     method: 'post',
@@ -91,12 +80,12 @@ export const agentRoutes = [
     summary: 'Execute an approved plan (or every approved plan of a task) atomically, or simulate it',
     description:
       'Executing needs agent:approve (the person stays in the loop); a simulation (simulate: true) also works with agent:execute, and commits nothing — the store stays byte-identical.',
-    auth: 'user',
+    auth: { anyOf: ['agent:approve', 'agent:execute'] },
+    authNote: 'executing (simulate absent or false) needs `agent:approve`',
     body: ExecuteRequest,
     response: ExecuteResponse,
     handler: ({ body, principal, services }) => {
-      if (body.simulate) requireAny(principal, ['agent:approve', 'agent:execute']);
-      else requireScope(principal, 'agent:approve');
+      if (!body.simulate) requireScope(principal, 'agent:approve');
       return services.plans.execute(principal, body);
     },
   }),

@@ -1,4 +1,5 @@
 import { CreatedKey, CreateKeyRequest, KeyIdParams, KeyList, LoginRequest, LoginResponse, RevokedKey } from '../../contracts/auth.js';
+import type { RateLimiter } from '../middleware/rate-limit.js';
 import { route } from '../route.js';
 
 export const authRoutes = [
@@ -18,8 +19,8 @@ export const authRoutes = [
     method: 'get',
     path: '/auth/keys',
     tag: 'auth',
-    summary: 'List API keys (no secrets)',
-    auth: 'user',
+    summary: 'List API keys (no secrets): all of them with admin, otherwise only the calling key',
+    auth: { selfKey: true },
     response: KeyList,
     handler: ({ principal, services }) => ({ keys: services.keys.list(principal) }),
   }),
@@ -28,7 +29,7 @@ export const authRoutes = [
     path: '/auth/keys/{id}/rotate',
     tag: 'auth',
     summary: 'Give a key a new secret; the old one stops working at once',
-    auth: 'user',
+    auth: { selfKey: true },
     params: KeyIdParams,
     response: CreatedKey,
     handler: ({ params, principal, services }) => services.keys.rotate(principal, params.id),
@@ -38,7 +39,7 @@ export const authRoutes = [
     path: '/auth/keys/{id}',
     tag: 'auth',
     summary: 'Revoke a key at once',
-    auth: 'user',
+    auth: { selfKey: true },
     params: KeyIdParams,
     response: RevokedKey,
     handler: ({ params, principal, services }) => services.keys.revoke(principal, params.id),
@@ -48,9 +49,13 @@ export const authRoutes = [
     path: '/user/login',
     tag: 'user',
     summary: 'Exchange email and password for a 12-hour token',
+    description: 'Limited per client address and per email (429 rate_limited). An unknown email costs the same time as a wrong password.',
     auth: 'none',
     body: LoginRequest,
     response: LoginResponse,
-    handler: ({ body, services }) => services.users.login(body.email, body.password),
+    handler: ({ body, services, ctx }) => {
+      (ctx.state.limiter as RateLimiter).chargeLoginEmail(body.email);
+      return services.users.login(body.email, body.password);
+    },
   }),
 ];

@@ -15,8 +15,7 @@ import {
   Removed,
   RemoveQuery,
 } from '../../contracts/calendar.js';
-import { hasScope } from '../../domain/principal.js';
-import { badRequest, forbidden, unauthorized } from '../../errors.js';
+import { badRequest } from '../../errors.js';
 import { route } from '../route.js';
 
 const ics = (ctx: { set(k: string, v: string): void }, filename: string) => {
@@ -102,18 +101,15 @@ export const calendarRoutes = [
     path: '/calendar/feed.ics',
     tag: 'calendar',
     summary: 'Subscription feed for calendar apps (key in the query: they cannot send headers)',
-    description: 'Authenticated by the `key` query parameter, which must be an API key with the calendar:read scope (see `kairos cal subscribe-url`).',
-    auth: 'none',
+    description:
+      'Authenticated by the `key` query parameter: an API key with calendar:feed (what `kairos cal subscribe-url` mints) or calendar:read (older subscriptions).',
+    auth: { anyOf: ['calendar:feed', 'calendar:read'], keyIn: 'query' },
     query: FeedQuery,
     response: z.string(),
     produces: `${ICS_MIME}; charset=utf-8`,
-    handler: ({ query, services, ctx }) => {
-      const key = services.keys.verify(query.key);
-      if (!key) throw unauthorized('The feed key is unknown, revoked or expired.');
-      if (!hasScope({ userId: key.user_id, authUserId: key.user_id, keyId: key.id, agentId: key.agent_id, scopes: new Set(key.scopes), via: 'key' }, 'calendar:read'))
-        throw forbidden('This key lacks the "calendar:read" scope.');
+    handler: ({ query, principal, services, ctx }) => {
       ics(ctx, 'kairos-feed.ics');
-      return services.calendar.exportIcs(key.user_id, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
+      return services.calendar.exportIcs(principal.userId, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
     },
   }),
 ];

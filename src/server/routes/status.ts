@@ -1,6 +1,7 @@
 import { AgentStatus } from '../../contracts/status.js';
 import { agentStatus } from '../../domain/status.js';
 import { route } from '../route.js';
+import { AGENT_ANY } from './agent.js';
 
 export const statusRoutes = [
   route({
@@ -8,7 +9,7 @@ export const statusRoutes = [
     path: '/agent/status',
     tag: 'agent',
     summary: 'Runtime status: uptime, version, plan queue counts, planner, store sizes',
-    auth: 'user',
+    auth: AGENT_ANY,
     response: AgentStatus,
     handler: ({ principal, services }) =>
       agentStatus({

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { Password, ProfileQuery, RegisterRequest, UpdateUserRequest, UserProfile } from '../../contracts/users.js';
+import { ProfileQuery, SetPasswordRequest, RegisterRequest, UpdateUserRequest, UserProfile } from '../../contracts/users.js';
 import { targetUser } from '../../domain/principal.js';
 import { route } from '../route.js';
 
@@ -20,7 +19,7 @@ export const userRoutes = [
     path: '/user/profile',
     tag: 'user',
     summary: "The caller's profile: identity, time zone, tempo, preferences and agent constraints",
-    auth: 'user',
+    auth: 'profile:read',
     query: ProfileQuery,
     response: UserProfile,
     handler: ({ query, principal, services }) => services.users.profile(targetUser(principal, query.user_id)),
@@ -30,18 +29,20 @@ export const userRoutes = [
     path: '/user/update',
     tag: 'user',
     summary: 'Change email, display name, time zone or preferences',
-    auth: 'user',
+    auth: 'profile:write',
+    authNote: 'changing `email` needs `admin`, or a login token plus `current_password`',
     body: UpdateUserRequest,
     response: UserProfile,
-    handler: ({ body, principal, services }) => services.users.update(principal, body.user_id, body.updates),
+    handler: ({ body, principal, services }) => services.users.update(principal, body.user_id, body.updates, body.current_password),
   }),
   route({
     method: 'post',
     path: '/user/password',
     tag: 'user',
     summary: "Set the caller's email and password (used by `kairos user passwd`)",
-    auth: 'user',
-    body: z.object({ email: z.string().email().optional(), password: Password }).strict(),
+    auth: 'profile:write',
+    authNote: 'needs `admin`, or a login token plus `current_password`',
+    body: SetPasswordRequest,
     response: UserProfile,
     handler: ({ body, principal, services }) => services.users.setPassword(principal, body),
   }),

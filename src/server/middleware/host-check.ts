@@ -1,0 +1,47 @@
+import { networkInterfaces } from 'node:os';
+import type { Context, Next } from 'koa';
+import { AppError } from '../../errors.js';
+
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.', '::1', '0:0:0:0:0:0:0:1']);
+const isLoopbackV4 = (h: string) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+const WILDCARDS = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
+
+/** The host part of a `Host` header, lower-cased, brackets and port removed; '' when malformed. */
+export function hostName(header: string | undefined): string {
+  const h = (header ?? '').trim().toLowerCase();
+  if (h.startsWith('[')) {
+    const end = h.indexOf(']');
+    if (end < 0) return '';
+    const rest = h.slice(end + 1);
+    return rest === '' || /^:\d{1,5}$/.test(rest) ? h.slice(1, end) : '';
+  }
+  const m = /^([^:]+)(?::\d{1,5})?$/.exec(h);
+  return m ? m[1]! : '';
+}
+
+/**
+ * The names a request's `Host` may carry: loopback names and addresses, and the host the daemon
+ * was configured to listen on. Bound to a wildcard address, the addresses of this machine's
+ * interfaces count as configured. A DNS-rebinding page reaches us under its own name, which is
+ * none of these.
+ */
+export function hostAllowed(configured: string): (name: string) => boolean {
+  const extra = new Set<string>();
+  const c = hostName(configured.includes(':') && !configured.startsWith('[') ? `[${configured}]` : configured);
+  if (c && !WILDCARDS.has(c)) extra.add(c);
+  if (WILDCARDS.has(c)) for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) extra.add(a.address.toLowerCase());
+  return (name) => Boolean(name) && (LOOPBACK_NAMES.has(name) || isLoopbackV4(name) || extra.has(name));
+}
+
+export const forbiddenHost = (host: string | undefined) =>
+  new AppError(403, 'forbidden_host', `Host "${host ?? ''}" is not served here: use localhost, a loopback address or the configured host.`);
+
+/** 403 `forbidden_host` unless the Host header names this daemon (DNS rebinding defence). */
+export function hostCheck(configured: string) {
+  const allowed = hostAllowed(configured);
+  return async (ctx: Context, next: Next) => {
+    const header = ctx.get('host');
+    if (!allowed(hostName(header))) throw forbiddenHost(header);
+    await next();
+  };
+}
