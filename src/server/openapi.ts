@@ -90,7 +90,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): obj
       ...(description ? { description } : {}),
       operationId: `${r.method}${r.path.replace(/[{}]/g, '').replace(/[/.-](\w)/g, (_m, c: string) => c.toUpperCase())}`,
       ...(r.auth === 'none' ? { security: [] } : typeof r.auth === 'object' && 'keyIn' in r.auth ? { security: [{ queryKey: [] }] } : {}),
-      'x-kairos-auth': authSpec(r.auth),
+      'x-kairos-auth': authSpec(r.auth, r.authNote),
       parameters: [...parameters(set, r.params, 'path'), ...parameters(set, r.query, 'query')],
       ...(requestBody ? { requestBody } : {}),
       responses,

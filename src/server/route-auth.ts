@@ -19,10 +19,11 @@ export function acceptedScopes(auth: RouteAuth): Scope[] | null {
 }
 
 /** The machine-readable form published in /openapi.json as `x-kairos-auth` (the route×scope test reads it). */
-export function authSpec(auth: RouteAuth): { public: true } | { any_of: Scope[]; key_in?: 'query'; self_key?: true } {
+export function authSpec(auth: RouteAuth, note?: string): { public: true } | { any_of: Scope[]; key_in?: 'query'; self_key?: true; note?: string } {
   const scopes = acceptedScopes(auth);
   if (!scopes) return { public: true };
   return {
+    ...(note ? { note } : {}),
     any_of: scopes,
     ...(typeof auth === 'object' && 'keyIn' in auth && auth.keyIn ? { key_in: auth.keyIn } : {}),
     ...(typeof auth === 'object' && 'selfKey' in auth ? { self_key: true as const } : {}),

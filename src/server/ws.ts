@@ -7,6 +7,7 @@ import { hasScope, type Principal } from '../domain/principal.js';
 import { hashSecret } from '../domain/users/keys-service.js';
 import { AppError } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
+import { forbiddenHost, hostAllowed, hostName } from './middleware/host-check.js';
 import type { Services } from './services.js';
 
 export const TOPICS = ['plans', 'traces', 'events'] as const;
@@ -86,7 +87,12 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   };
   const sendError = (c: Conn, code: string, message: string) => c.socket.send(JSON.stringify({ type: 'error', error: { code, message } }));
 
+  const hostOk = hostAllowed(services.config.host);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (!hostOk(hostName(req.headers.host))) {
+      const e = forbiddenHost(req.headers.host);
+      return refuse(socket, e.status, e.code, e.message);
+    }
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== '/ws') return refuse(socket, 404, 'not_found', `No WebSocket route ${url.pathname}.`);
     const token = url.searchParams.get('access_token');

@@ -4,7 +4,27 @@ import { COLLECTION_NAMES, SCHEMA_VERSION, type DbFile } from './schema.js';
  * Migrations from version N to N+1, keyed by N. Each takes the parsed file and returns the next
  * shape; the store snapshots the result once all have run, keeping the old file in backups/.
  */
-export const MIGRATIONS: Record<number, (db: DbFile) => DbFile> = {};
+export const MIGRATIONS: Record<number, (db: DbFile) => DbFile> = {
+  1: grantProfileScopesToOwnerKeys,
+};
+
+/**
+ * 1 → 2 (issue 14): `GET /user/profile` and `PATCH /user/update` need the new scopes
+ * `profile:read` / `profile:write`. The owner's keys that hold `admin` — the owner key of
+ * credentials.json, minted with every scope — get both written out; `admin` implied them already,
+ * so no key gains a power. Every other key stays as it is: it loses the profile routes.
+ */
+function grantProfileScopesToOwnerKeys(db: DbFile): DbFile {
+  const owners = new Set((db.collections.users ?? []).filter((u) => u.is_owner === true).map((u) => u.user_id));
+  const keys = (db.collections.api_keys ?? []).map((k) => {
+    const scopes = Array.isArray(k.scopes) ? (k.scopes as string[]) : [];
+    if (!owners.has(k.user_id) || !scopes.includes('admin')) return k;
+    const next = [...new Set([...scopes, 'profile:read', 'profile:write'])];
+    // Keep the order of the scope list: admin last.
+    return { ...k, scopes: [...next.filter((s) => s !== 'admin'), 'admin'] };
+  });
+  return { ...db, schema_version: 2, collections: { ...db.collections, api_keys: keys } };
+}
 
 export class FutureSchemaError extends Error {}
 

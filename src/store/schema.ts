@@ -18,7 +18,7 @@ export type CollectionName = keyof typeof COLLECTIONS;
 export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
 
 /** Bumped when the shape of db.json changes; `migrations.ts` carries older files forward. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type Doc = Record<string, unknown>;
 

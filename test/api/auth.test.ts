@@ -31,9 +31,9 @@ describe('authentication: 401', () => {
 
   it('an expired key → 401', async () => {
     const k = await mint({ name: 'short', scopes: ['memory:read'], ttl_seconds: 1 });
-    expect((await d.api('GET', '/user/profile', { key: k.key })).status).toBe(200);
+    expect((await d.api('GET', '/memory/pull', { key: k.key })).status).toBe(200);
     await new Promise((r) => setTimeout(r, 1100));
-    expectError(await d.api('GET', '/user/profile', { key: k.key }), 401, 'unauthorized');
+    expectError(await d.api('GET', '/memory/pull', { key: k.key }), 401, 'unauthorized');
   });
 
   it('a revoked key → 401 at once; revoking an unknown id → 404', async () => {
@@ -41,7 +41,7 @@ describe('authentication: 401', () => {
     const r = await d.api('DELETE', `/auth/keys/${k.id}`);
     expect(r.status).toBe(200);
     expect(r.json.revoked).toBe(k.id);
-    expectError(await d.api('GET', '/user/profile', { key: k.key }), 401, 'unauthorized');
+    expectError(await d.api('GET', '/memory/pull', { key: k.key }), 401, 'unauthorized');
     expectError(await d.api('DELETE', '/auth/keys/key_nope'), 404, 'not_found');
   });
 
@@ -51,8 +51,8 @@ describe('authentication: 401', () => {
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ id: k.id, scopes: k.scopes, name: 'rot' });
     expect(r.json.key).not.toBe(k.key);
-    expectError(await d.api('GET', '/user/profile', { key: k.key }), 401, 'unauthorized');
-    expect((await d.api('GET', '/user/profile', { key: r.json.key })).status).toBe(200);
+    expectError(await d.api('GET', '/memory/pull', { key: k.key }), 401, 'unauthorized');
+    expect((await d.api('GET', '/memory/pull', { key: r.json.key })).status).toBe(200);
     expectError(await d.api('POST', '/auth/keys/key_nope/rotate'), 404, 'not_found');
   });
 });
@@ -75,8 +75,8 @@ describe('authorization: 403', () => {
   it('an agent key: X-Agent-ID that differs → 403; the same → fine', async () => {
     const k = await mint({ name: 'bot', agent_id: 'planner-bot', scopes: ['memory:read'] });
     expect(k.agent_id).toBe('planner-bot');
-    expectError(await d.api('GET', '/user/profile', { key: k.key, headers: { 'x-agent-id': 'other-bot' } }), 403, 'forbidden');
-    expect((await d.api('GET', '/user/profile', { key: k.key, headers: { 'x-agent-id': 'planner-bot' } })).status).toBe(200);
+    expectError(await d.api('GET', '/memory/pull', { key: k.key, headers: { 'x-agent-id': 'other-bot' } }), 403, 'forbidden');
+    expect((await d.api('GET', '/memory/pull', { key: k.key, headers: { 'x-agent-id': 'planner-bot' } })).status).toBe(200);
   });
 
   it("another user's data → 403; X-User-ID only with admin", async () => {
@@ -91,9 +91,8 @@ describe('authorization: 403', () => {
     expectError(await d.api('GET', '/user/profile', { key: bob.token, headers: { 'x-user-id': d.userId } }), 403, 'forbidden');
     // Nor mint keys (no admin) or see the owner's keys.
     expectError(await d.api('POST', '/auth/keys', { key: bob.token, body: { name: 'x', scopes: ['memory:read'] } }), 403, 'forbidden');
-    const keys = await d.api('GET', '/auth/keys', { key: bob.token });
-    expect(keys.status).toBe(200);
-    expect(keys.json.keys).toEqual([]);
+    // A login token is not a key: without admin it manages no key, not even to list.
+    expectError(await d.api('GET', '/auth/keys', { key: bob.token }), 403, 'forbidden');
     // The owner (admin) may act as Bob.
     const imp = await d.api('GET', '/user/profile', { headers: { 'x-user-id': bob.userId } });
     expect(imp.json.user_id).toBe(bob.userId);
@@ -101,7 +100,7 @@ describe('authorization: 403', () => {
 
   it('admin mints a key for another user; that key acts as that user only', async () => {
     const carol = await newUser('carol@example.com');
-    const k = await mint({ name: 'carol-key', scopes: ['memory:read'], user_id: carol.userId });
+    const k = await mint({ name: 'carol-key', scopes: ['memory:read', 'profile:read'], user_id: carol.userId });
     expect((await d.api('GET', '/user/profile', { key: k.key })).json.user_id).toBe(carol.userId);
     expectError(await d.api('GET', `/user/profile?user_id=${d.userId}`, { key: k.key }), 403, 'forbidden');
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../src/config/paths.js';
 import { Store, StoreOpenError } from '../../src/store/store.js';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
 
 const homes: string[] = [];
@@ -23,7 +24,7 @@ describe('Store', () => {
     const s = await Store.open(p);
     await s.close();
     const db = JSON.parse(readFileSync(p.db, 'utf8'));
-    expect(db.schema_version).toBe(1);
+    expect(db.schema_version).toBe(SCHEMA_VERSION);
     expect(db.collections.traces).toEqual([]);
     const { statSync } = await import('node:fs');
     expect(statSync(p.db).mode & 0o777).toBe(0o600);

@@ -78,6 +78,12 @@ export class KeysService {
     return { revoked: id, revoked_at };
   }
 
+  /** The daemon's own revocation (no caller): used at start on an owner key whose secret left credentials.json. */
+  async retire(id: string): Promise<void> {
+    const key = this.store.get<StoredKey>('api_keys', id);
+    if (key && !key.revoked_at) await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
+  }
+
   /** The live key for a presented secret, or undefined (unknown, revoked or expired). */
   verify(secret: string): StoredKey | undefined {
     const [key] = this.store.byIndex<StoredKey>('api_keys', 'hash', hashSecret(secret));

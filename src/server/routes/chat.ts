@@ -22,6 +22,7 @@ export const chatRoutes = [
     description:
       'A plan enters the queue as proposed (like POST /agent/plan with a prompt). Notes are proposed, not saved. Questions are answered from memory search (needs memory:read), with the uids used. `commands` lists what the client could run next.',
     auth: 'agent:plan',
+    authNote: 'a question, answered from memory, also needs `memory:read`',
     body: RespondRequest,
     response: RespondResponse,
     handler: ({ body, principal, services }) => services.planner.respond(principal, body),

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../src/contracts/scope-list.js';
+import { cliEnv, runCli, tempHome, useDaemon, type ApiResult } from '../helpers/daemon.js';
+
+/**
+ * The route table, tried with a key of each single scope: generated from `x-kairos-auth` in
+ * /openapi.json, which the daemon builds from the same table that authorizes requests. A key
+ * without the declared scope gets 403 and changes nothing; with it, never 401/403 (except where
+ * the table notes a further check in the handler). A new route needs an entry in SAMPLES below,
+ * and a public one a place in PUBLIC: otherwise this file fails.
+ */
+
+// Snapshots only on demand, so that the store's files change exactly when data changes.
+const d = useDaemon(() => {
+  const home = tempHome();
+  writeFileSync(join(home, 'config.json'), JSON.stringify({ snapshot: { every_ops: 1_000_000, every_ms: 86_400_000 } }));
+  return { home, env: { DEBUG: 'true' } };
+});
+
+/** The only routes that take no credential at all. */
+const PUBLIC = ['GET /health', 'GET /version', 'GET /openapi.json', 'POST /user/login'];
+
+const ICS = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//kairos-test//EN', 'BEGIN:VEVENT', 'UID:route-scopes-1', 'DTSTAMP:20250101T000000Z', 'DTSTART:20250601T100000Z', 'DTEND:20250601T110000Z', 'SUMMARY:imported', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+
+let registered = 0;
+/** A request to each route, valid enough to reach its handler. `{id}` is another key's id, `{plan_id}` an unknown plan. */
+const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
+  'GET /health': () => ({}),
+  'GET /version': () => ({}),
+  'GET /openapi.json': () => ({}),
+  'POST /user/login': () => ({ body: { email: 'nobody@example.com', password: 'whatever' } }),
+  'GET /agent/status': () => ({}),
+  'POST /auth/keys': () => ({ body: { name: 'made-by-matrix', scopes: ['memory:read'] } }),
+  'GET /auth/keys': () => ({}),
+  'POST /auth/keys/{id}/rotate': () => ({}),
+  'DELETE /auth/keys/{id}': () => ({}),
+  'POST /user/register': () => ({ body: { email: `matrix-${++registered}@example.com`, password: 'long enough password', display_name: 'matrix' } }),
+  'GET /user/profile': () => ({}),
+  'PATCH /user/update': () => ({ body: { updates: { display_name: 'Owner' } } }),
+  'POST /user/password': () => ({ body: { email: 'owner@example.com', password: 'a new long password' } }),
+  'POST /memory/push': () => ({ body: { traces: [{ type: 'note', content: 'from the matrix' }] } }),
+  'GET /memory/pull': () => ({}),
+  'PATCH /memory/edit': () => ({ body: { uid: 'tr_unknown', updates: { content: 'x' } } }),
+  'GET /memory/history': () => ({ query: 'uid=tr_unknown' }),
+  'POST /memory/search': () => ({ body: { query: 'matrix' } }),
+  'POST /chat/plan-preview': () => ({ body: { prompt: 'gym tomorrow at 7am for 1h' } }),
+  'POST /chat/respond': () => ({ body: { prompt: 'gym tomorrow at 7am for 1h' } }),
+  'POST /chat/trace-summary': () => ({ body: { trace_ids: ['tr_unknown'] } }),
+  'POST /debug/trace-dump': () => ({ body: { trace_uid: 'tr_unknown' } }),
+  'POST /calendar/create': () => ({ body: { title: 'matrix', scheduled_for: '2025-06-02T10:00:00Z', duration_minutes: 30 } }),
+  'GET /calendar/events': () => ({ query: 'start=2025-06-01T00:00:00Z&end=2025-06-08T00:00:00Z' }),
+  'PATCH /calendar/edit': () => ({ body: { uid: 'ev_unknown', updates: { title: 'x' } } }),
+  'DELETE /calendar/remove': () => ({ query: 'uid=ev_unknown' }),
+  'POST /calendar/import': () => ({ body: { ics: ICS } }),
+  'GET /calendar/export.ics': () => ({}),
+  'GET /calendar/feed.ics': () => ({}),
+  'GET /tempo/tags': () => ({}),
+  'GET /tempo/profile': () => ({}),
+  'POST /tempo/adjust': () => ({ body: { preferences: { tag_mappings: { gym: '@morning' } } } }),
+  'GET /context/export': () => ({}),
+  'GET /context/checkpoints': () => ({}),
+  'POST /agent/plan': () => ({ body: { actions: [{ kind: 'create_event', title: 'matrix', scheduled_for: '2031-06-02T10:00:00Z', duration_minutes: 30 }] } }),
+  'GET /agent/queue': () => ({}),
+  'GET /agent/plans/{plan_id}': () => ({}),
+  'POST /agent/approve': () => ({ body: { plan_id: 'pl_unknown' } }),
+  'POST /agent/reject': () => ({ body: { plan_id: 'pl_unknown' } }),
+  'POST /agent/execute': () => ({ body: { plan_id: 'pl_unknown', simulate: true } }),
+  'POST /agent/feedback': () => ({ body: { uid: 'tr_unknown', rating: 4 } }),
+};
+
+type AuthSpec = { public: true } | { any_of: string[]; key_in?: 'query'; self_key?: true; note?: string };
+interface Op {
+  id: string;
+  method: string;
+  path: string;
+  auth: AuthSpec | undefined;
+}
+
+let ops: Op[] = [];
+let victim: { id: string; key: string };
+
+/** Every file of the store, hashed: equal before and after means nothing was written. */
+function storeFingerprint(): string {
+  const h = createHash('sha256');
+  for (const f of readdirSync(d.home).filter((n) => n.startsWith('db.')).sort()) h.update(f).update(readFileSync(join(d.home, f)));
+  h.update(readFileSync(join(d.home, 'credentials.json')));
+  return h.digest('hex');
+}
+
+async function call(op: Op, key: string): Promise<ApiResult> {
+  const sample = SAMPLES[op.id]!();
+  const path = op.path.replace('{id}', victim.id).replace('{plan_id}', 'pl_unknown');
+  const inQuery = op.auth && 'key_in' in op.auth && op.auth.key_in === 'query';
+  const query = [sample.query, inQuery ? `key=${encodeURIComponent(key)}` : undefined].filter(Boolean).join('&');
+  return d.api(op.method, path + (query ? `?${query}` : ''), { key: inQuery ? null : key, ...(sample.body !== undefined ? { body: sample.body } : {}) });
+}
+
+/** Whether a key holding exactly `scope` meets a route's declared baseline (other keys' ids only for admin). */
+function held(auth: Exclude<AuthSpec, { public: true }>, scope: string, targetsOtherKey: boolean): boolean {
+  if (scope === 'admin') return true;
+  if (auth.self_key && targetsOtherKey) return false;
+  return auth.any_of.includes(scope);
+}
+
+beforeAll(async () => {
+  const doc = (await d.api('GET', '/openapi.json', { key: null })).json as { paths: Record<string, Record<string, Record<string, unknown>>> };
+  ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([m, o]) => ({ id: `${m.toUpperCase()} ${path}`, method: m.toUpperCase(), path, auth: o['x-kairos-auth'] as AuthSpec | undefined })),
+  );
+  const v = await d.api('POST', '/auth/keys', { body: { name: 'victim', scopes: [...SCOPES] } });
+  expect(v.status, v.text).toBe(201);
+  victim = v.json;
+});
+
+describe('the route table', () => {
+  it('every route declares its permission, and only the known few are public', () => {
+    expect(ops.length).toBeGreaterThan(30);
+    for (const op of ops) expect(op.auth, `${op.id} declares no permission`).toBeDefined();
+    expect(ops.filter((o) => o.auth && 'public' in o.auth).map((o) => o.id).sort()).toEqual([...PUBLIC].sort());
+    for (const op of ops) if (op.auth && !('public' in op.auth)) expect(op.auth.any_of.length, op.id).toBeGreaterThan(0);
+  });
+
+  it('every route has a sample request here (add one for a new route)', () => {
+    expect(ops.map((o) => o.id).filter((id) => !SAMPLES[id])).toEqual([]);
+  });
+});
+
+describe('route × scope', () => {
+  // The feed key as `kairos cal subscribe-url` mints it, then one key per scope; admin last (it changes things).
+  const principals = ['subscribe-url', ...SCOPES.filter((s) => s !== 'admin'), 'admin'];
+
+  it.each(principals)('a key with only %s: 403 and nothing written unless the route declares it', async (who) => {
+    let key: string;
+    let scope: string;
+    if (who === 'subscribe-url') {
+      const r = await runCli(['--json', 'cal', 'subscribe-url'], { env: cliEnv(d) });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { url: string; scopes: string[] };
+      expect(out.scopes).toEqual(['calendar:feed']);
+      key = new URL(out.url).searchParams.get('key')!;
+      scope = 'calendar:feed';
+    } else {
+      const r = await d.api('POST', '/auth/keys', { body: { name: `only-${who}`, scopes: [who] } });
+      expect(r.status, r.text).toBe(201);
+      key = r.json.key;
+      scope = who;
+    }
+    const protectedOps = ops.filter((o) => o.auth && !('public' in o.auth));
+    const refused = protectedOps.filter((o) => !held(o.auth as Exclude<AuthSpec, { public: true }>, scope, o.path.includes('{id}')));
+    const allowed = protectedOps.filter((o) => !refused.includes(o));
+
+    const before = storeFingerprint();
+    for (const op of refused) {
+      const r = await call(op, key);
+      expect(r.status, `${op.id} with ${who}: ${r.text}`).toBe(403);
+      expect(r.json?.error?.code, op.id).toBe('forbidden');
+    }
+    expect(storeFingerprint(), `a refused request of ${who} changed the store`).toBe(before);
+    // The owner and the other key still work, unchanged.
+    expect((await d.api('GET', '/auth/keys')).status).toBe(200);
+    expect((await d.api('GET', '/memory/pull', { key: victim.key })).status).toBe(200);
+
+    for (const op of allowed) {
+      const r = await call(op, key);
+      expect(r.status, `${op.id} with ${who}: ${r.text}`).not.toBe(401);
+      expect(r.status, `${op.id} with ${who}: ${r.text}`).toBeLessThan(500);
+      const note = (op.auth as { note?: string }).note;
+      if (!note || scope === 'admin') expect(r.status, `${op.id} with ${who}: ${r.text}`).not.toBe(403);
+    }
+  });
+});
