@@ -125,7 +125,8 @@ export const TraceUpdatesSchema = z
     const keys = Object.keys(v);
     if (keys.length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'no field to change' });
     for (const k of keys) {
-      if (k in EDITABLE) continue;
+      // Own properties only: `constructor` or `toString` are inherited by every object, not fields.
+      if (Object.hasOwn(EDITABLE, k)) continue;
       const ro = (READ_ONLY_FIELDS as readonly string[]).includes(k);
       ctx.addIssue({ code: 'custom', path: [k], message: ro ? `${k} is not editable` : `unknown field ${k}` });
     }

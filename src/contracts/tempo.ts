@@ -207,7 +207,7 @@ function keyedRecord<V extends z.ZodType>(value: V, key: (k: string) => { ok: st
       for (const [raw, v] of Object.entries(rec)) {
         const k = key(raw);
         if ('error' in k) ctx.addIssue({ code: 'custom', path: [raw], message: k.error, ...(k.tag ? { params: TAG_CODE } : {}) });
-        else if (k.ok in out) ctx.addIssue({ code: 'custom', path: [raw], message: `${what} "${k.ok}" is given twice` });
+        else if (Object.hasOwn(out, k.ok)) ctx.addIssue({ code: 'custom', path: [raw], message: `${what} "${k.ok}" is given twice` });
         const r = entry.safeParse(v);
         if (!r.success) {
           for (const i of r.error.issues) {

@@ -14,7 +14,7 @@ export async function agentStatus(deps: {
 }): Promise<AgentStatus> {
   const queue = Object.fromEntries(PLAN_STATUSES.map((s) => [s, 0])) as AgentStatus['queue'];
   for (const p of deps.store.byIndex<{ status: string }>('plans', 'user_id', deps.userId)) {
-    if (p.status in queue) queue[p.status as keyof AgentStatus['queue']]++;
+    if (Object.hasOwn(queue, p.status)) queue[p.status as keyof AgentStatus['queue']]++;
   }
   return {
     status: 'ok',

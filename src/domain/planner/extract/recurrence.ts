@@ -8,7 +8,7 @@ const DAY_LIST = `${WEEKDAY_RE}s?(?:${JOIN}${WEEKDAY_RE}s?)*`;
 function weekdaysIn(text: string): number[] {
   const found = new Set<number>();
   for (const m of matches(new RegExp(`\\b(${WEEKDAY_RE})s?\\b`), text)) {
-    const i = WEEKDAY_INDEX[m[1]!];
+    const i = Object.hasOwn(WEEKDAY_INDEX, m[1]!) ? WEEKDAY_INDEX[m[1]!] : undefined;
     if (i !== undefined) found.add(i);
   }
   return [...found].sort((a, b) => a - b);

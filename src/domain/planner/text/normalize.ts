@@ -82,7 +82,8 @@ export function normalizePrompt(prompt: string): Normalized {
     .trim();
   const text = cleaned.replace(/[A-Za-z0-9][A-Za-z0-9']*/g, (token) => {
     const lower = token.toLowerCase();
-    const abbreviation = ABBREVIATIONS[lower];
+    // Own keys only: a prompt may well say "constructor" or "toString".
+    const abbreviation = Object.hasOwn(ABBREVIATIONS, lower) ? ABBREVIATIONS[lower] : undefined;
     if (abbreviation && abbreviation !== lower) {
       fixes.push({ from: token, to: abbreviation, kind: 'abbreviation' });
       return keepCase(token, abbreviation);

@@ -43,10 +43,10 @@ export const NUMBER_RE =
 export function parseNumber(text: string): number | undefined {
   const t = text.trim().toLowerCase();
   if (/^\d+(?:\.\d+)?$/.test(t)) return Number(t);
-  if (t in SMALL) return SMALL[t];
+  if (Object.hasOwn(SMALL, t)) return SMALL[t];
   const compound = /^(twenty|thirty|forty|fifty)[- ](\w+)$/.exec(t);
   if (compound) {
-    const unit = SMALL[compound[2]!];
+    const unit = Object.hasOwn(SMALL, compound[2]!) ? SMALL[compound[2]!] : undefined;
     if (unit !== undefined && unit < 10) return SMALL[compound[1]!]! + unit;
   }
   return undefined;
