@@ -41,7 +41,7 @@ const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
   'GET /user/profile': () => ({}),
   'PATCH /user/update': () => ({ body: { updates: { display_name: 'Owner' } } }),
   'POST /user/password': () => ({ body: { email: 'owner@example.com', password: 'a new long password' } }),
-  'POST /memory/push': () => ({ body: { traces: [{ type: 'note', content: 'from the matrix' }] } }),
+  'POST /memory/push': () => ({ body: { traces: [{ type: 'observation', task_id: 'matrix', content: 'from the matrix' }] } }),
   'GET /memory/pull': () => ({}),
   'PATCH /memory/edit': () => ({ body: { uid: 'tr_unknown', updates: { content: 'x' } } }),
   'GET /memory/history': () => ({ query: 'uid=tr_unknown' }),
