@@ -47,10 +47,8 @@ function authenticate(def: RouteDef, services: Services, limiter: RateLimiter) {
   return async (ctx: Context, next: Next) => {
     if (def.debugOnly && !services.config.debug) throw notFound(`No route ${ctx.method} ${ctx.path}.`);
     ctx.state.limiter = limiter;
-    if (def.auth === 'none') {
-      limiter.chargeAnonymous(ctx.ip);
-      return next();
-    }
+    // Public routes were counted in the address's anonymous bucket by the rate-limit middleware.
+    if (def.auth === 'none') return next();
     const fromQuery = typeof def.auth === 'object' && 'keyIn' in def.auth && def.auth.keyIn === 'query';
     let principal;
     try {

@@ -1,0 +1,122 @@
+import { randomBytes, scryptSync } from 'node:crypto';
+import { request } from 'node:http';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useDaemon } from '../helpers/daemon.js';
+import { expectError } from '../helpers/expect-error.js';
+
+// Issue 14, item 6: login cannot be brute-forced or used to find out who has an account.
+
+/** A request from a chosen loopback address (127.0.0.0/8 is all ours), with a chosen Authorization header. */
+function send(port: number, method: string, path: string, opts: { from?: string; authorization?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  return new Promise((ok, fail) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        localAddress: opts.from ?? '127.0.0.1',
+        headers: {
+          ...(body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } : {}),
+          ...(opts.authorization ? { authorization: opts.authorization } : {}),
+        },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => ok({ status: res.statusCode!, body: JSON.parse(text) }));
+      },
+    );
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+const login = (port: number, email: string, password: string, opts: { from?: string; authorization?: string } = {}) =>
+  send(port, 'POST', '/user/login', { ...opts, body: { email, password } });
+
+describe('login is limited per client address and per email', () => {
+  const d = useDaemon({ env: { KAIROS_RATE_LIMIT: '12' } });
+
+  it('varying Authorization or ?key= buys no extra tries: the 13th login from one address is 429', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i++) statuses.push((await login(d.port, `nobody${i}@example.com`, 'guess', { authorization: `Bearer kairos_sk_fake${i}` })).status);
+    expect(statuses.slice(0, 12)).toEqual(Array(12).fill(401));
+    expect(statuses[12]).toBe(429);
+  });
+
+  it('one email gets 10 tries a minute whatever the address; another email is not held up by it', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await login(d.port, 'target@example.com', `guess ${i}`, { from: '127.0.0.2' })).status);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses[10]).toBe(429);
+    const elsewhere = await login(d.port, 'target@example.com', 'guess', { from: '127.0.0.3' });
+    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.body.error.code).toBe('rate_limited');
+    expect((await login(d.port, 'someone-else@example.com', 'guess', { from: '127.0.0.3' })).status).toBe(401);
+  });
+
+  it('failed keys on protected routes count against the address too', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i++) statuses.push((await send(d.port, 'GET', '/memory/pull', { from: '127.0.0.4', authorization: `Bearer kairos_sk_bogus${i}` })).status);
+    expect(statuses.slice(0, 12)).toEqual(Array(12).fill(401));
+    expect(statuses[12]).toBe(429);
+    // A valid key is not held up by the failures of others on the same address.
+    expect((await send(d.port, 'GET', '/memory/pull', { from: '127.0.0.4', authorization: `Bearer ${d.key}` })).status).toBe(200);
+  });
+});
+
+describe('passwords', () => {
+  const d = useDaemon();
+
+  it('an unknown email costs what a wrong password costs (no enumeration by timing)', async () => {
+    const reg = await d.api('POST', '/user/register', { body: { email: 'known@example.com', password: 'right password', display_name: 'k' } });
+    expect(reg.status, reg.text).toBe(201);
+    const time = async (email: string) => {
+      const t = performance.now();
+      expectError(await d.api('POST', '/user/login', { key: null, body: { email, password: 'wrong password' } }), 401, 'unauthorized');
+      return performance.now() - t;
+    };
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      known.push(await time('known@example.com'));
+      unknown.push(await time(`unknown${i}@example.com`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    // Before: 2–8 ms against 33–84 ms. Now both run one scrypt of the same cost.
+    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
+  });
+
+  it('new hashes use scrypt N=2^17; an older N=2^14 hash is replaced at the next successful login', async () => {
+    const reg = await d.api('POST', '/user/register', { body: { email: 'old@example.com', password: 'old password', display_name: 'o' } });
+    expect(reg.status).toBe(201);
+    await d.restart();
+    const dbPath = join(d.home, 'db.json');
+    const user = () => (JSON.parse(readFileSync(dbPath, 'utf8')).collections.users as { user_id: string; password_hash: string }[]).find((u) => u.user_id === reg.json.user_id)!;
+    expect(user().password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+
+    // Put back a hash as the previous version made it.
+    await d.stop();
+    const salt = randomBytes(16);
+    const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('old password', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
+    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
+    db.collections.users.find((u: { user_id: string }) => u.user_id === reg.json.user_id).password_hash = old;
+    writeFileSync(dbPath, JSON.stringify(db));
+    await d.restart();
+
+    expectError(await d.api('POST', '/user/login', { key: null, body: { email: 'old@example.com', password: 'wrong password' } }), 401, 'unauthorized');
+    await d.restart();
+    expect(user().password_hash).toBe(old); // a failed login changes nothing
+    const ok = await d.api('POST', '/user/login', { key: null, body: { email: 'old@example.com', password: 'old password' } });
+    expect(ok.status, ok.text).toBe(200);
+    await d.restart();
+    expect(user().password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    // …and it still verifies, and the token issued before the upgrade still works.
+    expect((await d.api('POST', '/user/login', { key: null, body: { email: 'old@example.com', password: 'old password' } })).status).toBe(200);
+    expect((await d.api('GET', '/memory/pull', { key: ok.json.token })).status).toBe(200);
+  });
+});
