@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useDaemon } from '../helpers/daemon.js';
 
@@ -88,6 +90,20 @@ describe('a file whose names are members of Object.prototype', () => {
     expect(ics.status).toBe(200);
     for (const name of HOSTILE) expect(ics.text).toContain(`\r\nUID:${name}\r\n`);
     for (const name of HOSTILE) expect((await d.api('DELETE', `/calendar/remove?uid=${encodeURIComponent(name)}`)).status).toBe(200);
+    expect((await d.api('GET', '/health')).status).toBe(200);
+  });
+});
+
+describe('defence in depth', () => {
+  it('the running daemon has frozen Object.prototype and Object (checked by a refused write at start)', async () => {
+    const log = readFileSync(join(d.home, 'daemon.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const started = log.filter((l) => l.msg === 'daemon started').at(-1);
+    const hardened = log.filter((l) => l.msg === 'intrinsics frozen against prototype pollution').at(-1);
+    expect(hardened).toMatchObject({ pid: started.pid, frozen: ['Object.prototype', 'Object'] });
+    // …and it still serves everything after the hostile imports above.
     expect((await d.api('GET', '/health')).status).toBe(200);
   });
 });
