@@ -43,6 +43,7 @@ export type EventOverride = z.infer<typeof EventOverride>;
 
 const eventFields = {
   uid: z.string(),
+  ical_uid: z.string().optional().describe("the imported iCalendar UID, when it differs from uid (another user's event already had that uid)"),
   user_id: z.string(),
   title: z.string(),
   scheduled_for: IsoDateTime.describe('start (UTC); for an occurrence, the occurrence start'),

@@ -13,6 +13,7 @@ import { attachWebSocket } from '../server/ws.js';
 import { Store, StoreOpenError } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { ensureOwnerCredentials } from './credentials.js';
+import { hardenIntrinsics } from './harden.js';
 import { DaemonRunningError, acquireLock } from './lock.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
 
@@ -57,6 +58,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     throw startFailure(e);
   });
   const logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: paths.daemonLog, sync: true, mkdir: true, mode: 0o600 }));
+  logger.info(hardenIntrinsics(), 'intrinsics frozen against prototype pollution');
   let store: Store | undefined;
   try {
     store = await Store.open(paths, {

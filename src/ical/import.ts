@@ -279,7 +279,7 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
   const events: ImportedEvent[] = [];
   const seen = new Set<string>();
   for (const v of found) {
-    const rawUid = typeof v.uid === 'string' ? v.uid.trim() : '';
+    const rawUid = scan.uids.original(v.uid) ?? '';
     const block = rawUid ? blockOf.get(rawUid) : anonymous.shift();
     const line = rawUid ? lineOf.get(rawUid) : block?.line;
     let uid = rawUid;

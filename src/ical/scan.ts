@@ -1,12 +1,16 @@
+import { safeContentLine, UidTokens } from './safe-lines.js';
+
 /**
  * A line-level pass over iCalendar text before node-ical sees it: unfolds lines while remembering
  * where each started (node-ical reports no line numbers), finds the VEVENT blocks and their UIDs,
- * repairs what real-world producers commonly get wrong, and notes structural damage.
+ * repairs what real-world producers commonly get wrong, and notes structural damage. The text it
+ * hands on holds only the properties the importer reads, and tokens instead of UIDs (safe-lines.ts).
  */
 
 export interface VeventBlock {
   /** 1-based physical line of BEGIN:VEVENT. */
   line: number;
+  /** The UID as written (the block's lines hold its token). */
   uid?: string;
   isOverride: boolean;
   rrules: number;
@@ -20,8 +24,10 @@ export interface Problem {
 }
 
 export interface Scan {
-  /** The repaired text, CRLF-terminated. */
+  /** The repaired and reduced text, CRLF-terminated, for node-ical. */
   text: string;
+  /** The tokens standing for UIDs in `text` and the blocks' lines. */
+  uids: UidTokens;
   events: VeventBlock[];
   timezones: string[][];
   /** Top-level components other than VEVENT/VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY…). */
@@ -44,6 +50,15 @@ const valueOf = (l: string) => {
   }
   return '';
 };
+
+/** TEXT unescaping as node-ical does it, so a UID reads the same here as it did there. */
+const unescapeText = (t: string) =>
+  t
+    .replaceAll('\\,', ',')
+    .replaceAll('\\;', ';')
+    .replaceAll(/\\[nN]/g, '\n')
+    .replaceAll('\\\\', '\\')
+    .replace(/^"(.*)"$/, '$1');
 
 export function scanIcs(input: string): Scan {
   const repairs: Problem[] = [];
@@ -75,6 +90,7 @@ export function scanIcs(input: string): Scan {
   let current: VeventBlock | undefined;
   let tz: string[] | undefined;
   let otherComponents = 0;
+  const uids = new UidTokens();
   for (const { line, text: rawText } of logical) {
     let text = rawText;
     const upper = text.toUpperCase();
@@ -124,11 +140,18 @@ export function scanIcs(input: string): Scan {
         if (cleaned !== text) repairs.push({ line, uid: current?.uid, message: `removed spaces inside ${name}` });
         text = cleaned;
       }
-      if (current && stack.at(-1) === 'VEVENT') {
-        if (name === 'UID') current.uid = valueOf(text).trim() || undefined;
+      const inEvent = current !== undefined && stack.at(-1) === 'VEVENT';
+      const firstUid = inEvent && name === 'UID' && current!.uid === undefined;
+      if (current && inEvent) {
+        if (firstUid) current.uid = unescapeText(valueOf(text)).trim() || undefined;
         else if (name === 'RECURRENCE-ID') current.isOverride = true;
         else if (name === 'RRULE') current.rrules++;
       }
+      // Only an event's own UID reaches node-ical, as a token; a UID of an alarm or a to-do would
+      // key (or merge into) an event there.
+      const safe = name === 'UID' ? (firstUid && current!.uid !== undefined ? `UID:${uids.token(current!.uid)}` : undefined) : safeContentLine(text, name);
+      if (safe === undefined) continue;
+      text = safe;
     }
     if (current) current.lines.push(text);
     if (tz && !upper.startsWith('BEGIN:VTIMEZONE')) tz.push(text);
@@ -143,5 +166,5 @@ export function scanIcs(input: string): Scan {
     if (open !== 'VCALENDAR' && open !== 'VEVENT') repairs.push({ message: `BEGIN:${open} is never closed` });
     out.push(`END:${open}`);
   }
-  return { text: out.join('\r\n') + '\r\n', events, timezones, otherComponents, repairs };
+  return { text: out.join('\r\n') + '\r\n', uids, events, timezones, otherComponents, repairs };
 }

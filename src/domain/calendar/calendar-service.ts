@@ -2,7 +2,6 @@ import type { CreateEventInput, EventOverride, EventSource, EventUpdates, Import
 import type { StoredTrace } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
 import { toIcs } from '../../ical/export.js';
-import { parseIcs, type ImportedEvent } from '../../ical/import.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
@@ -10,6 +9,7 @@ import { newId } from '../ids.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { isTempoTag } from '../tempo/tags.js';
+import { importCalendar } from './calendar-import.js';
 import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
 import { normalizeEvent, type EventCore, type EventDraft } from './normalize.js';
 import { ruleStarts } from './recurrence.js';
@@ -367,53 +367,20 @@ export class CalendarService {
 
   // ------------------------------------------------------------------ import / export
 
-  /**
-   * Import an iCalendar text as ONE transaction: new UIDs are created, known ones updated when
-   * their content changed and skipped when not (so a re-import changes nothing). Events that
-   * cannot be read are reported with their UID and line; the rest is imported.
-   */
-  async import(p: Principal, text: string): Promise<ImportReport> {
-    const userId = p.userId;
-    const tz = this.d.zoneOf(userId);
-    const parsed = parseIcs(text, tz);
-    const now = this.d.clock.now();
-    const actor = actorOf(p);
-    const report: ImportReport = { imported: 0, updated: 0, skipped: parsed.skipped, errors: parsed.errors, warnings: parsed.warnings };
-    const staged = await this.d.store.transact((tx) => {
-      const out: Staged[] = [];
-      for (const ev of parsed.events) {
-        const uid = this.importUid(tx, userId, ev.uid);
-        const before = tx.get<StoredEvent>('events', uid);
-        const core = importedCore(ev);
-        if (before && sameContent(before, core)) {
-          report.skipped++;
-          continue;
-        }
-        const nowIso = now.toISOString();
-        const event: StoredEvent = before
-          ? { ...stripCore(before), ...core, version: before.version + 1, updated_at: nowIso }
-          : { uid, user_id: userId, ...core, source: 'import', created_at: nowIso, updated_at: nowIso, version: 1 };
-        tx.put('events', event);
-        const trace = this.stageRecord(tx, before ? 'updated' : 'created', event, actor, now, before);
-        if (before) for (const h of this.hooks) h(tx, before, event, actor);
-        out.push({ kind: before ? 'updated' : 'created', event, trace });
-        if (before) report.updated++;
-        else report.imported++;
-      }
-      return out;
-    });
-    for (const s of staged) this.publish(s);
-    return report;
-  }
-
-  /**
-   * Where an imported UID lives for this user. UIDs are kept as given, but the store's key is
-   * global: when another user holds the UID already, this user's copy gets a suffixed key.
-   */
-  private importUid(tx: Tx, userId: string, uid: string): string {
-    const own = tx.get<StoredEvent>('events', uid);
-    if (!own || own.user_id === userId) return uid;
-    return `${uid}~${userId}`;
+  /** Import an iCalendar text (calendar-import.ts): every event checked like a create, keyed by (user, UID). */
+  import(p: Principal, text: string): Promise<ImportReport> {
+    return importCalendar(
+      {
+        store: this.d.store,
+        clock: this.d.clock,
+        zoneOf: this.d.zoneOf,
+        record: (tx, kind, event, actor, now, before) => this.stageRecord(tx, kind, event, actor, now, before),
+        onUpdate: (tx, before, after, actor) => this.hooks.forEach((h) => h(tx, before, after, actor)),
+        publish: (kind, event, trace) => this.publish({ kind, event, trace }),
+      },
+      p,
+      text,
+    );
   }
 
   /** The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and the tag). */
@@ -452,35 +419,6 @@ function stripCore(e: StoredEvent): StoredEvent {
   const copy: Record<string, unknown> = { ...e };
   for (const k of CORE_KEYS) delete copy[k];
   return copy as StoredEvent;
-}
-
-function importedCore(ev: ImportedEvent): EventCore & { overrides?: EventOverride[] } {
-  const core: EventCore & { overrides?: EventOverride[] } = {
-    title: ev.title,
-    scheduled_for: ev.scheduled_for,
-    duration_minutes: ev.duration_minutes,
-    task_id: null,
-    tag: ev.tag ?? null,
-    all_day: ev.all_day,
-    timezone: ev.timezone,
-    status: ev.status,
-  };
-  if (ev.description) core.description = ev.description;
-  if (ev.location) core.location = ev.location;
-  if (ev.rrule) core.rrule = ev.rrule;
-  if (ev.rdates?.length) core.rdates = ev.rdates;
-  if (ev.exdates?.length) core.exdates = ev.exdates;
-  if (ev.overrides?.length) core.overrides = ev.overrides;
-  return core;
-}
-
-/** Whether a stored event already holds what an import would write (task_id is kept by kairos). */
-function sameContent(e: StoredEvent, core: EventCore & { overrides?: EventOverride[] }): boolean {
-  for (const k of [...CORE_KEYS, 'overrides'] as const) {
-    if (k === 'task_id') continue;
-    if (JSON.stringify(e[k] ?? null) !== JSON.stringify((core as unknown as Record<string, unknown>)[k] ?? null)) return false;
-  }
-  return true;
 }
 
 function changedFields(before: StoredEvent, after: StoredEvent): Record<string, { from: unknown; to: unknown }> {
