@@ -191,7 +191,7 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
         const h = await d.api('GET', '/health', { key: null });
         const probe = await d.api('GET', '/memory/pull?limit=1');
         if (h.status !== 200 || probe.status !== 200) {
-          failures.push(`the daemon stopped answering (/health ${h.status}, /memory/pull ${probe.status}) after ${replay}`);
+          failures.push(`the daemon stopped answering (/health ${h.status}, /memory/pull ${probe.status} ${shorten(probe.text)}) after ${replay}`);
           break;
         }
       }
