@@ -7,6 +7,7 @@ import { readConfigFile, resolveConfig } from '../config/config.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
 import { systemClock } from '../domain/clock.js';
 import { AppError } from '../errors.js';
+import { answerClientErrors } from '../server/client-errors.js';
 import { createApp } from '../server/app.js';
 import { createServices } from '../server/services.js';
 import { attachWebSocket } from '../server/ws.js';
@@ -75,6 +76,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     const server = tls
       ? createHttpsServer({ cert: await readFile(opts.tlsCert!), key: await readFile(opts.tlsKey!) }, handler)
       : createHttpServer(handler);
+    answerClientErrors(server);
     const ws = attachWebSocket(server, services);
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);

@@ -11,6 +11,8 @@ function toAppError(err: unknown): AppError {
   const e = err as { status?: number; statusCode?: number; type?: string; message?: string; expose?: boolean };
   const status = e?.status ?? e?.statusCode;
   if (status === 413 || e?.type === 'entity.too.large') return new AppError(413, 'payload_too_large', 'The request body is too large.');
+  // koa-body (through bourne) refuses a body with a "__proto__" key with a bare SyntaxError.
+  if (err instanceof SyntaxError && /prototype property/.test(err.message)) return new AppError(400, 'bad_request', 'The body has a "__proto__" key; no field of this API has that name.');
   if (e?.type === 'entity.parse.failed' || (status === 400 && /json|parse/i.test(e?.message ?? ''))) return new AppError(400, 'bad_request', 'The body is not valid JSON.');
   if (status === 415 || e?.type === 'charset.unsupported' || e?.type === 'encoding.unsupported') return new AppError(400, 'bad_request', e.message ?? 'Unsupported body encoding.');
   if (status && status >= 400 && status < 500 && e.expose) return new AppError(status, status === 404 ? 'not_found' : 'bad_request', e.message ?? 'Bad request.');
