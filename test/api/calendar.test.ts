@@ -199,7 +199,8 @@ describe('isolation, scopes and the feed', () => {
     const bad = await d.api('GET', '/calendar/feed.ics?key=kairos_sk_nope', { key: null });
     expect(bad.status).toBe(401);
     expect(bad.json.error.code).toBe('unauthorized');
-    expect((await d.api('GET', '/calendar/feed.ics', { key: null })).status).toBe(422);
+    // No key at all: the credential is checked before the query is validated.
+    expect((await d.api('GET', '/calendar/feed.ics', { key: null })).status).toBe(401);
     const mem = await d.api('POST', '/auth/keys', { body: { name: 'mem2', scopes: ['memory:read'] } });
     expect((await d.api('GET', `/calendar/feed.ics?key=${encodeURIComponent(mem.json.key)}`, { key: null })).status).toBe(403);
     await d.api('DELETE', `/auth/keys/${k.json.id}`);

@@ -114,11 +114,11 @@ describe('kairos cal', () => {
     expect(stdout.stdout).toBe(text);
   });
 
-  it('subscribe-url mints a calendar:read key and prints a working feed URL', async () => {
+  it('subscribe-url mints a feed-only key (calendar:feed) and prints a working feed URL', async () => {
     const r = await cal(['subscribe-url', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const { url, scopes } = JSON.parse(r.stdout);
-    expect(scopes).toEqual(['calendar:read']);
+    expect(scopes).toEqual(['calendar:feed']);
     expect(url).toMatch(new RegExp(`^${d.base}/calendar/feed\\.ics\\?key=`));
     const feed = await fetch(url);
     expect(feed.status).toBe(200);
