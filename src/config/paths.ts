@@ -33,5 +33,14 @@ export function homePaths(home: string): HomePaths {
   };
 }
 
+/**
+ * The per-user cache of kairos, shared by every clone and home: `$XDG_CACHE_HOME/kairos`, else
+ * `~/.cache/kairos` (XDG base directories; a relative XDG_CACHE_HOME is ignored, as the spec says).
+ */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.cache'), 'kairos');
+}
+
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
