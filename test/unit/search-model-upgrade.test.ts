@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../src/contracts/memory.js';
 import { homePaths } from '../../src/config/paths.js';
-import { BuiltinModel, defaultCacheDirs } from '../../src/domain/search/builtin-model.js';
+import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../src/domain/search/builtin-model.js';
 import { BuiltinSpace } from '../../src/domain/search/embedding-spaces.js';
 import { SemanticSearch } from '../../src/domain/search/semantic-search.js';
 import { Store } from '../../src/store/store.js';
@@ -12,9 +12,9 @@ import { Store } from '../../src/store/store.js';
 // The first start of a machine: the word vectors are converted in seconds, the sentence encoder's
 // pass takes minutes. Meanwhile search answers with the word vectors alone and says so; once the
 // encoder's file appears, the index is rebuilt with both and every later write joins it. The
-// files are the real ones (prepared by the test setup); another "converter" (this process,
-// holding the lock) delivers the encoder's file when the test says so.
-const shared = defaultCacheDirs()[0]!;
+// files are the real ones (shipped in models/); another "converter" (this process, holding the
+// lock) delivers the encoder's file when the test says so.
+const shared = SHIPPED_MODEL_DIR;
 const wordsFile = readdirSync(shared).find((f) => /^word-vectors-.*\.bin$/.test(f))!;
 const sentenceFile = readdirSync(shared).find((f) => /^sentence-word-vectors-.*\.bin$/.test(f))!;
 const cache = mkdtempSync(join(tmpdir(), 'kairos-model-cache-'));
