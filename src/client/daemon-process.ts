@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DIR_MODE, homePaths } from '../config/paths.js';
@@ -12,6 +13,22 @@ const STOP_TIMEOUT_MS = 10_000;
 const POLL_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Whether the process runs: alive, and not a zombie. A daemon started in the background is
+ * reparented to init once its CLI exits; an init that reaps late (seconds, in some containers)
+ * leaves the exited daemon as a zombie that `kill(pid, 0)` still finds, and `daemon stop` would
+ * wait for the reaper instead of the daemon.
+ */
+export function processRunning(pid: number): boolean {
+  if (!pidAlive(pid)) return false;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return true; // no /proc (macOS): kill(pid, 0) is all there is
+  }
+}
 
 async function healthy(url: string): Promise<boolean> {
   try {
@@ -31,7 +48,7 @@ export function localUrl(s: DaemonState): string {
 /** The running daemon of this home, if daemon.json names a live process that answers /health. */
 export async function runningDaemon(home: string): Promise<DaemonState | undefined> {
   const s = await readDaemonState(homePaths(home).daemonJson);
-  if (!s || !pidAlive(s.pid)) return undefined;
+  if (!s || !processRunning(s.pid)) return undefined;
   return (await healthy(localUrl(s))) ? s : undefined;
 }
 
@@ -43,7 +60,7 @@ export async function runningDaemon(home: string): Promise<DaemonState | undefin
 export async function lockHolder(home: string): Promise<number | undefined> {
   const text = await readFile(homePaths(home).lock, 'utf8').catch(() => '');
   const pid = Number(/\d+/.exec(text)?.[0]);
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : undefined;
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processRunning(pid) ? pid : undefined;
 }
 
 /**
@@ -90,8 +107,8 @@ async function killUnstarted(pid: number): Promise<void> {
     return;
   }
   const deadline = Date.now() + 2000;
-  while (pidAlive(pid) && Date.now() < deadline) await sleep(50);
-  if (pidAlive(pid)) {
+  while (processRunning(pid) && Date.now() < deadline) await sleep(50);
+  if (processRunning(pid)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -136,7 +153,7 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
   while (Date.now() < deadline) {
     const s = await readDaemonState(paths.daemonJson);
     // Ours, or the daemon of a command that won the race to start it: either serves this home.
-    if (s && pidAlive(s.pid) && (await healthy(localUrl(s)))) return s;
+    if (s && processRunning(s.pid) && (await healthy(localUrl(s)))) return s;
     if (exited !== null && !(await lockHolder(home))) break;
     await sleep(POLL_MS);
   }
@@ -160,7 +177,7 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
  */
 export async function stopDaemon(home: string, timeoutMs = STOP_TIMEOUT_MS): Promise<{ pid: number } | undefined> {
   const s = await readDaemonState(homePaths(home).daemonJson);
-  const pid = s && pidAlive(s.pid) ? s.pid : await lockHolder(home);
+  const pid = s && processRunning(s.pid) ? s.pid : await lockHolder(home);
   if (!pid) return undefined;
   try {
     process.kill(pid, 'SIGTERM');
@@ -168,7 +185,7 @@ export async function stopDaemon(home: string, timeoutMs = STOP_TIMEOUT_MS): Pro
     return { pid };
   }
   const deadline = Date.now() + timeoutMs;
-  while (pidAlive(pid)) {
+  while (processRunning(pid)) {
     if (Date.now() > deadline) throw new AppError(500, 'daemon_stuck', `The daemon (pid ${pid}) did not stop within ${timeoutMs / 1000} s; see ${homePaths(home).daemonLog}.`);
     await sleep(25);
   }
