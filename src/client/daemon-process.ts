@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DIR_MODE, homePaths } from '../config/paths.js';
 import { pidAlive } from '../daemon/lock.js';
@@ -128,14 +128,66 @@ export interface StartOptions {
 }
 
 /**
- * Spawn `kairos daemon run` detached, output to daemon.log, and wait for /health. When another
- * command starts the same home's daemon at the same moment, ours loses the lock and exits; we
- * then wait for the winner's daemon instead of failing. A daemon that does not come up is
- * stopped: nothing is left running.
+ * Become the one command that starts this home's daemon: create `daemon.starting` holding our pid.
+ * False while another live command holds it; a file left by a dead one is taken over.
+ */
+async function claimStart(marker: string): Promise<boolean> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(marker, String(process.pid), { flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      const text = await readFile(marker, 'utf8').catch(() => undefined);
+      if (text === undefined) continue; // removed meanwhile: try again
+      const pid = Number(text.trim());
+      const age = Date.now() - ((await stat(marker).catch(() => undefined))?.mtimeMs ?? 0);
+      // Empty for a moment while its creator writes the pid; for seconds only if it died.
+      if (pid > 0 ? processRunning(pid) : age < 2000) return false;
+      await unlink(marker).catch(() => {});
+    }
+  }
+  return false;
+}
+
+async function releaseStart(marker: string): Promise<void> {
+  const text = await readFile(marker, 'utf8').catch(() => '');
+  if (text.trim() === String(process.pid)) await unlink(marker).catch(() => {});
+}
+
+/**
+ * Start the home's daemon in the background and wait for it (10 s at most). Commands that do
+ * this at the same moment (several commands on a stopped home) agree through `daemon.starting`:
+ * one spawns the daemon, the others wait for it instead of failing or spawning daemons that can
+ * only lose the home's lock.
  */
 export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: StartOptions = {}): Promise<DaemonState> {
   const paths = homePaths(home);
   await mkdir(home, { recursive: true, mode: DIR_MODE });
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (!(await claimStart(paths.daemonStarting))) {
+    const s = await runningDaemon(home);
+    if (s) return s;
+    if (Date.now() > deadline) {
+      throw new AppError(503, 'daemon_unreachable', `Another command has been starting the kairos daemon for ${START_TIMEOUT_MS / 1000} s without success (log: ${paths.daemonLog}).`);
+    }
+    await sleep(POLL_MS);
+  }
+  try {
+    // It may have come up between our first look and the claim.
+    return (await runningDaemon(home)) ?? (await spawnAndWait(home, env, o));
+  } finally {
+    await releaseStart(paths.daemonStarting);
+  }
+}
+
+/**
+ * Spawn `kairos daemon run` detached, output to daemon.log, and wait for /health. Should another
+ * daemon win the home's lock (a `daemon run` in the foreground, say), ours exits and we wait for
+ * that one. A daemon that does not come up is stopped: nothing is left running.
+ */
+async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOptions): Promise<DaemonState> {
+  const paths = homePaths(home);
   const log = await open(paths.daemonLog, 'a', 0o600);
   const logFrom = (await log.stat()).size;
   const args = ['daemon', 'run', ...(o.args ?? []), ...(o.portFallback ? ['--port-fallback'] : [])];
@@ -150,11 +202,18 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
   child.once('exit', (code, signal) => (exited = code ?? (signal ? 128 : 1)));
   child.once('error', () => (exited ??= 1));
   const deadline = Date.now() + START_TIMEOUT_MS;
+  // Ours gone and no other daemon seen: given up only when that holds a few polls in a row (a
+  // lock file can be empty for a moment while its daemon writes its pid into it).
+  let alone = 0;
   while (Date.now() < deadline) {
     const s = await readDaemonState(paths.daemonJson);
     // Ours, or the daemon of a command that won the race to start it: either serves this home.
     if (s && processRunning(s.pid) && (await healthy(localUrl(s)))) return s;
-    if (exited !== null && !(await lockHolder(home))) break;
+    if (exited !== null) {
+      const other = (await lockHolder(home)) ?? (s && processRunning(s.pid) ? s.pid : undefined);
+      alone = other ? 0 : alone + 1;
+      if (alone >= 3) break;
+    }
     await sleep(POLL_MS);
   }
   if (exited === null && child.pid) await killUnstarted(child.pid);

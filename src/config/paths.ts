@@ -12,6 +12,8 @@ export interface HomePaths {
   daemonJson: string;
   daemonLog: string;
   lock: string;
+  /** Held by the CLI that is starting the daemon in the background (holds its pid). */
+  daemonStarting: string;
 }
 
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -30,6 +32,7 @@ export function homePaths(home: string): HomePaths {
     daemonJson: join(home, 'daemon.json'),
     daemonLog: join(home, 'daemon.log'),
     lock: join(home, 'daemon.lock'),
+    daemonStarting: join(home, 'daemon.starting'),
   };
 }
 
