@@ -54,12 +54,18 @@ export async function runningDaemon(home: string): Promise<DaemonState | undefin
 
 /**
  * The live process holding the home's lock, if any: a daemon that is starting (or stuck before
- * it listens). Read leniently (the first number in the file), so any lock format that names the
- * pid works.
+ * it listens). Read leniently (a JSON `pid`, else the first number in the file), so any lock
+ * format that names the pid works.
  */
 export async function lockHolder(home: string): Promise<number | undefined> {
   const text = await readFile(homePaths(home).lock, 'utf8').catch(() => '');
-  const pid = Number(/\d+/.exec(text)?.[0]);
+  let pid = Number(/\d+/.exec(text)?.[0]);
+  try {
+    const held = JSON.parse(text) as { pid?: unknown };
+    if (typeof held?.pid === 'number') pid = held.pid;
+  } catch {
+    // Plain text: the pid alone.
+  }
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processRunning(pid) ? pid : undefined;
 }
 

@@ -1,4 +1,5 @@
-import { appendFileSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -88,6 +89,26 @@ describe('auto-start', () => {
       expect(st.stdout).toMatch(/not running/);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe('a process that holds the home without answering', () => {
+  it('daemon status names it instead of "not running", and daemon stop stops it', async () => {
+    const h = home();
+    // Stands in for a daemon stuck before it listens: alive, holding the lock, no daemon.json.
+    const stuck = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      writeFileSync(join(h, 'daemon.lock'), String(stuck.pid));
+      const st = await runCli(['daemon', 'status'], { env: { KAIROS_HOME: h } });
+      expect(st.code).toBe(3);
+      expect(st.stdout).toContain(`kairos daemon (pid ${stuck.pid}) holds ${h} but does not answer`);
+      const exited = new Promise((r) => stuck.once('exit', r));
+      const stop = await runCli(['daemon', 'stop'], { env: { KAIROS_HOME: h } });
+      expect(stop.code, stop.stderr).toBe(0);
+      await exited;
+    } finally {
+      stuck.kill('SIGKILL');
     }
   });
 });
