@@ -12,7 +12,7 @@ function walk(cmd: Command, path: string[]): Node {
   return {
     path,
     description: cmd.description().split('\n')[0] ?? '',
-    options: cmd.options.flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))).concat('--help'),
+    options: cmd.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))).concat('--help'),
     children: cmd.commands.map((c) => walk(c, [...path, c.name()])),
   };
 }

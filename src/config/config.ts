@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { AppError } from '../errors.js';
+import { userCacheDir } from './paths.js';
 
 const configInvalid = (message: string) => new AppError(422, 'config_invalid', message);
 
@@ -40,6 +41,11 @@ export interface Config {
   planner: { provider: 'default' | 'openai'; baseUrl?: string; model?: string; apiKey?: string; timeoutMs: number };
   embeddings: { baseUrl?: string; model?: string; apiKey?: string };
   snapshot: { everyOps: number; everyMs: number; backups: number };
+  /**
+   * The built-in embedding model's files: `dir` (KAIROS_MODEL_DIR) replaces the shipped files and
+   * the cache; `cacheDir` is the per-user cache (XDG_CACHE_HOME) where missing files are made.
+   */
+  model: { dir?: string; cacheDir: string };
 }
 
 export const DEFAULT_PORT = 7340;
@@ -100,5 +106,6 @@ export function resolveConfig(file: ConfigFile, env: NodeJS.ProcessEnv, flags: {
       everyMs: file.snapshot?.every_ms ?? 30_000,
       backups: file.snapshot?.backups ?? 3,
     },
+    model: { dir: env.KAIROS_MODEL_DIR?.trim() || undefined, cacheDir: userCacheDir(env) },
   };
 }

@@ -12,6 +12,8 @@ export interface HomePaths {
   daemonJson: string;
   daemonLog: string;
   lock: string;
+  /** Held by the CLI that is starting the daemon in the background (holds its pid). */
+  daemonStarting: string;
 }
 
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -30,7 +32,17 @@ export function homePaths(home: string): HomePaths {
     daemonJson: join(home, 'daemon.json'),
     daemonLog: join(home, 'daemon.log'),
     lock: join(home, 'daemon.lock'),
+    daemonStarting: join(home, 'daemon.starting'),
   };
+}
+
+/**
+ * The per-user cache of kairos, shared by every clone and home: `$XDG_CACHE_HOME/kairos`, else
+ * `~/.cache/kairos` (XDG base directories; a relative XDG_CACHE_HOME is ignored, as the spec says).
+ */
+export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME?.trim();
+  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.cache'), 'kairos');
 }
 
 export const DIR_MODE = 0o700;

@@ -2,6 +2,15 @@ import { z } from 'zod';
 
 export const PLAN_STATUSES = ['proposed', 'approved', 'executed', 'rejected', 'edited'] as const;
 
+/** The built-in embedding model: ready, or being prepared (first start without its files), or unavailable. */
+export const ModelStatus = z.object({
+  state: z.enum(['ready', 'preparing', 'unavailable']),
+  step: z.string().nullable().describe('what is being prepared, while preparing'),
+  progress: z.number().min(0).max(1).nullable().describe('fraction of the step done, when known'),
+  detail: z.string().optional().describe('why the model (or a part of it) is unavailable'),
+});
+export type ModelStatus = z.infer<typeof ModelStatus>;
+
 export const AgentStatus = z.object({
   status: z.literal('ok'),
   uptime_s: z.number(),
@@ -9,5 +18,6 @@ export const AgentStatus = z.object({
   queue: z.object(Object.fromEntries(PLAN_STATUSES.map((s) => [s, z.number().int()])) as Record<(typeof PLAN_STATUSES)[number], z.ZodNumber>),
   planner: z.object({ provider: z.string(), model: z.string().nullable() }),
   store: z.object({ traces: z.number().int(), events: z.number().int(), plans: z.number().int(), bytes: z.number().int() }),
+  model: ModelStatus.optional(),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -9,7 +9,7 @@ import { systemClock } from '../domain/clock.js';
 import { AppError } from '../errors.js';
 import { answerClientErrors } from '../server/client-errors.js';
 import { createApp } from '../server/app.js';
-import { createServices } from '../server/services.js';
+import { createServices, type Services } from '../server/services.js';
 import { attachWebSocket } from '../server/ws.js';
 import { Store, StoreOpenError } from '../store/store.js';
 import { VERSION } from '../version.js';
@@ -25,6 +25,11 @@ export interface RunOptions {
   tlsCert?: string;
   tlsKey?: string;
   insecure?: boolean;
+  /**
+   * Listen on a free port when the configured one is taken (auto-start and `daemon start`
+   * without --port); daemon.json records the port in use and the one that was taken.
+   */
+  portFallback?: boolean;
   env?: NodeJS.ProcessEnv;
   /** Where the "kairos listening on" line goes. */
   stdout?: (line: string) => void;
@@ -61,6 +66,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
   const logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: paths.daemonLog, sync: true, mkdir: true, mode: 0o600 }));
   logger.info(hardenIntrinsics(), 'intrinsics frozen against prototype pollution');
   let store: Store | undefined;
+  let services: Services | undefined;
   try {
     store = await Store.open(paths, {
       snapshotEveryOps: config.snapshot.everyOps,
@@ -69,7 +75,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       log: (msg, extra) => logger.warn(extra ?? {}, msg),
     });
     const startedAt = new Date();
-    const services = createServices({ store, clock: systemClock, config, logger, version: VERSION, startedAt });
+    services = createServices({ store, clock: systemClock, config, logger, version: VERSION, startedAt });
     await ensureOwnerCredentials(services, paths.credentials);
     const app = createApp(services);
     const handler = app.callback();
@@ -78,14 +84,19 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       : createHttpServer(handler);
     answerClientErrors(server);
     const ws = attachWebSocket(server, services);
-    await new Promise<void>((ok, fail) => {
-      server.once('error', fail);
-      server.listen(config.port, config.host, () => ok());
-    });
+    let fallbackFrom: number | undefined;
+    try {
+      await listen(server, config.port, config.host);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !opts.portFallback || config.port === 0) throw e;
+      fallbackFrom = config.port;
+      await listen(server, 0, config.host);
+    }
     const port = (server.address() as AddressInfo).port;
+    if (fallbackFrom !== undefined) logger.warn({ port, taken: fallbackFrom }, `port ${fallbackFrom} is in use; listening on ${port} instead`);
     const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
-    await writeDaemonState(paths.daemonJson, { pid: process.pid, host: config.host, port, url, version: VERSION, started_at: startedAt.toISOString(), tls });
+    await writeDaemonState(paths.daemonJson, { pid: process.pid, host: config.host, port, url, version: VERSION, started_at: startedAt.toISOString(), tls, ...(fallbackFrom !== undefined ? { port_fallback_from: fallbackFrom } : {}) });
     (opts.stdout ?? ((l) => process.stdout.write(l + '\n')))(`kairos listening on ${url}`);
     logger.info({ url, version: VERSION, home: paths.home }, 'daemon started');
 
@@ -97,9 +108,12 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
         // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.
         const closed = new Promise<void>((ok) => server.close(() => ok()));
         server.closeIdleConnections();
-        const force = setTimeout(() => server.closeAllConnections(), 5000);
+        // The model's preparation children go first: they hold no state worth waiting for.
+        const children = services!.semantic.close();
+        const force = setTimeout(() => server.closeAllConnections(), 1000);
         await closed;
         clearTimeout(force);
+        await children;
         await store!.close();
         await removeDaemonState(paths.daemonJson, process.pid);
         await release();
@@ -107,18 +121,32 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       })());
     return { url, port, server, stop };
   } catch (e) {
+    await services?.semantic.close().catch(() => {});
     await store?.close().catch(() => {});
     await release();
-    throw startFailure(e, config.port);
+    throw startFailure(e, config.port, paths.config);
   }
 }
 
-/** Why the daemon could not start, as one clear message (no stack) for the CLI to print. */
-function startFailure(e: unknown, port?: number): AppError {
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((ok, fail) => {
+    const onError = (e: Error) => fail(e);
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      ok();
+    });
+  });
+}
+
+/** Why the daemon could not start, as one clear line (no stack) for the CLI to print. */
+function startFailure(e: unknown, port?: number, configFile?: string): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof StoreOpenError || e instanceof DaemonRunningError) return new AppError(500, 'daemon_start_failed', e.message);
   const code = (e as NodeJS.ErrnoException).code;
-  if (code === 'EADDRINUSE') return new AppError(500, 'daemon_start_failed', `Port ${port} is in use; choose another with --port (0 = any free port).`);
+  if (code === 'EADDRINUSE') {
+    return new AppError(500, 'daemon_start_failed', `Port ${port} is in use by another program: choose another with --port, or set "port" in ${configFile} (0 = any free port).`);
+  }
   if (code === 'EACCES') return new AppError(500, 'daemon_start_failed', `Not allowed: ${(e as Error).message}`);
   return new AppError(500, 'daemon_start_failed', `The daemon could not start: ${(e as Error).message}`);
 }

@@ -10,6 +10,8 @@ export interface DaemonState {
   version: string;
   started_at: string;
   tls: boolean;
+  /** The configured port, when it was taken and the daemon listens on a free one instead. */
+  port_fallback_from?: number;
 }
 
 export async function readDaemonState(path: string): Promise<DaemonState | undefined> {

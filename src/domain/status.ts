@@ -1,4 +1,4 @@
-import type { AgentStatus } from '../contracts/status.js';
+import type { AgentStatus, ModelStatus } from '../contracts/status.js';
 import { PLAN_STATUSES } from '../contracts/status.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
@@ -11,6 +11,8 @@ export async function agentStatus(deps: {
   startedAt: Date;
   planner: { provider: string; model: string | null };
   userId: string;
+  /** The built-in embedding model's state (its preparation on a first start). */
+  model?: ModelStatus;
 }): Promise<AgentStatus> {
   const queue = Object.fromEntries(PLAN_STATUSES.map((s) => [s, 0])) as AgentStatus['queue'];
   for (const p of deps.store.byIndex<{ status: string }>('plans', 'user_id', deps.userId)) {
@@ -28,5 +30,6 @@ export async function agentStatus(deps: {
       plans: deps.store.count('plans'),
       bytes: await deps.store.bytes(),
     },
+    ...(deps.model ? { model: deps.model } : {}),
   };
 }

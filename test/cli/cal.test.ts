@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { instantOf, wallAt } from '../../src/domain/calendar/zone.js';
-import { cliEnv, runCli, SHARED, useDaemon } from '../helpers/daemon.js';
+import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { itShared, SHARED } from '../helpers/shared.js';
 
 const d = useDaemon();
 let env: Record<string, string | undefined>;
@@ -85,7 +86,7 @@ describe('kairos cal', () => {
     expect((await cal(['rm', dentist.uid, '--yes'])).code).toBe(5);
   });
 
-  it('import - reads stdin and prints the report; re-import changes nothing; errors exit 1', async () => {
+  itShared('import - reads stdin and prints the report; re-import changes nothing; errors exit 1', async () => {
     const text = readFileSync(join(SHARED, 'fixtures/ics/real/google-biweekly-exdate-until.ics'), 'utf8');
     const r = await cal(['import', '-', '--json'], text);
     expect(r.code, r.stderr).toBe(0);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from 'vitest';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'kairos.js');
-export const SHARED = resolve(ROOT, '../shared');
+export { SHARED } from './shared.js';
 
 export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'kairos-test-'));

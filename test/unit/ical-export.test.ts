@@ -1,16 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredEvent } from '../../src/domain/calendar/event.js';
 import { toIcs } from '../../src/ical/export.js';
 import { parseIcs } from '../../src/ical/import.js';
 import { scanIcs } from '../../src/ical/scan.js';
+import { itShared, SHARED } from '../helpers/shared.js';
 import { storedEvent } from '../helpers/stored-event.js';
 
-const SHARED = resolve(import.meta.dirname, '../../../shared');
 const dir = mkdtempSync(join(tmpdir(), 'kairos-ical-unit-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -33,7 +33,7 @@ describe('export', () => {
     for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
   });
 
-  it('passes ics-validate', () => {
+  itShared('passes ics-validate', () => {
     const file = join(dir, 'export.ics');
     writeFileSync(file, text);
     const out = execFileSync(join(SHARED, 'tools/ics-validate'), [file], { encoding: 'utf8', env: { ...process.env, PYENV_VERSION: 'system' } });

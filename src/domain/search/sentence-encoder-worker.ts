@@ -17,5 +17,6 @@ const out = new Float32Array(words.length * ENCODER_DIMS);
 for (let i = 0; i < words.length; i += BATCH) {
   const vectors = await model.embed(words.slice(i, i + BATCH));
   vectors.forEach((v, j) => out.set(v, (i + j) * ENCODER_DIMS));
+  parentPort!.postMessage({ done: vectors.length });
 }
 parentPort!.postMessage({ vectors: out }, [out.buffer]);

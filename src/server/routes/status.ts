@@ -19,6 +19,7 @@ export const statusRoutes = [
         startedAt: services.startedAt,
         planner: services.planner.info(),
         userId: principal.userId,
+        model: services.semantic.modelStatus(),
       }),
   }),
 ];

@@ -12,7 +12,10 @@ export function registerDaemon(program: Command, ctx: ProgramContext): void {
       .option('--tls-key <file>', 'TLS private key (PEM)')
       .addOption(new Option('--insecure', 'allow plain HTTP on a non-loopback address'));
   examples(
-    bind(daemon.command('run').description('run the daemon in the foreground (logs to daemon.log)')).action(lazy(ctx, () => import('./run.js'))),
+    bind(daemon.command('run').description('run the daemon in the foreground (logs to daemon.log)'))
+      // Set by `daemon start` and auto-start: listen on a free port when the configured one is taken.
+      .addOption(new Option('--port-fallback').hideHelp())
+      .action(lazy(ctx, () => import('./run.js'))),
     ['kairos daemon run', 'kairos daemon run --port 0', 'kairos daemon run --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem'],
   );
   examples(bind(daemon.command('start').description('start the daemon in the background')).action(lazy(ctx, () => import('./start.js'))), [

@@ -6,6 +6,6 @@ import { bindArgs, type BindOptions } from './bind-args.js';
 export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {
   const home = resolveHome(deps.env);
   await stopDaemon(home);
-  const s = await startDetached(home, deps.env, bindArgs(opts));
+  const s = await startDetached(home, deps.env, { args: bindArgs(opts), portFallback: opts.port === undefined });
   deps.io.data({ status: 'running', ...s }, () => `kairos daemon restarted at ${s.url} (pid ${s.pid})`);
 }

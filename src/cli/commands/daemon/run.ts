@@ -4,7 +4,7 @@ import type { CliDeps, RunInput } from '../../kit.js';
 import type { BindOptions } from './bind-args.js';
 
 /** Foreground daemon: resolves only when a signal has stopped it cleanly. */
-export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {
+export async function run({ opts }: RunInput<BindOptions & { portFallback?: boolean }>, deps: CliDeps): Promise<void> {
   // Handlers go in before the "listening" line is printed: a supervisor may signal right after it.
   let daemon: RunningDaemon | undefined;
   let signalled = false;
@@ -33,6 +33,7 @@ export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promi
       tlsCert: opts.tlsCert,
       tlsKey: opts.tlsKey,
       insecure: opts.insecure,
+      portFallback: opts.portFallback,
       env: deps.env,
       stdout: (l) => deps.io.line(l),
     });
