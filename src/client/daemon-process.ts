@@ -9,6 +9,12 @@ import { AppError } from '../errors.js';
 
 const BIN = fileURLToPath(new URL('../../bin/kairos.js', import.meta.url));
 const START_TIMEOUT_MS = 10_000;
+/**
+ * A daemon that has taken its home's lock by the 10 s mark is starting (opening the store,
+ * loading the model), only slowly: a machine under heavy load. It gets this long in all before it
+ * is stopped, rather than being killed a moment before it answers.
+ */
+const START_GRACE_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 const POLL_MS = 100;
 
@@ -162,7 +168,8 @@ async function releaseStart(marker: string): Promise<void> {
 }
 
 /**
- * Start the home's daemon in the background and wait for it (10 s at most). Commands that do
+ * Start the home's daemon in the background and wait for it (10 s; up to 30 s for a daemon that
+ * is visibly starting on a loaded machine). Commands that do
  * this at the same moment (several commands on a stopped home) agree through `daemon.starting`:
  * one spawns the daemon, the others wait for it instead of failing or spawning daemons that can
  * only lose the home's lock.
@@ -170,12 +177,13 @@ async function releaseStart(marker: string): Promise<void> {
 export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: StartOptions = {}): Promise<DaemonState> {
   const paths = homePaths(home);
   await mkdir(home, { recursive: true, mode: DIR_MODE });
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  // As long as the starting command may wait for its daemon (it gives up and lets go by then).
+  const deadline = Date.now() + START_GRACE_MS + 5000;
   while (!(await claimStart(paths.daemonStarting))) {
     const s = await runningDaemon(home);
     if (s) return s;
     if (Date.now() > deadline) {
-      throw new AppError(503, 'daemon_unreachable', `Another command has been starting the kairos daemon for ${START_TIMEOUT_MS / 1000} s without success (log: ${paths.daemonLog}).`);
+      throw new AppError(503, 'daemon_unreachable', `Another command has been starting the kairos daemon for ${Math.round((START_GRACE_MS + 5000) / 1000)} s without success (log: ${paths.daemonLog}).`);
     }
     await sleep(POLL_MS);
   }
@@ -207,11 +215,17 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
   let exited: number | null = null;
   child.once('exit', (code, signal) => (exited = code ?? (signal ? 128 : 1)));
   child.once('error', () => (exited ??= 1));
-  const deadline = Date.now() + START_TIMEOUT_MS;
+  const spawnedAt = Date.now();
+  let deadline = spawnedAt + START_TIMEOUT_MS;
   // Ours gone and no other daemon seen: given up only when that holds a few polls in a row (a
   // lock file can be empty for a moment while its daemon writes its pid into it).
   let alone = 0;
-  while (Date.now() < deadline) {
+  for (;;) {
+    if (Date.now() >= deadline) {
+      const starting = exited === null && child.pid !== undefined && (await lockHolder(home)) === child.pid;
+      if (!starting || deadline >= spawnedAt + START_GRACE_MS) break;
+      deadline = spawnedAt + START_GRACE_MS;
+    }
     const s = await readDaemonState(paths.daemonJson);
     // Ours, or the daemon of a command that won the race to start it: either serves this home.
     if (s && processRunning(s.pid) && (await healthy(localUrl(s)))) return s;
@@ -222,7 +236,9 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
     }
     await sleep(POLL_MS);
   }
-  if (exited === null && child.pid) await killUnstarted(child.pid);
+  const stopped = exited === null && child.pid !== undefined;
+  if (stopped) await killUnstarted(child.pid!);
+  const waited = Math.round((Date.now() - spawnedAt) / 1000);
   const why = await startError(paths.daemonLog, logFrom);
   const size = (await stat(paths.daemonLog).catch(() => undefined))?.size;
   const seeLog = size ? ` (log: ${paths.daemonLog})` : '';
@@ -230,9 +246,9 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
   throw new AppError(
     503,
     'daemon_unreachable',
-    exited !== null
-      ? `The kairos daemon exited while starting (exit code ${exited})${seeLog}.`
-      : `The kairos daemon did not answer within ${START_TIMEOUT_MS / 1000} s and was stopped${seeLog}.`,
+    stopped
+      ? `The kairos daemon did not answer within ${waited} s and was stopped${seeLog}.`
+      : `The kairos daemon exited while starting (exit code ${exited})${seeLog}.`,
   );
 }
 
