@@ -55,8 +55,8 @@ _kairos() {
     "keys revoke") words="-y --yes --help" ;;
     "user") words="profile update passwd login --help" ;;
     "user profile") words="--help" ;;
-    "user update") words="--name --email --tz --set --help" ;;
-    "user passwd") words="--email --password-stdin --help" ;;
+    "user update") words="--name --email --tz --set --current --password-stdin --help" ;;
+    "user passwd") words="--email --password-stdin --current --help" ;;
     "user login") words="--email --password-stdin --help" ;;
     "export") words="--format --from --to --tag --task --type --group-by --max-tokens --include-feedback --include-expired --since --until --since-checkpoint --until-checkpoint --checkpoint --list-checkpoints --limit --cursor --all --user -o --output --help" ;;
     "daemon") words="run start stop restart status logs --help" ;;

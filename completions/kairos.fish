@@ -187,9 +187,12 @@ complete -c kairos -n '__kairos_path_is user update' -l name
 complete -c kairos -n '__kairos_path_is user update' -l email
 complete -c kairos -n '__kairos_path_is user update' -l tz
 complete -c kairos -n '__kairos_path_is user update' -l set
+complete -c kairos -n '__kairos_path_is user update' -l current
+complete -c kairos -n '__kairos_path_is user update' -l password-stdin
 complete -c kairos -n '__kairos_path_is user update' -l help
 complete -c kairos -n '__kairos_path_is user passwd' -l email
 complete -c kairos -n '__kairos_path_is user passwd' -l password-stdin
+complete -c kairos -n '__kairos_path_is user passwd' -l current
 complete -c kairos -n '__kairos_path_is user passwd' -l help
 complete -c kairos -n '__kairos_path_is user login' -l email
 complete -c kairos -n '__kairos_path_is user login' -l password-stdin

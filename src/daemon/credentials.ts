@@ -29,7 +29,7 @@ export async function ensureOwnerCredentials(services: Services, path: string): 
   const current = await readCredentials(path);
   const key = current && services.keys.verify(current.api_key);
   if (current && key && key.user_id === owner.user_id) return current;
-  if (current?.key_id) await services.keys.retire(current.key_id);
+  if (current?.key_id) await services.keys.retire(current.key_id, owner.user_id);
   const minted = await services.keys.create(null, { name: 'owner', scopes: [...SCOPES], user_id: owner.user_id });
   const creds: Credentials = { api_key: minted.key, user_id: owner.user_id, key_id: minted.id };
   await writeFileDurable(path, JSON.stringify(creds, null, 2) + '\n');

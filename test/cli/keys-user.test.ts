@@ -77,6 +77,20 @@ describe('kairos user', () => {
     expect(JSON.parse(viaToken.stdout).email).toBe('ada@example.com');
     const wrong = await cli(['user', 'login', '--email', 'ada@example.com', '--password-stdin'], {}, 'nope nope\n');
     expect(wrong.code).toBe(4);
+
+    // A user's login token (not admin, unlike the owner's) needs the current password, and ends with the change.
+    const reg = await d.api('POST', '/user/register', { body: { email: 'bo@example.com', password: 'a long secret', display_name: 'Bo' } });
+    expect(reg.status, reg.text).toBe(201);
+    const bo = await cli(['--json', 'user', 'login', '--email', 'bo@example.com', '--password-stdin'], {}, 'a long secret\n');
+    const boToken = JSON.parse(bo.stdout).token;
+    const without = await cli(['user', 'passwd', '--password-stdin'], { KAIROS_API_KEY: boToken }, 'another secret\n');
+    expect(without.code).toBe(4);
+    expect(without.stderr).toContain('current_password');
+    const changed = await cli(['user', 'passwd', '--current', '--password-stdin'], { KAIROS_API_KEY: boToken }, 'a long secret\nanother secret\n');
+    expect(changed.code, changed.stderr).toBe(0);
+    expect((await cli(['user', 'profile'], { KAIROS_API_KEY: boToken })).code).toBe(4);
+    const relogin = await cli(['--json', 'user', 'login', '--email', 'bo@example.com', '--password-stdin'], {}, 'another secret\n');
+    expect(relogin.code, relogin.stderr).toBe(0);
   });
 
   it('status prints a readable summary', async () => {

@@ -79,9 +79,9 @@ export class KeysService {
   }
 
   /** The daemon's own revocation (no caller): used at start on an owner key whose secret left credentials.json. */
-  async retire(id: string): Promise<void> {
+  async retire(id: string, userId: string): Promise<void> {
     const key = this.store.get<StoredKey>('api_keys', id);
-    if (key && !key.revoked_at) await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
+    if (key && key.user_id === userId && !key.revoked_at) await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
   }
 
   /** The live key for a presented secret, or undefined (unknown, revoked or expired). */

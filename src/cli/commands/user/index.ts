@@ -13,17 +13,20 @@ export function registerUser(program: Command, ctx: ProgramContext): void {
       .option('--email <email>', 'email address')
       .option('--tz <zone>', 'IANA time zone, e.g. Europe/Berlin')
       .option('--set <key=value>', 'a preference (repeatable; value parsed as JSON when it can be)', collect, [])
+      .option('--current', 'send your current password (needed to change --email with a login token instead of an admin key)')
+      .option('--password-stdin', 'with --current: read the current password from stdin instead of prompting')
       .action(lazy(ctx, () => import('./update.js'))),
-    ['kairos user update --tz Europe/Berlin', 'kairos user update --name "Ada" --set week_starts=monday'],
+    ['kairos user update --tz Europe/Berlin', 'kairos user update --name "Ada" --set week_starts=monday', 'kairos --api-key "$TOKEN" user update --email new@example.com --current'],
   );
   examples(
     user
       .command('passwd')
       .description('set your email and password (for `kairos user login` and frontends)')
       .option('--email <email>', 'email to log in with (required the first time)')
-      .option('--password-stdin', 'read the password from stdin instead of prompting')
+      .option('--password-stdin', 'read the password from stdin instead of prompting (with --current: the current one on the first line, the new one on the second)')
+      .option('--current', 'send your current password too (needed with a login token instead of an admin key)')
       .action(lazy(ctx, () => import('./passwd.js'))),
-    ['kairos user passwd --email me@example.com', 'printf "%s" "$PW" | kairos user passwd --email me@example.com --password-stdin'],
+    ['kairos user passwd --email me@example.com', 'printf "%s" "$PW" | kairos user passwd --email me@example.com --password-stdin', 'kairos --api-key "$TOKEN" user passwd --current'],
   );
   examples(
     user

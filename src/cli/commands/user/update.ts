@@ -1,14 +1,20 @@
 import type { UserProfile } from '../../../contracts/users.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { readSecret } from '../../read-secret.js';
 import { parseSetPairs } from '../../set-pairs.js';
 import { showProfile } from './show-profile.js';
 
-export async function run({ opts }: RunInput<{ name?: string; email?: string; tz?: string; set: string[] }>, deps: CliDeps): Promise<void> {
+export async function run(
+  { opts }: RunInput<{ name?: string; email?: string; tz?: string; set: string[]; current?: boolean; passwordStdin?: boolean }>,
+  deps: CliDeps,
+): Promise<void> {
   const updates: Record<string, unknown> = {};
   if (opts.name !== undefined) updates.display_name = opts.name;
   if (opts.email !== undefined) updates.email = opts.email;
   if (opts.tz !== undefined) updates.timezone = opts.tz;
   if (opts.set.length) updates.preferences = parseSetPairs(opts.set);
   if (!Object.keys(updates).length) throw usage('Nothing to update: give --name, --email, --tz or --set key=value.');
-  showProfile(await (await deps.client()).request<UserProfile>('PATCH', '/user/update', { body: { updates } }), deps);
+  const current = opts.current ? await readSecret(deps, opts.passwordStdin, 'Current password:') : undefined;
+  const body = { updates, ...(current !== undefined ? { current_password: current } : {}) };
+  showProfile(await (await deps.client()).request<UserProfile>('PATCH', '/user/update', { body }), deps);
 }
