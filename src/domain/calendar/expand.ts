@@ -6,7 +6,7 @@
  * throw, and each occurrence costs a few dozen microseconds in Time object churn. Here every loop
  * is bounded by construction: a period (year, month, week, day, hour) yields at most 366 days
  * times the rule's times of day, and a search that finds nothing for MAX_EMPTY_YEARS of wall time
- * ends the series (a calendar pattern repeats every 400 Gregorian years, so nothing more can come).
+ * ends the series.
  *
  * Semantics follow RFC 5545 §3.3.10 (the expand/limit table) the way python-dateutil and libical
  * read it: DTSTART is an occurrence when the rule gives it (a DTSTART out of step with its rule is
@@ -17,8 +17,12 @@
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-/** No occurrence for this long after the last one: the rule can never match again. */
-export const MAX_EMPTY_YEARS = 400;
+/**
+ * A search that finds nothing for this long ends the series. The longest gaps of real rules are
+ * a few decades (February 29 on a Monday: 28 years); a rule that can never match (the first
+ * Monday of a month on its 15th) would otherwise be searched until year 9999.
+ */
+export const MAX_EMPTY_YEARS = 100;
 /** Wall times past this are not expanded (year 9999, the end of iCalendar's DATE-TIME). */
 const END_OF_TIME = Date.UTC(9999, 11, 31, 23, 59, 59);
 
@@ -251,6 +255,13 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
         py = Math.floor(idx / 12);
         pm = (idx % 12) + 1;
       }
+    } else if (freq === 'DAILY' && monthSet && !monthSet.has(dayInfo(pday).m)) {
+      // A month BYMONTH leaves out is skipped whole (to its first day on the rule's grid).
+      periodStart = pday * DAY;
+      const di = dayInfo(pday);
+      const next = dayNum(di.y, di.m + 1, 1);
+      pday += Math.max(1, Math.ceil((next - pday) / interval)) * interval;
+      return finish([], periodStart);
     } else if (freq === 'WEEKLY' || freq === 'DAILY') {
       const len = freq === 'WEEKLY' ? 7 : 1;
       periodStart = pday * DAY;
@@ -264,7 +275,11 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
       periodStart = phour * HOUR;
       const n = Math.floor(phour / 24);
       const out: number[] = [];
-      if (dayMatches(dayInfo(n))) {
+      const hd = dayInfo(n);
+      if (monthSet && !monthSet.has(hd.m)) {
+        const next = dayNum(hd.y, hd.m + 1, 1) * 24;
+        phour += Math.max(1, Math.ceil((next - phour) / interval)) * interval;
+      } else if (dayMatches(hd)) {
         if (!hourSet || hourSet.has(phour % 24)) for (const t of hourTimes) out.push(phour * HOUR + t);
         phour += interval;
       } else {
@@ -309,7 +324,8 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
           return t;
         }
         const periodStart = fillPeriod();
-        if (periodStart - lastFound > emptyLimit || periodStart > END_OF_TIME || (rule.until !== undefined && periodStart > rule.until)) return end();
+        if (periodStart > END_OF_TIME || (rule.until !== undefined && periodStart > rule.until)) return end();
+        if (buffer.length === 0 && periodStart - lastFound > emptyLimit) return end();
       }
     },
   };

@@ -1,6 +1,7 @@
 import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import type { EventOverride } from '../../contracts/calendar.js';
 import { AppError, validationFailed, type ErrorDetail } from '../../errors.js';
+import { MAX_EMPTY_YEARS } from './expand.js';
 import { ExpansionBudget, seriesIterator } from './recurrence.js';
 import { canonicalRrule, RruleError } from './rrule.js';
 import { wallAt } from './zone.js';
@@ -67,7 +68,12 @@ export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
   const budget = new ExpansionBudget();
   const horizon = start + TRIAL_DAYS * 86_400_000;
   try {
-    for (let t = iter.next(); t !== undefined && t < horizon; t = iter.next()) {
+    const first = iter.next();
+    if (first === undefined && !e.rdates?.length) {
+      out.push({ path: `${where}rrule`, message: `RRULE ${rrule} gives no occurrence at or after scheduled_for (none within ${MAX_EMPTY_YEARS} years)` });
+      return out;
+    }
+    for (let t = first; t !== undefined && t < horizon; t = iter.next()) {
       budget.tick();
       if (count(t) > L.max_occurrences_per_day) {
         out.push(problem(`${where}rrule`, 'max_occurrences_per_day', `RRULE ${rrule} (with the RDATEs) gives more than ${L.max_occurrences_per_day} starts on one day`));
