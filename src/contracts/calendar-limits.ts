@@ -18,6 +18,8 @@ export const CALENDAR_LIMITS = {
   max_series_occurrences: 100_000,
   /** Items one `GET /calendar/events` may return. */
   max_listing_occurrences: 10_000,
+  /** Estimated bytes of one listing's JSON (each item's texts plus a fixed share for its fields). */
+  max_listing_bytes: 16 * 1024 * 1024,
   /** Days one expanded listing may span (start to end). */
   max_listing_days: 366,
   /** Busy intervals the conflict check of a create or edit looks at (sort and sweep, then stops). */

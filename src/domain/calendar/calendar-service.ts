@@ -85,18 +85,27 @@ export class CalendarService {
     if (to - from > MAX_RANGE)
       throw validationFailed(`The range is longer than ${maxDays} days; list it in parts.`, [{ path: 'end', message: `at most ${maxDays} days after start`, limit: 'max_listing_days', max: maxDays }]);
     const cap = CALENDAR_LIMITS.max_listing_occurrences;
+    const maxBytes = CALENDAR_LIMITS.max_listing_bytes;
     const items: EventItem[] = [];
+    let bytes = 0;
     for (const e of this.d.store.byIndex<StoredEvent>('events', 'user_id', userId)) {
       if (q.tag !== undefined && e.tag !== q.tag) continue;
+      // Every occurrence repeats its series' texts (a description may be 100 kB).
+      const size = 600 + e.title.length + (e.description?.length ?? 0) + (e.location?.length ?? 0) + (e.rrule?.length ?? 0);
       for (const item of this.occurrences(e, from, to, budget)) {
         if (items.length >= cap)
           throw validationFailed(`The range holds more than ${cap} events and occurrences; ask for a shorter range.`, [
             { path: 'end', message: `more than ${cap} items`, limit: 'max_listing_occurrences', max: cap },
           ]);
+        bytes += isSeries(e) ? size : size + (e.rdates?.length ?? 0) * 30;
+        if (bytes > maxBytes)
+          throw validationFailed(`The events in this range make more than ${maxBytes} bytes; ask for a shorter range.`, [
+            { path: 'end', message: `more than ${maxBytes} bytes`, limit: 'max_listing_bytes', max: maxBytes },
+          ]);
         items.push(item);
       }
     }
-    return items.sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+    return items.sort(byStartThenUid);
   }
 
   /** Events as stored (a series once), those that can occur in the range when one is given. */
@@ -111,7 +120,7 @@ export class CalendarService {
         const s = span(e, budget);
         return s.first < to && (s.last === undefined || s.last > from || (s.last === s.first && s.first >= from));
       })
-      .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+      .sort(byStartThenUid);
   }
 
   /**
@@ -502,6 +511,13 @@ export class CalendarService {
 }
 
 // ------------------------------------------------------------------ helpers
+
+/**
+ * Listing order. Starts are ISO strings of one format (UTC, milliseconds), so comparing code
+ * points is comparing times, and much cheaper than localeCompare over 10,000 items.
+ */
+const byStartThenUid = (a: { scheduled_for: string; uid: string }, b: { scheduled_for: string; uid: string }) =>
+  a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : a.uid.localeCompare(b.uid);
 
 const CORE_KEYS = ['title', 'scheduled_for', 'duration_minutes', 'task_id', 'tag', 'description', 'location', 'all_day', 'timezone', 'rrule', 'rdates', 'exdates', 'status'] as const;
 

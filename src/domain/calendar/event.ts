@@ -82,11 +82,15 @@ export function occurrencesIn(e: StoredEvent, from: number, to: number, budget?:
     const s = ms(o.scheduled_for);
     if (overlaps(s, endOf(e, s, o.duration_minutes), from, to)) out.push(occurrence(e, rid, s, o));
   }
-  return out.sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for));
+  // Same-format ISO strings: code-point order is time order (localeCompare costs far more).
+  return out.sort((a, b) => (a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : 0));
 }
 
 function occurrence(e: StoredEvent, rid: number, start: number, o?: EventOverride): EventItem {
-  const { overrides: _o, ...series } = e;
+  // An occurrence carries the series' fields but not its lists: thousands of occurrences each
+  // holding thousands of RDATEs made a listing hundreds of megabytes (the series, as stored, is
+  // what `expand=false` lists).
+  const { overrides: _o, rdates: _r, exdates: _x, ...series } = e;
   return {
     ...series,
     ...(o?.title !== undefined ? { title: o.title } : {}),

@@ -64,13 +64,18 @@ function untilWall(rrule: string, tz: string, allDay: boolean): number | undefin
   return wallMsOf(w);
 }
 
-/** A fresh iterator of instants (not cached): the rule expanded in wall time, placed in the zone. */
-export function seriesIterator(s: SeriesRule): RuleIterator {
+/** A fresh iterator of the series' wall times (ms of the local clock, as Date.UTC gives them). */
+export function wallIterator(s: SeriesRule): RuleIterator {
   // An all-day series lives on dates: its times of day are midnight whatever the rule says.
   const rrule = s.allDay ? s.rrule.replace(/;BY(HOUR|MINUTE|SECOND)=[^;]*/g, '') : s.rrule;
   const start = wallAt(s.start, s.tz);
   const dtstart = wallMsOf(s.allDay ? { ...start, hour: 0, minute: 0, second: 0 } : start);
-  const iter = iterateRule(parseRule(rrule, untilWall(s.rrule, s.tz, s.allDay)), dtstart);
+  return iterateRule(parseRule(rrule, untilWall(s.rrule, s.tz, s.allDay)), dtstart);
+}
+
+/** A fresh iterator of instants (not cached): the rule expanded in wall time, placed in the zone. */
+export function seriesIterator(s: SeriesRule): RuleIterator {
+  const iter = wallIterator(s);
   let produced = 0;
   return {
     next: () => {

@@ -2,7 +2,7 @@ import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import type { EventOverride } from '../../contracts/calendar.js';
 import { AppError, validationFailed, type ErrorDetail } from '../../errors.js';
 import { MAX_EMPTY_YEARS } from './expand.js';
-import { ExpansionBudget, seriesIterator } from './recurrence.js';
+import { ExpansionBudget, wallIterator } from './recurrence.js';
 import { canonicalRrule, RruleError } from './rrule.js';
 import { wallAt } from './zone.js';
 
@@ -17,8 +17,13 @@ export interface SeriesShape {
   overrides?: EventOverride[] | null;
 }
 
-/** How far from DTSTART a new rule is expanded on trial (a year shows every daily/weekly/monthly shape). */
+/**
+ * How far from DTSTART a new rule is expanded on trial: a year, or its first occurrences (the
+ * density cap itself is checked on the rule's text; the trial proves the expansion ends its steps
+ * and counts the days RDATEs share with the rule).
+ */
 const TRIAL_DAYS = 366;
+const TRIAL_OCCURRENCES = 1000;
 
 const problem = (path: string, limit: keyof typeof CALENDAR_LIMITS, message: string): ErrorDetail => ({ path, message, limit, max: CALENDAR_LIMITS[limit] });
 
@@ -36,16 +41,20 @@ export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
   if ((e.overrides?.length ?? 0) > L.max_overrides) out.push(problem(`${where}overrides`, 'max_overrides', `${e.overrides!.length} changed occurrences; at most ${L.max_overrides} per series`));
   if (out.length) return out;
 
-  const perDay = new Map<string, number>();
-  const count = (t: number) => {
-    const w = wallAt(t, e.timezone);
-    const day = `${w.year}-${w.month}-${w.day}`;
+  // Starts per local day, keyed by the day's number (wall ms / one day).
+  const perDay = new Map<number, number>();
+  const count = (wallMs: number) => {
+    const day = Math.floor(wallMs / 86_400_000);
     const n = (perDay.get(day) ?? 0) + 1;
     perDay.set(day, n);
     return n;
   };
+  const wallOf = (instant: number) => {
+    const w = wallAt(instant, e.timezone);
+    return Date.UTC(w.year, w.month - 1, w.day);
+  };
   for (const r of e.rdates ?? []) {
-    if (count(Date.parse(r)) > L.max_occurrences_per_day) {
+    if (count(wallOf(Date.parse(r))) > L.max_occurrences_per_day) {
       out.push(problem(`${where}rdates`, 'max_occurrences_per_day', `more than ${L.max_occurrences_per_day} RDATEs on ${r.slice(0, 10)}`));
       return out;
     }
@@ -64,16 +73,17 @@ export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
   // The rule's own starts, one local day at a time: a first year expanded for real, under the
   // budget, so whatever the static checks missed is refused here and not in a later listing.
   const start = Date.parse(e.scheduled_for);
-  const iter = seriesIterator({ key: '', start, tz: e.timezone, allDay: e.all_day, rrule });
+  const iter = wallIterator({ key: '', start, tz: e.timezone, allDay: e.all_day, rrule });
   const budget = new ExpansionBudget();
-  const horizon = start + TRIAL_DAYS * 86_400_000;
+  const horizon = wallOf(start) + (TRIAL_DAYS + 1) * 86_400_000;
   try {
     const first = iter.next();
     if (first === undefined && !e.rdates?.length) {
       out.push({ path: `${where}rrule`, message: `RRULE ${rrule} gives no occurrence at or after scheduled_for (none within ${MAX_EMPTY_YEARS} years)` });
       return out;
     }
-    for (let t = first; t !== undefined && t < horizon; t = iter.next()) {
+    let n = 0;
+    for (let t = first; t !== undefined && t < horizon && n < TRIAL_OCCURRENCES; t = iter.next(), n++) {
       budget.tick();
       if (count(t) > L.max_occurrences_per_day) {
         out.push(problem(`${where}rrule`, 'max_occurrences_per_day', `RRULE ${rrule} (with the RDATEs) gives more than ${L.max_occurrences_per_day} starts on one day`));
@@ -82,7 +92,7 @@ export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
     }
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    out.push(problem(`${where}rrule`, 'expansion_budget_ms', `RRULE ${rrule}: expanding its first year took over ${L.expansion_budget_ms} ms`));
+    out.push(problem(`${where}rrule`, 'expansion_budget_ms', `RRULE ${rrule}: expanding its first occurrences took over ${L.expansion_budget_ms} ms`));
   }
   return out;
 }
