@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rruleProblem } from '../domain/calendar/rrule.js';
 import { IsoDateTime, QueryBool } from './common.js';
+import { CALENDAR_LIMITS } from './calendar-limits.js';
 import { TimeZone } from './users.js';
 
 export const EVENT_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
@@ -25,7 +26,10 @@ export const Rrule = z
     if (problem) ctx.addIssue({ code: 'custom', message: `malformed RRULE: ${problem}` });
   })
   .describe('RFC 5545 RRULE value, e.g. FREQ=WEEKLY;BYDAY=MO,WE;COUNT=10 (expanded in the event time zone)');
-const Instants = z.array(IsoDateTime).max(5000);
+const limitedInstants = (limit: 'max_rdates' | 'max_exdates', what: string) =>
+  z.array(IsoDateTime).max(CALENDAR_LIMITS[limit], `at most ${CALENDAR_LIMITS[limit]} ${what} per event (limit ${limit})`);
+const Rdates = limitedInstants('max_rdates', 'RDATEs');
+const Exdates = limitedInstants('max_exdates', 'EXDATEs');
 
 /** A changed instance of a series (iCalendar RECURRENCE-ID), kept on the series. */
 export const EventOverride = z
@@ -78,6 +82,7 @@ export const EventItem = z
 
 export const CreatedEvent = CalendarEvent.extend({
   conflicts: z.array(z.string()).describe('uids of events (or series) overlapping the new event'),
+  conflicts_truncated: z.literal(true).optional().describe('present when the conflict check stopped at its cap (max_conflict_intervals or the expansion budget): conflicts may be incomplete'),
 }).meta({ id: 'CreatedEvent' });
 
 export const CreateEventRequest = z
@@ -92,8 +97,8 @@ export const CreateEventRequest = z
     all_day: z.boolean().optional(),
     timezone: TimeZone.optional().describe("IANA zone; default the user's"),
     rrule: Rrule.optional(),
-    rdates: Instants.optional(),
-    exdates: Instants.optional(),
+    rdates: Rdates.optional(),
+    exdates: Exdates.optional(),
     status: z.enum(EVENT_STATUSES).optional(),
   })
   .strict();
@@ -111,8 +116,8 @@ export const EventUpdates = z
     all_day: z.boolean(),
     timezone: TimeZone,
     rrule: Rrule.nullable(),
-    rdates: Instants.nullable(),
-    exdates: Instants.nullable(),
+    rdates: Rdates.nullable(),
+    exdates: Exdates.nullable(),
     status: z.enum(EVENT_STATUSES),
   })
   .partial()
@@ -173,3 +178,5 @@ export const FeedQuery = z.object({
 
 export const ICS_MIME = 'text/calendar';
 export const ICS_LIMIT = 10 * 1024 * 1024;
+
+export { CALENDAR_LIMITS, type CalendarLimit } from './calendar-limits.js';

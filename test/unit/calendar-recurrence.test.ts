@@ -146,3 +146,18 @@ describe('expanding a series in its zone', () => {
     expect(span(series({ scheduled_for: '2031-01-06T08:00:00.000Z', rrule: 'FREQ=WEEKLY;COUNT=3' })).last).toBe(at('2031-01-20T09:00:00Z'));
   });
 });
+
+describe('huge RDATE lists (issue 14: a spread of 150,000 arguments overflowed the stack)', () => {
+  it('span, expansion and busy intervals of a series with 150,000 RDATEs answer without a RangeError', () => {
+    const rdates = Array.from({ length: 150_000 }, (_, i) => new Date(Date.UTC(2031, 0, 1, 9) + i * 3_600_000).toISOString());
+    const e = series({ scheduled_for: '2031-01-01T09:00:00.000Z', rrule: undefined, rdates, duration_minutes: 30 });
+    const s = span(e);
+    expect(s.first).toBe(at('2031-01-01T09:00:00Z'));
+    expect(s.last).toBe(at(rdates[rdates.length - 1]!) + 30 * 60_000);
+    const items = occurrencesIn(e, at('2031-01-02T00:00:00Z'), at('2031-01-03T00:00:00Z'));
+    expect(items).toHaveLength(24);
+    // An occurrence does not repeat the series' 150,000 RDATEs.
+    expect(items[0]!.rdates).toBeUndefined();
+    expect(items.map(busyOf).every(Boolean)).toBe(true);
+  });
+});

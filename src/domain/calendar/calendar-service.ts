@@ -1,4 +1,4 @@
-import type { CreateEventInput, EventOverride, EventSource, EventUpdates, ImportReport } from '../../contracts/calendar.js';
+import { CALENDAR_LIMITS, type CreateEventInput, type EventOverride, type EventSource, type EventUpdates, type ImportReport } from '../../contracts/calendar.js';
 import type { StoredTrace } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
 import { toIcs } from '../../ical/export.js';
@@ -12,7 +12,7 @@ import { isTempoTag } from '../tempo/tags.js';
 import { importCalendar } from './calendar-import.js';
 import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
 import { normalizeEvent, type EventCore, type EventDraft } from './normalize.js';
-import { ruleStarts } from './recurrence.js';
+import { ExpansionBudget, ruleStarts } from './recurrence.js';
 import { instantOf, wallAt } from './zone.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
@@ -32,7 +32,7 @@ const DAY = 86_400_000;
 /** How far ahead the conflicts of an endless new series are looked for. */
 const CONFLICT_HORIZON = 366 * DAY;
 /** Longest range a listing may expand. */
-const MAX_RANGE = 10 * 366 * DAY;
+const MAX_RANGE = CALENDAR_LIMITS.max_listing_days * DAY;
 /** Fields an occurrence override may change. */
 const OCCURRENCE_FIELDS = ['title', 'scheduled_for', 'duration_minutes', 'description', 'location', 'status'] as const;
 
@@ -69,24 +69,47 @@ export class CalendarService {
     return e;
   }
 
-  /** Events and occurrences of a user overlapping [start, end), sorted by start. */
+  /**
+   * Events and occurrences of a user overlapping [start, end), sorted by start. Bounded: the range
+   * is at most `max_listing_days`, the answer at most `max_listing_occurrences` items, and the
+   * expansion work at most `expansion_budget_ms` (each a 422 naming the limit).
+   */
   list(userId: string, q: { start?: string; end?: string; tag?: string; expand?: boolean }): EventItem[] {
     const tz = this.d.zoneOf(userId);
-    if (q.expand === false) return this.series(userId, q, tz);
+    const budget = new ExpansionBudget();
+    if (q.expand === false) return this.series(userId, q, tz, budget);
     const from = q.start ? this.instant(q.start, tz) : this.d.clock.now().getTime();
     const to = q.end ? this.instant(q.end, tz) : from + 30 * DAY;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
-    if (to - from > MAX_RANGE) throw validationFailed('The range is longer than 10 years.', [{ path: 'end', message: 'at most 10 years after start' }]);
+    const maxDays = CALENDAR_LIMITS.max_listing_days;
+    if (to - from > MAX_RANGE)
+      throw validationFailed(`The range is longer than ${maxDays} days; list it in parts.`, [{ path: 'end', message: `at most ${maxDays} days after start`, limit: 'max_listing_days', max: maxDays }]);
+    const cap = CALENDAR_LIMITS.max_listing_occurrences;
+    const maxBytes = CALENDAR_LIMITS.max_listing_bytes;
     const items: EventItem[] = [];
+    let bytes = 0;
     for (const e of this.d.store.byIndex<StoredEvent>('events', 'user_id', userId)) {
       if (q.tag !== undefined && e.tag !== q.tag) continue;
-      items.push(...this.occurrences(e, from, to));
+      // Every occurrence repeats its series' texts (a description may be 100 kB).
+      const size = 600 + e.title.length + (e.description?.length ?? 0) + (e.location?.length ?? 0) + (e.rrule?.length ?? 0);
+      for (const item of this.occurrences(e, from, to, budget)) {
+        if (items.length >= cap)
+          throw validationFailed(`The range holds more than ${cap} events and occurrences; ask for a shorter range.`, [
+            { path: 'end', message: `more than ${cap} items`, limit: 'max_listing_occurrences', max: cap },
+          ]);
+        bytes += isSeries(e) ? size : size + (e.rdates?.length ?? 0) * 30;
+        if (bytes > maxBytes)
+          throw validationFailed(`The events in this range make more than ${maxBytes} bytes; ask for a shorter range.`, [
+            { path: 'end', message: `more than ${maxBytes} bytes`, limit: 'max_listing_bytes', max: maxBytes },
+          ]);
+        items.push(item);
+      }
     }
-    return items.sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+    return items.sort(byStartThenUid);
   }
 
   /** Events as stored (a series once), those that can occur in the range when one is given. */
-  private series(userId: string, q: { start?: string; end?: string; tag?: string }, tz: string): StoredEvent[] {
+  private series(userId: string, q: { start?: string; end?: string; tag?: string }, tz: string, budget: ExpansionBudget): StoredEvent[] {
     const from = q.start ? this.instant(q.start, tz) : -Infinity;
     const to = q.end ? this.instant(q.end, tz) : Infinity;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
@@ -94,35 +117,39 @@ export class CalendarService {
       .byIndex<StoredEvent>('events', 'user_id', userId)
       .filter((e) => q.tag === undefined || e.tag === q.tag)
       .filter((e) => {
-        const s = span(e);
+        const s = span(e, budget);
         return s.first < to && (s.last === undefined || s.last > from || (s.last === s.first && s.first >= from));
       })
-      .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
+      .sort(byStartThenUid);
   }
 
   /**
    * What keeps a user busy in [start, end): expanded occurrences, cancelled ones left out. A pure
-   * read for free-slot search and conflict display.
+   * read for free-slot search and conflict display. With a budget, the expansion stops (422) when
+   * it is spent; with a limit, at most that many intervals are gathered (the earliest events'
+   * first, not the earliest intervals: callers that cap must treat the answer as partial).
    */
-  busy(userId: string, start: Date | number | string, end: Date | number | string, source: Pick<Tx, 'byIndex'> = this.d.store): Busy[] {
+  busy(userId: string, start: Date | number | string, end: Date | number | string, source: Pick<Tx, 'byIndex'> = this.d.store, budget = new ExpansionBudget(), limit = Infinity): Busy[] {
     const from = new Date(start).getTime();
     const to = new Date(end).getTime();
     const out: Busy[] = [];
-    for (const e of source.byIndex<StoredEvent>('events', 'user_id', userId)) {
-      for (const item of this.occurrences(e, from, to)) {
+    outer: for (const e of source.byIndex<StoredEvent>('events', 'user_id', userId)) {
+      for (const item of this.occurrences(e, from, to, budget)) {
         const b = busyOf(item);
-        if (b) out.push(b);
+        if (!b) continue;
+        if (out.length >= limit) break outer;
+        out.push(b);
       }
     }
     return out.sort((a, b) => a.start - b.start);
   }
 
-  private occurrences(e: StoredEvent, from: number, to: number): EventItem[] {
+  private occurrences(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): EventItem[] {
     // Cheap test first: most events are nowhere near the range.
     if (!isSeries(e)) return occurrencesIn(e, from, to);
-    const s = span(e);
+    const s = span(e, budget);
     if (s.first >= to || (s.last !== undefined && s.last <= from)) return [];
-    return occurrencesIn(e, from, to);
+    return occurrencesIn(e, from, to, budget);
   }
 
   private instant(input: string, tz: string): number {
@@ -130,28 +157,69 @@ export class CalendarService {
     return Date.parse(input);
   }
 
-  /** Uids of the user's events overlapping any occurrence of `e` (within a year for an endless series). */
-  conflictsOf(tx: Pick<Tx, 'byIndex'>, e: StoredEvent): string[] {
-    if (e.status === 'cancelled') return [];
-    const s = span(e);
-    const until = Math.min(s.last ?? Infinity, s.first + CONFLICT_HORIZON);
-    const mine = occurrencesIn(e, s.first, until)
-      .map(busyOf)
-      .filter((b): b is Busy => Boolean(b));
-    if (!mine.length) return [];
-    const from = mine[0]!.start;
-    const to = Math.max(...mine.map((b) => b.end));
-    const found = new Set<string>();
-    for (const other of this.busy(e.user_id, from, to, tx)) {
-      if (other.uid === e.uid || found.has(other.uid)) continue;
-      if (mine.some((b) => b.start < other.end && other.start < b.end)) found.add(other.uid);
+  /**
+   * Uids of the user's events overlapping any occurrence of `e` (within a year for an endless
+   * series). Sort and sweep, never occurrence against occurrence: both sides sorted by start, a
+   * running maximum of the new event's ends, and for each other interval one binary search.
+   * At most `max_conflict_intervals` intervals and one expansion budget are spent; past either,
+   * the answer is what was found so far and `truncated` says so.
+   */
+  conflictsOf(tx: Pick<Tx, 'byIndex'>, e: StoredEvent): { uids: string[]; truncated: boolean } {
+    if (e.status === 'cancelled') return { uids: [], truncated: false };
+    const cap = CALENDAR_LIMITS.max_conflict_intervals;
+    const budget = new ExpansionBudget();
+    let truncated = false;
+    let mine: Busy[] = [];
+    let others: Busy[] = [];
+    try {
+      const s = span(e, budget);
+      const until = Math.min(s.last ?? Infinity, s.first + CONFLICT_HORIZON);
+      for (const item of occurrencesIn(e, s.first, until, budget)) {
+        const b = busyOf(item);
+        if (!b) continue;
+        if (mine.length >= cap) {
+          truncated = true;
+          break;
+        }
+        mine.push(b);
+      }
+      if (!mine.length) return { uids: [], truncated };
+      mine.sort((a, b) => a.start - b.start);
+      let to = -Infinity;
+      for (const b of mine) if (b.end > to) to = b.end;
+      const room = cap - mine.length;
+      others = this.busy(e.user_id, mine[0]!.start, to, tx, budget, room + 1);
+      if (others.length > room) {
+        truncated = true;
+        others = others.slice(0, room);
+      }
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status !== 422) throw err;
+      truncated = true;
+      mine.sort((a, b) => a.start - b.start);
     }
-    return [...found].sort();
+    // maxEnd[k]: the latest end among mine[0..k-1] (the new event's intervals starting first).
+    const maxEnd: number[] = [-Infinity];
+    for (const b of mine) maxEnd.push(Math.max(maxEnd[maxEnd.length - 1]!, b.end));
+    const found = new Set<string>();
+    for (const o of others) {
+      if (o.uid === e.uid || found.has(o.uid)) continue;
+      // Intervals of mine starting before o ends; one of them reaching past o's start overlaps it.
+      let lo = 0;
+      let hi = mine.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (mine[mid]!.start < o.end) lo = mid + 1;
+        else hi = mid;
+      }
+      if (maxEnd[lo]! > o.start) found.add(o.uid);
+    }
+    return { uids: [...found].sort(), truncated };
   }
 
   // ------------------------------------------------------------------ writes (routes)
 
-  async create(p: Principal, input: CreateEventInput): Promise<StoredEvent & { conflicts: string[] }> {
+  async create(p: Principal, input: CreateEventInput): Promise<StoredEvent & { conflicts: string[]; conflicts_truncated?: true }> {
     const now = this.d.clock.now();
     const actor = actorOf(p);
     const out = await this.d.store.transact((tx) => {
@@ -160,7 +228,7 @@ export class CalendarService {
       return { event, trace, conflicts: this.conflictsOf(tx, event) };
     });
     this.publish({ kind: 'created', event: out.event, trace: out.trace });
-    return { ...out.event, conflicts: out.conflicts };
+    return { ...out.event, conflicts: out.conflicts.uids, ...(out.conflicts.truncated ? { conflicts_truncated: true as const } : {}) };
   }
 
   async edit(p: Principal, req: { uid: string; updates: EventUpdates; expected_version?: number; recurrence_id?: string }): Promise<StoredEvent> {
@@ -277,6 +345,11 @@ export class CalendarService {
     if (core.location !== before.location && core.location !== undefined) o.location = core.location;
     if (core.status !== before.status) o.status = core.status;
     const others = (before.overrides ?? []).filter((x) => ms(x.recurrence_id) !== rid);
+    const maxOverrides = CALENDAR_LIMITS.max_overrides;
+    if (others.length >= maxOverrides)
+      throw validationFailed(`Series ${before.uid} already has ${others.length} changed occurrences; at most ${maxOverrides}.`, [
+        { path: 'recurrence_id', message: `at most ${maxOverrides} changed occurrences per series`, limit: 'max_overrides', max: maxOverrides },
+      ]);
     const next: StoredEvent = {
       ...before,
       overrides: [...others, o].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id)),
@@ -405,6 +478,13 @@ export class CalendarService {
 }
 
 // ------------------------------------------------------------------ helpers
+
+/**
+ * Listing order. Starts are ISO strings of one format (UTC, milliseconds), so comparing code
+ * points is comparing times, and much cheaper than localeCompare over 10,000 items.
+ */
+const byStartThenUid = (a: { scheduled_for: string; uid: string }, b: { scheduled_for: string; uid: string }) =>
+  a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : a.uid.localeCompare(b.uid);
 
 const CORE_KEYS = ['title', 'scheduled_for', 'duration_minutes', 'task_id', 'tag', 'description', 'location', 'all_day', 'timezone', 'rrule', 'rdates', 'exdates', 'status'] as const;
 

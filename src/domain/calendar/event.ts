@@ -1,6 +1,6 @@
 import type { EventOverride, EventSource, EventStatus } from '../../contracts/calendar.js';
 import type { EventCore } from './normalize.js';
-import { lastRuleStart, occurrenceEnd, ruleStarts, type SeriesRule } from './recurrence.js';
+import { lastRuleStart, occurrenceEnd, ruleStarts, type ExpansionBudget, type SeriesRule } from './recurrence.js';
 
 /** A calendar event as stored in the `events` collection (and returned by the API). */
 export interface StoredEvent extends EventCore {
@@ -52,7 +52,7 @@ const endOf = (e: StoredEvent, start: number, duration = e.duration_minutes) => 
  * otherwise the rule's and RDATE's starts minus EXDATEs, with overridden instances replaced by
  * their override (which may have moved into or out of the range).
  */
-export function occurrencesIn(e: StoredEvent, from: number, to: number): EventItem[] {
+export function occurrencesIn(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): EventItem[] {
   if (!isSeries(e)) {
     const start = ms(e.scheduled_for);
     return overlaps(start, endOf(e, start), from, to) ? [e] : [];
@@ -63,7 +63,7 @@ export function occurrencesIn(e: StoredEvent, from: number, to: number): EventIt
   const reach = e.all_day ? (Math.round(e.duration_minutes / 1440) + 2) * 86_400_000 : e.duration_minutes * 60_000;
   const starts = new Set<number>();
   const rule = seriesRule(e);
-  if (rule) for (const s of ruleStarts(rule, from - reach, to)) starts.add(s);
+  if (rule) for (const s of ruleStarts(rule, from - reach, to, budget)) starts.add(s);
   else {
     const s = ms(e.scheduled_for);
     if (s >= from - reach && s < to) starts.add(s);
@@ -82,11 +82,15 @@ export function occurrencesIn(e: StoredEvent, from: number, to: number): EventIt
     const s = ms(o.scheduled_for);
     if (overlaps(s, endOf(e, s, o.duration_minutes), from, to)) out.push(occurrence(e, rid, s, o));
   }
-  return out.sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for));
+  // Same-format ISO strings: code-point order is time order (localeCompare costs far more).
+  return out.sort((a, b) => (a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : 0));
 }
 
 function occurrence(e: StoredEvent, rid: number, start: number, o?: EventOverride): EventItem {
-  const { overrides: _o, ...series } = e;
+  // An occurrence carries the series' fields but not its lists: thousands of occurrences each
+  // holding thousands of RDATEs made a listing hundreds of megabytes (the series, as stored, is
+  // what `expand=false` lists).
+  const { overrides: _o, rdates: _r, exdates: _x, ...series } = e;
   return {
     ...series,
     ...(o?.title !== undefined ? { title: o.title } : {}),
@@ -116,18 +120,27 @@ export function busyOf(item: EventItem): Busy | undefined {
 
 /**
  * First and last instant an event can occupy (`last` undefined for an endless series): a cheap
- * filter before expanding, and the range test of exports.
+ * filter before expanding, and the range test of exports. Loops, not Math.min(...list): an event
+ * may hold thousands of RDATEs and a spread of that many arguments overflows the stack.
  */
-export function span(e: StoredEvent): { first: number; last: number | undefined } {
-  const starts = [ms(e.scheduled_for), ...(e.rdates ?? []).map(ms), ...(e.overrides ?? []).map((o) => ms(o.scheduled_for))];
-  const first = Math.min(...starts);
-  let lastStart = Math.max(...starts);
+export function span(e: StoredEvent, budget?: ExpansionBudget): { first: number; last: number | undefined } {
+  let first = ms(e.scheduled_for);
+  let lastStart = first;
+  const see = (t: number) => {
+    if (t < first) first = t;
+    if (t > lastStart) lastStart = t;
+  };
+  for (const r of e.rdates ?? []) see(ms(r));
+  let longest = e.duration_minutes;
+  for (const o of e.overrides ?? []) {
+    see(ms(o.scheduled_for));
+    if (o.duration_minutes > longest) longest = o.duration_minutes;
+  }
   const rule = seriesRule(e);
   if (rule) {
-    const l = lastRuleStart(rule);
+    const l = lastRuleStart(rule, budget);
     if (l === undefined) return { first, last: undefined };
-    lastStart = Math.max(lastStart, l);
+    if (l > lastStart) lastStart = l;
   }
-  const longest = Math.max(e.duration_minutes, ...(e.overrides ?? []).map((o) => o.duration_minutes));
   return { first, last: endOf(e, lastStart, longest) };
 }

@@ -1,6 +1,7 @@
 import type { EventStatus } from '../../contracts/calendar.js';
 import { validationFailed, type ErrorDetail } from '../../errors.js';
 import { canonicalRrule, RruleError } from './rrule.js';
+import { seriesLimitProblems } from './series-limits.js';
 import { instantOf, isValidZone, wallAt } from './zone.js';
 
 /** The parts of an event its owner sets (create input, or a stored event merged with updates). */
@@ -66,6 +67,7 @@ export function normalizeEvent(d: EventDraft, where = ''): EventCore {
     } catch (e) {
       if (!(e instanceof RruleError)) throw e;
       bad('rrule', `malformed RRULE: ${e.message}`);
+      if (e.limit) Object.assign(problems[problems.length - 1]!, { limit: e.limit });
     }
   }
   if (d.exdates?.length && !rrule && !d.rdates?.length) bad('exdates', 'exdates need an rrule or rdates to exclude from');
@@ -93,5 +95,7 @@ export function normalizeEvent(d: EventDraft, where = ''): EventCore {
   const exdates = instants(d.exdates);
   if (rdates) core.rdates = rdates;
   if (exdates) core.exdates = exdates;
+  const limits = seriesLimitProblems(core, where);
+  if (limits.length) throw validationFailed(`The event breaks a calendar limit: ${limits.map((p) => `${p.path}: ${p.message}`).join('; ')}`, limits);
   return core;
 }

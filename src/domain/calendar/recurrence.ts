@@ -1,5 +1,7 @@
-import ICAL from 'ical.js';
-import { addDays, instantOf, wallAt, type Wall } from './zone.js';
+import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
+import { validationFailed } from '../../errors.js';
+import { iterateRule, parseRule, type RuleIterator } from './expand.js';
+import { addDays, instantOf, wallAt, wallFromMs, type Wall } from './zone.js';
 
 /** What expansion needs to know of a series; `key` identifies the rest (equal keys, equal expansions). */
 export interface SeriesRule {
@@ -12,8 +14,30 @@ export interface SeriesRule {
 }
 
 /** A series with a runaway rule stops here rather than eating the daemon's memory. */
-export const MAX_OCCURRENCES = 100_000;
+export const MAX_OCCURRENCES = CALENDAR_LIMITS.max_series_occurrences;
 const CACHE_SIZE = 2_000;
+
+/**
+ * A wall-clock budget shared by every expansion one request does. It is checked between two
+ * occurrences (the expander's own loops are bounded), so an expansion cut by it stays consistent
+ * and the next request goes on from there.
+ */
+export class ExpansionBudget {
+  private readonly deadline: number;
+  private ticks = 0;
+  constructor(readonly ms: number = CALENDAR_LIMITS.expansion_budget_ms) {
+    this.deadline = performance.now() + ms;
+  }
+  /** Throws 422 naming the limit once the budget is spent (checked every 256 occurrences). */
+  tick(): void {
+    if ((++this.ticks & 255) === 0 && performance.now() > this.deadline) throw budgetSpent(this.ms);
+  }
+}
+
+export const budgetSpent = (ms: number) =>
+  validationFailed(`Expanding the recurring events took longer than the ${ms} ms a request may spend; ask for a shorter range.`, [
+    { path: 'end', message: `expansion budget of ${ms} ms spent`, limit: 'expansion_budget_ms', max: ms },
+  ]);
 
 interface Expansion {
   starts: number[];
@@ -24,36 +48,42 @@ interface Expansion {
 /** Expansions are kept per series version and extended lazily: the iterator only ever walks forward once. */
 const cache = new Map<string, Expansion>();
 
-const icalTime = (w: Wall, isDate: boolean) =>
-  isDate ? ICAL.Time.fromData({ year: w.year, month: w.month, day: w.day, isDate: true }) : ICAL.Time.fromData({ year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate: false });
+const wallMsOf = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 
-/**
- * The rule is expanded in wall time (floating ICAL.Time), then each wall time is placed in the
- * series' zone. That is what keeps a 09:00 meeting at 09:00 across DST changes. UNTIL given in UTC
- * is moved to the zone's wall clock first so it compares like with like.
- */
-function startExpansion(s: SeriesRule): Expansion {
-  const recur = ICAL.Recur.fromString(s.rrule);
-  const startWall = wallAt(s.start, s.tz);
-  if (recur.until) {
-    const u = recur.until;
-    let w: Wall;
-    if (u.isDate) w = { year: u.year, month: u.month, day: u.day, hour: 23, minute: 59, second: 59 };
-    else if (u.zone?.tzid === 'UTC') w = wallAt(Date.UTC(u.year, u.month - 1, u.day, u.hour, u.minute, u.second), s.tz);
-    else w = { year: u.year, month: u.month, day: u.day, hour: u.hour, minute: u.minute, second: u.second };
-    recur.until = icalTime(w, s.allDay);
-  }
-  const iter = recur.iterator(icalTime(startWall, s.allDay));
+/** UNTIL in the series' wall clock: a date means its whole day, a UTC time is moved to the zone. */
+function untilWall(rrule: string, tz: string, allDay: boolean): number | undefined {
+  const m = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?/.exec(rrule);
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  let w: Wall;
+  if (m[4] === undefined) w = { year: y, month: mo, day: d, hour: 23, minute: 59, second: 59 };
+  else if (m[7] === 'Z') w = wallAt(Date.UTC(y, mo - 1, d, Number(m[4]), Number(m[5]), Number(m[6])), tz);
+  else w = { year: y, month: mo, day: d, hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6]) };
+  // All-day occurrences are dates: UNTIL keeps the whole of its (local) date.
+  if (allDay) w = { ...w, hour: 23, minute: 59, second: 59 };
+  return wallMsOf(w);
+}
+
+/** A fresh iterator of the series' wall times (ms of the local clock, as Date.UTC gives them). */
+export function wallIterator(s: SeriesRule): RuleIterator {
+  // An all-day series lives on dates: its times of day are midnight whatever the rule says.
+  const rrule = s.allDay ? s.rrule.replace(/;BY(HOUR|MINUTE|SECOND)=[^;]*/g, '') : s.rrule;
+  const start = wallAt(s.start, s.tz);
+  const dtstart = wallMsOf(s.allDay ? { ...start, hour: 0, minute: 0, second: 0 } : start);
+  return iterateRule(parseRule(rrule, untilWall(s.rrule, s.tz, s.allDay)), dtstart);
+}
+
+/** A fresh iterator of instants (not cached): the rule expanded in wall time, placed in the zone. */
+export function seriesIterator(s: SeriesRule): RuleIterator {
+  const iter = wallIterator(s);
   let produced = 0;
   return {
-    starts: [],
-    done: false,
     next: () => {
       if (produced >= MAX_OCCURRENCES) return undefined;
       const t = iter.next();
-      if (!t) return undefined;
+      if (t === undefined) return undefined;
       produced++;
-      const w: Wall = { year: t.year, month: t.month, day: t.day, hour: s.allDay ? 0 : t.hour, minute: s.allDay ? 0 : t.minute, second: s.allDay ? 0 : t.second };
+      const w = wallFromMs(s.allDay ? Math.floor(t / 86_400_000) * 86_400_000 : t);
       return instantOf(w, s.tz);
     },
   };
@@ -67,7 +97,8 @@ function expansionOf(s: SeriesRule): Expansion {
     cache.set(s.key, e);
     return e;
   }
-  e = startExpansion(s);
+  const iter = seriesIterator(s);
+  e = { starts: [], done: false, next: () => iter.next() };
   cache.set(s.key, e);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return e;
@@ -84,10 +115,11 @@ function lowerBound(a: number[], x: number): number {
   return lo;
 }
 
-/** Start instants the rule gives in [from, to), ascending. */
-export function ruleStarts(s: SeriesRule, from: number, to: number): number[] {
+/** Start instants the rule gives in [from, to), ascending; the budget (if any) bounds new expansion work. */
+export function ruleStarts(s: SeriesRule, from: number, to: number, budget?: ExpansionBudget): number[] {
   const e = expansionOf(s);
   while (!e.done && (e.starts.length === 0 || e.starts[e.starts.length - 1]! < to)) {
+    budget?.tick();
     const t = e.next();
     if (t === undefined) e.done = true;
     // A wall time pushed forward out of a DST gap can land on the next occurrence: keep one.
@@ -97,9 +129,9 @@ export function ruleStarts(s: SeriesRule, from: number, to: number): number[] {
 }
 
 /** The last start of a finite rule (COUNT or UNTIL), or undefined for an endless one. */
-export function lastRuleStart(s: SeriesRule): number | undefined {
+export function lastRuleStart(s: SeriesRule, budget?: ExpansionBudget): number | undefined {
   if (!/(^|;)(COUNT|UNTIL)=/.test(s.rrule)) return undefined;
-  const all = ruleStarts(s, -Infinity, Infinity);
+  const all = ruleStarts(s, -Infinity, Infinity, budget);
   return all[all.length - 1];
 }
 

@@ -1,4 +1,5 @@
 import ICAL from 'ical.js';
+import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 
 /** RFC 5545 §3.3.10 rule parts, in the order a canonical rule lists them. */
 const PARTS = ['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST'] as const;
@@ -21,7 +22,15 @@ const ranges: Record<string, [number, number, boolean]> = {
   BYSETPOS: [1, 366, true],
 };
 
-export class RruleError extends Error {}
+export class RruleError extends Error {
+  /** The limit a rule exceeds (CALENDAR_LIMITS name), when that is the problem. */
+  constructor(
+    message: string,
+    readonly limit?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Check an RRULE value and give it back in canonical form (upper case, parts in RFC order, no
@@ -71,6 +80,7 @@ export function canonicalRrule(input: string): string {
         throw new RruleError(`${k} value "${n}" is out of range (${neg ? '±' : ''}${min}–${max})`);
     }
   }
+  shapeProblem(freq, parts);
   const canonical = PARTS.filter((p) => parts.has(p))
     .map((p) => `${p}=${parts.get(p)}`)
     .join(';');
@@ -91,4 +101,32 @@ export function rruleProblem(input: string): string | undefined {
     if (e instanceof RruleError) return e.message;
     throw e;
   }
+}
+
+/**
+ * RFC 5545 §3.3.10 combinations that have no meaning (its expand/limit table marks them N/A),
+ * and rules denser than the per-day cap. Refused here so no expansion ever sees them.
+ */
+function shapeProblem(freq: string, parts: Map<string, string>): void {
+  const has = (k: string) => parts.has(k);
+  if (has('BYWEEKNO') && freq !== 'YEARLY') throw new RruleError(`BYWEEKNO is only allowed with FREQ=YEARLY, not FREQ=${freq}`);
+  if (has('BYYEARDAY') && ['DAILY', 'WEEKLY', 'MONTHLY'].includes(freq)) throw new RruleError(`BYYEARDAY cannot be used with FREQ=${freq} (RFC 5545)`);
+  if (has('BYMONTHDAY') && freq === 'WEEKLY') throw new RruleError('BYMONTHDAY cannot be used with FREQ=WEEKLY (RFC 5545)');
+  const byday = parts.get('BYDAY');
+  if (byday && /\d/.test(byday)) {
+    if (freq !== 'MONTHLY' && freq !== 'YEARLY') throw new RruleError(`BYDAY with a position (e.g. ${byday.split(',').find((d) => /\d/.test(d))}) needs FREQ=MONTHLY or FREQ=YEARLY, not FREQ=${freq}`);
+    if (freq === 'YEARLY' && has('BYWEEKNO')) throw new RruleError('BYDAY with a position cannot be used with BYWEEKNO (RFC 5545)');
+    for (const d of byday.split(',')) {
+      const n = Math.abs(parseInt(d, 10) || 0);
+      if (freq === 'MONTHLY' && n > 5) throw new RruleError(`BYDAY value "${d}": a month has at most 5 of each weekday`);
+    }
+  }
+  if (has('BYSETPOS') && !PARTS.some((p) => p.startsWith('BY') && p !== 'BYSETPOS' && has(p)))
+    throw new RruleError('BYSETPOS needs another BYxxx part to select from (RFC 5545)');
+  const count = (k: string) => (has(k) ? new Set(parts.get(k)!.split(',')).size : 1);
+  const interval = Number(parts.get('INTERVAL') ?? 1);
+  const hours = freq === 'HOURLY' ? Math.min(has('BYHOUR') ? count('BYHOUR') : 24, Math.ceil(24 / interval)) : count('BYHOUR');
+  const perDay = hours * count('BYMINUTE') * count('BYSECOND');
+  const max = CALENDAR_LIMITS.max_occurrences_per_day;
+  if (perDay > max) throw new RruleError(`the rule gives up to ${perDay} occurrences a day; at most ${max} are allowed (limit max_occurrences_per_day)`, 'max_occurrences_per_day');
 }
