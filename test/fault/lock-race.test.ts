@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, removeHome, tempHome } from '../helpers/daemon.js';
+import { BIN, ROOT, cleanEnv, removeHome, tempHome } from '../helpers/daemon.js';
 
 /**
  * Issue 15 item 3: one daemon per home, with many starters at once. Each round, 8 processes race
@@ -82,6 +82,32 @@ describe('daemon lock under concurrent starters', () => {
       expect(outcomes.filter((o) => !o.endsWith(':1')), outcomes.join(' ')).toEqual([]);
     } finally {
       for (const c of cs) c.child.stdin!.end();
+    }
+  });
+
+  it('lets exactly one of 4 real `kairos daemon run` on one home (stale lock) listen; the others exit and say why', async () => {
+    const home = tempHome();
+    writeFileSync(join(home, 'daemon.lock'), String(deadPid()));
+    const runs = Array.from({ length: 4 }, () => {
+      const child = spawn(process.execPath, [BIN, 'daemon', 'run', '--port', '0'], { env: cleanEnv({ KAIROS_HOME: home }), stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout!.on('data', (d) => (out += d));
+      child.stderr!.on('data', (d) => (err += d));
+      const outcome = new Promise<'listening' | string>((r) => {
+        child.stdout!.on('data', () => /kairos listening on/.test(out) && r('listening'));
+        child.once('exit', (code) => r(`exit ${code}: ${err.trim()}`));
+      });
+      return { child, outcome };
+    });
+    try {
+      const outcomes = await Promise.all(runs.map((r) => r.outcome));
+      expect(outcomes.filter((o) => o === 'listening'), outcomes.join(' | ')).toHaveLength(1);
+      for (const o of outcomes.filter((x) => x !== 'listening')) expect(o).toMatch(/^exit [1-9]\d*: .*already running/s);
+    } finally {
+      for (const r of runs) if (r.child.exitCode === null) r.child.kill('SIGTERM');
+      await Promise.all(runs.map((r) => (r.child.exitCode !== null || r.child.signalCode !== null ? null : new Promise((ok) => r.child.once('exit', ok)))));
+      removeHome(home);
     }
   });
 });
