@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -42,6 +42,8 @@ describe.skipIf(!mounted.dir)('disk full (tmpfs home)', () => {
   });
 
   it('acknowledges only what is on disk, hides what it refused, and resumes when space returns', async () => {
+    // No timed snapshot in the middle: the one at stop is the one that meets the full disk.
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ snapshot: { every_ms: 3_600_000 } }), { mode: 0o600 });
     const d = await startDaemon({ home });
     daemons.push(d);
     const ws = new WebSocket(`${d.base.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${d.key}` } });
@@ -86,6 +88,12 @@ describe.skipIf(!mounted.dir)('disk full (tmpfs home)', () => {
     ws.close();
     expect(readdirSync(home).filter((n) => n.endsWith('.tmp'))).toEqual([]);
     expect(existsSync(join(home, 'daemon.lock'))).toBe(false);
+    // A snapshot the disk refused left db.json and every backup whole.
+    // The snapshot at stop was refused (db.json lacks the writes): they come back from the journal.
+    expect(JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).collections.traces.length).toBeLessThan(acknowledged.length);
+    const backups = existsSync(join(home, 'backups')) ? readdirSync(join(home, 'backups')) : [];
+    expect(backups.filter((n) => !n.endsWith('.json'))).toEqual([]);
+    for (const b of backups) JSON.parse(readFileSync(join(home, 'backups', b), 'utf8'));
 
     // The next start (with space again) has every acknowledged write and none of the refused.
     filler.remove();
