@@ -16,13 +16,13 @@ export class AppError extends Error {
   readonly expose: boolean;
   readonly headers?: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown } = {}) {
+  constructor(status: number, code: string, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown; expose?: boolean } = {}) {
     super(message, { cause: opts.cause });
     this.name = 'AppError';
     this.status = status;
     this.code = code;
     this.details = opts.details;
-    this.expose = status < 500;
+    this.expose = opts.expose ?? status < 500;
     this.headers = opts.headers;
   }
 }
@@ -35,6 +35,9 @@ export const conflict = (message: string, code = 'conflict', details?: ErrorDeta
 export const validationFailed = (message: string, details?: ErrorDetail[], code = 'validation_failed') =>
   new AppError(422, code, message, { details });
 export const internal = (message = 'Internal error.') => new AppError(500, 'internal', message);
+/** The disk refused a write (ENOSPC, EFBIG, EDQUOT): nothing of it was applied. The message holds no internals. */
+export const storageFull = (cause?: unknown) =>
+  new AppError(507, 'storage_full', 'The disk is full: the write was not applied. Reads go on; writes resume when space returns.', { cause, expose: true });
 
 /** Exit codes of SPEC §6. */
 export const ExitCode = {

@@ -11,6 +11,7 @@ import { answerClientErrors } from '../server/client-errors.js';
 import { createApp } from '../server/app.js';
 import { createServices, type Services } from '../server/services.js';
 import { attachWebSocket } from '../server/ws.js';
+import { isNoSpace } from '../store/durable-file.js';
 import { Store, StoreOpenError } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { ensureOwnerCredentials } from './credentials.js';
@@ -63,7 +64,13 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
   const release = await acquireLock(paths.lock, paths.home).catch((e: unknown) => {
     throw startFailure(e);
   });
-  const logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, pino.destination({ dest: paths.daemonLog, sync: true, mkdir: true, mode: 0o600 }));
+  // On a full disk a log line must not fail the request that logs it: it waits (up to 1 MiB) and
+  // goes out with the next line that fits.
+  const logFile = pino.destination({ dest: paths.daemonLog, sync: true, mkdir: true, mode: 0o600, maxLength: 1 << 20 });
+  logFile.on('error', (e: unknown) => {
+    if (!isNoSpace(e)) throw e;
+  });
+  const logger = pino({ base: { pid: process.pid }, timestamp: pino.stdTimeFunctions.isoTime }, logFile);
   logger.info(hardenIntrinsics(), 'intrinsics frozen against prototype pollution');
   let store: Store | undefined;
   let services: Services | undefined;

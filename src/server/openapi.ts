@@ -72,6 +72,7 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): obj
       responses['403'] = errorResponse('the key lacks the scope or the data is another user’s');
     }
     responses['429'] = errorResponse('rate limited (Retry-After: 30)');
+    if (r.method !== 'get') responses['507'] = errorResponse('storage_full: the disk refused the write; nothing of it was applied');
     const requestBody = r.body
       ? {
           required: true,

@@ -1,25 +1,69 @@
-import { open, rename, readFile, unlink } from 'node:fs/promises';
+import { copyFile, open, rename, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';
 
-/** Write a whole file atomically and durably: temp file, fsync, rename, fsync the folder. */
+/**
+ * Write all of `buf` at `position`: a write may take only part of it (a file-size limit, a disk
+ * filling up), and the rest is written by the next call, which then reports why it cannot.
+ */
+export async function writeFully(fh: FileHandle, buf: Buffer, position: number): Promise<void> {
+  let done = 0;
+  while (done < buf.length) {
+    const { bytesWritten } = await fh.write(buf, done, buf.length - done, position + done);
+    if (bytesWritten <= 0) throw Object.assign(new Error('the file system took no bytes'), { code: 'EIO' });
+    done += bytesWritten;
+  }
+}
+
+/**
+ * Write a whole file atomically and durably: temp file, fsync, rename, fsync the folder. If any
+ * step fails, the temp file is removed and the old file is untouched.
+ */
 export async function writeFileDurable(path: string, text: string): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
-  const fh = await open(tmp, 'w', FILE_MODE);
   try {
-    await fh.writeFile(text);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
+    const fh = await open(tmp, 'w', FILE_MODE);
+    try {
+      await writeFully(fh, Buffer.from(text), 0);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await rename(tmp, path);
   } catch (e) {
     await unlink(tmp).catch(() => {});
     throw e;
   }
   await fsyncDir(dirname(path));
+}
+
+/**
+ * Copy a file durably under its final name, or not at all: a copy cut short by a full disk must
+ * not pass for a good backup.
+ */
+export async function copyFileDurable(from: string, to: string): Promise<void> {
+  const tmp = `${to}.${process.pid}.tmp`;
+  try {
+    await copyFile(from, tmp);
+    const fh = await open(tmp, 'r');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await rename(tmp, to);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await fsyncDir(dirname(to));
+}
+
+/** Errors by which a file system says it has no room: the write is refused as `storage_full`. */
+export function isNoSpace(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT';
 }
 
 export async function fsyncDir(dir: string): Promise<void> {

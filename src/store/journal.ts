@@ -1,7 +1,8 @@
+import { constants } from 'node:fs';
 import { open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { FILE_MODE } from '../config/paths.js';
-import { fsyncDir } from './durable-file.js';
+import { fsyncDir, writeFully } from './durable-file.js';
 
 export type JournalOp =
   | { op: 'put'; c: string; doc: Record<string, unknown> }
@@ -13,17 +14,57 @@ export interface JournalEntry {
   ops: JournalOp[];
 }
 
+/** What readAll found in one segment besides its entries. */
+export interface SegmentFinding {
+  path: string;
+  /** A torn last record (a crash or a refused write mid-append): never acknowledged, dropped. */
+  tornTail?: { line: number; bytes: number };
+  /** Bad records followed by good ones: real damage; the store refuses to open. */
+  damagedLines?: number[];
+}
+
+/** Called by the writer, in journal order, for each entry once its batch is durable or refused. */
+export interface AppendCallbacks {
+  /** The entry is on disk. Runs before the append promise resolves and before any later entry. */
+  durable(): void;
+  /** The entry was not written (its batch failed, or an earlier one did): undo what it staged. */
+  refused(): void;
+}
+
+interface Segment {
+  n: number;
+  fh: FileHandle;
+  /** Bytes of whole, fdatasync'd records: everything after this offset was never acknowledged. */
+  size: number;
+  /** Bytes past `size` may be on disk (a failed write): cut them off before the next write. */
+  dirty: boolean;
+}
+
+interface Pending {
+  line: string;
+  cb: AppendCallbacks;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+const isEntry = (v: unknown): v is JournalEntry =>
+  typeof v === 'object' && v !== null && typeof (v as JournalEntry).seq === 'number' && Array.isArray((v as JournalEntry).ops);
+
 /**
  * The append-only journal: one NDJSON line per transaction, written by a single writer with group
  * commit (every line waiting when the writer is free goes out in one write + one fdatasync).
  * Segments (`db.journal.N`) let a snapshot retire what it has folded in without stopping writes.
+ *
+ * A batch counts only when all its bytes are written (short writes are continued) and synced.
+ * When a write or sync fails, the batch and everything queued behind it (which may have been
+ * staged on top of it) are refused, and the segment is cut back to its last whole record before
+ * anything else is written, so a refused write leaves nothing on disk and later writes can go on
+ * as soon as the disk takes them again.
  */
 export class Journal {
-  private fh?: FileHandle;
-  private segment = 0;
-  private pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private seg?: Segment;
+  private pending: Pending[] = [];
   private writing?: Promise<void>;
-  private failed?: unknown;
 
   constructor(private readonly base: string) {}
 
@@ -43,42 +84,66 @@ export class Journal {
   }
 
   /**
-   * Read every entry of every segment. A torn last line (a crash mid-append) was never
-   * acknowledged and is dropped; a bad line anywhere else means the journal is damaged.
+   * Read every entry of every segment. A bad last record of a segment — of any segment, since a
+   * start or a snapshot opens a new one after a crash or a refused write — was never acknowledged
+   * and is dropped (and reported); a bad record followed by good ones is damage.
    */
-  async readAll(): Promise<{ entries: JournalEntry[]; damaged?: string }> {
+  async readAll(): Promise<{ entries: JournalEntry[]; findings: SegmentFinding[] }> {
     const entries: JournalEntry[] = [];
-    const segs = await this.segments();
-    for (let i = 0; i < segs.length; i++) {
-      const path = this.segmentPath(segs[i]!);
-      const text = await readFile(path, 'utf8');
-      const lines = text.split('\n');
+    const findings: SegmentFinding[] = [];
+    for (const n of await this.segments()) {
+      const path = this.segmentPath(n);
+      const lines = (await readFile(path, 'utf8')).split('\n');
+      const bad: number[] = [];
+      let lastGood = -1;
       for (let j = 0; j < lines.length; j++) {
         const line = lines[j]!;
         if (!line) continue;
+        let parsed: unknown;
         try {
-          entries.push(JSON.parse(line) as JournalEntry);
+          parsed = JSON.parse(line);
         } catch {
-          const isTail = i === segs.length - 1 && lines.slice(j + 1).every((l) => !l);
-          if (!isTail) return { entries, damaged: `${path} line ${j + 1} is not valid JSON` };
+          parsed = undefined;
         }
+        if (isEntry(parsed)) {
+          entries.push(parsed);
+          lastGood = j;
+        } else bad.push(j);
       }
+      const finding: SegmentFinding = { path };
+      const last = bad.at(-1);
+      if (last !== undefined && last > lastGood) {
+        finding.tornTail = { line: last + 1, bytes: Buffer.byteLength(lines.slice(last).join('\n')) };
+        bad.pop();
+      }
+      if (bad.length) finding.damagedLines = bad.map((j) => j + 1);
+      if (finding.tornTail || finding.damagedLines) findings.push(finding);
     }
-    return { entries };
+    return { entries, findings };
   }
 
-  /** Open a fresh segment after the newest existing one; later appends go there. */
+  /**
+   * Make sure new appends go to an empty segment after every existing one, and return its number:
+   * every entry in an older segment is durable (and reported durable) when this resolves.
+   */
   async rollOver(): Promise<number> {
     await this.drain();
+    if (this.seg && this.seg.size === 0 && !this.seg.dirty) return this.seg.n;
     const segs = await this.segments();
     const next = (segs.at(-1) ?? 0) + 1;
-    const fh = await open(this.segmentPath(next), 'a', FILE_MODE);
-    await fsyncDir(dirname(this.base));
-    const old = this.fh;
-    this.fh = fh;
-    this.segment = next;
+    // Not O_APPEND: records are written at an explicit offset, so a cut-back tail is overwritten.
+    const fh = await open(this.segmentPath(next), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, FILE_MODE);
+    try {
+      await fsyncDir(dirname(this.base));
+    } catch (e) {
+      await fh.close();
+      await unlink(this.segmentPath(next)).catch(() => {});
+      throw e;
+    }
+    const old = this.seg;
+    this.seg = { n: next, fh, size: 0, dirty: false };
     await this.drain(); // a batch may still be going to the old segment
-    await old?.close();
+    if (old) await this.closeSegment(old);
     return next;
   }
 
@@ -88,15 +153,17 @@ export class Journal {
   }
 
   get currentSegment(): number {
-    return this.segment;
+    return this.seg?.n ?? 0;
   }
 
-  /** Resolves once the entry is on disk (fdatasync'd). */
-  append(entry: JournalEntry): Promise<void> {
-    if (this.failed) return Promise.reject(this.failed);
+  /**
+   * Resolves once the entry is on disk (fdatasync'd); `cb.durable` has run by then. Rejects with
+   * the file system's error when it was refused; `cb.refused` has run by then.
+   */
+  append(entry: JournalEntry, cb: AppendCallbacks): Promise<void> {
     const line = JSON.stringify(entry) + '\n';
     return new Promise((resolve, reject) => {
-      this.pending.push({ line, resolve, reject });
+      this.pending.push({ line, cb, resolve, reject });
       this.writing ??= this.writeLoop();
     });
   }
@@ -106,32 +173,67 @@ export class Journal {
       while (this.pending.length) {
         const batch = this.pending;
         this.pending = [];
+        const seg = this.seg;
         try {
-          const fh = this.fh;
-          if (!fh) throw new Error('journal is not open');
-          await fh.write(batch.map((b) => b.line).join(''));
-          await fh.datasync();
-          for (const b of batch) b.resolve();
+          if (!seg) throw new Error('journal is not open');
+          if (seg.dirty) await this.cutBack(seg);
+          const buf = Buffer.from(batch.map((b) => b.line).join(''));
+          // The tail is suspect from the first byte written until the sync says otherwise.
+          seg.dirty = true;
+          await writeFully(seg.fh, buf, seg.size);
+          await seg.fh.datasync();
+          seg.size += buf.length;
+          seg.dirty = false;
         } catch (e) {
-          // A journal that cannot be written must stop all writes: acknowledging later ones would lie.
-          this.failed = e;
-          for (const b of [...batch, ...this.pending]) b.reject(e);
+          // Cut the tail back before answering: the refused records must not be on disk when the
+          // caller hears "refused". (If even that fails, the tail stays marked and is cut before
+          // the next write.)
+          if (seg?.dirty) await this.cutBack(seg).catch(() => {});
+          // Entries queued meanwhile were staged on top of this batch: they go too, in order.
+          const refused = [...batch, ...this.pending];
           this.pending = [];
+          for (const b of refused) settle(() => b.cb.refused());
+          for (const b of refused) b.reject(e);
+          continue;
         }
+        for (const b of batch) settle(() => b.cb.durable());
+        for (const b of batch) b.resolve();
       }
     } finally {
       this.writing = undefined;
     }
   }
 
-  /** Wait until every appended entry is on disk. */
+  /** Drop what a failed write left after the last whole record. */
+  private async cutBack(seg: Segment): Promise<void> {
+    await seg.fh.truncate(seg.size);
+    await seg.fh.datasync();
+    seg.dirty = false;
+  }
+
+  /** Wait until every appended entry is written or refused. */
   async drain(): Promise<void> {
     while (this.writing) await this.writing;
   }
 
+  private async closeSegment(seg: Segment): Promise<void> {
+    if (seg.dirty) await this.cutBack(seg).catch(() => {});
+    await seg.fh.close();
+  }
+
   async close(): Promise<void> {
     await this.drain();
-    await this.fh?.close();
-    this.fh = undefined;
+    const seg = this.seg;
+    this.seg = undefined;
+    if (seg) await this.closeSegment(seg);
+  }
+}
+
+/** Callbacks are the store's bookkeeping; one failing must not stop the writer. */
+function settle(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // The store's callbacks catch their own listeners' errors; nothing else is expected here.
   }
 }

@@ -2,8 +2,9 @@ import { copyFile, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
-import { CorruptFileError, DurableJSONFile } from './durable-file.js';
-import { Journal, type JournalEntry, type JournalOp } from './journal.js';
+import { storageFull } from '../errors.js';
+import { CorruptFileError, DurableJSONFile, copyFileDurable, isNoSpace } from './durable-file.js';
+import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
 import { migrate } from './migrations.js';
 import { COLLECTIONS, COLLECTION_NAMES, emptyDb, shapeProblem, type CollectionName, type DbFile, type Doc } from './schema.js';
 import { Indexed } from './indexed.js';
@@ -41,20 +42,42 @@ export interface Tx {
   setMeta(k: string, v: unknown): void;
 }
 
+/** A write staged by a transaction whose journal record is not durable yet. */
+interface PendingWrite<T> {
+  value: T;
+  /** The transaction that wrote it last: only that one's outcome removes it. */
+  seq: number;
+}
+
 /**
  * The only code that touches db.json. Data lives in memory with indexes; every mutation is a
  * synchronous transaction whose operations are appended to an fsync'd journal (group commit)
  * before the promise resolves. db.json, written through lowdb, is the canonical snapshot: it is
  * rewritten in the background and the journal segments it covers are retired. Services never
  * see which of the two made a write durable.
+ *
+ * Two layers in memory: the durable state, which every reader and commit listener sees, and the
+ * writes of transactions still on their way to disk, which only later transactions see (they are
+ * staged on top of them, as a single writer would). A transaction moves into the durable state
+ * when the journal has synced it; if the journal refuses it, it and every transaction staged
+ * after it vanish without a reader ever having seen them.
  */
 export class Store {
   private readonly cols = new Map<CollectionName, Indexed>();
   private meta: Record<string, unknown> = {};
+  /** Last sequence number given to a transaction. */
   private seq = 0;
+  /** Last sequence number in the durable state (what a snapshot covers). */
+  private durableSeq = 0;
+  private readonly pendingDocs = new Map<CollectionName, Map<string, PendingWrite<Doc | null>>>();
+  private readonly pendingMeta = new Map<string, PendingWrite<unknown>>();
+  /** The last snapshot failed (a full disk, say): retry on the timer, not after every write. */
+  private snapshotFailed = false;
   private opsSinceSnapshot = 0;
   private snapshotTimer?: NodeJS.Timeout;
   private snapshotting?: Promise<void>;
+  /** durableSeq when the snapshot under way started: it covers at least that much. */
+  private snapshotFrom = 0;
   private closed = false;
   private readonly low: Low<unknown>;
   private readonly journal: Journal;
@@ -102,7 +125,7 @@ export class Store {
     return this.meta[k] as T | undefined;
   }
 
-  /** Called after every committed transaction with its operations (cache invalidation, live sync). */
+  /** Called after every transaction once it is durable, with its operations (cache invalidation, live sync). */
   onCommit(fn: (ops: JournalOp[]) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -113,7 +136,9 @@ export class Store {
   /**
    * Run `fn` against a staged view and commit what it staged, all or nothing. `fn` is synchronous,
    * so no other transaction interleaves with it: this is the single writer. The promise resolves
-   * once the transaction is durable on disk.
+   * once the transaction is durable on disk, and only then do readers see it. If the disk refuses
+   * it, it rejects with `storage_full` (ENOSPC, EFBIG, EDQUOT) or the file system's error, and
+   * nothing of it was applied.
    */
   async transact<R>(fn: (tx: Tx) => R): Promise<R> {
     if (this.closed) throw new Error('the store is closed');
@@ -122,19 +147,96 @@ export class Store {
     if (result instanceof Promise) throw new Error('Store.transact takes a synchronous function');
     if (ops.length === 0) return result;
     const entry: JournalEntry = { seq: ++this.seq, ops };
-    this.apply(ops);
-    this.opsSinceSnapshot += ops.length;
-    const durable = this.journal.append(entry);
+    this.stagePending(entry);
+    try {
+      await this.journal.append(entry, {
+        durable: () => this.commitDurable(entry),
+        refused: () => this.dropPending(entry),
+      });
+    } catch (e) {
+      if (isNoSpace(e)) throw storageFull(e);
+      throw e;
+    }
+    this.scheduleSnapshot();
+    return result;
+  }
+
+  /** Make a transaction's writes visible to the transactions staged after it. */
+  private stagePending(entry: JournalEntry): void {
+    for (const op of entry.ops) {
+      if (op.op === 'meta') this.pendingMeta.set(op.k, { value: op.v, seq: entry.seq });
+      else {
+        const c = op.c as CollectionName;
+        let m = this.pendingDocs.get(c);
+        if (!m) this.pendingDocs.set(c, (m = new Map()));
+        if (op.op === 'put') m.set(this.keyOf(c, op.doc), { value: deepFreeze(op.doc), seq: entry.seq });
+        else m.set(op.id, { value: null, seq: entry.seq });
+      }
+    }
+  }
+
+  /** Forget the pending writes this transaction was the last to make. */
+  private dropPending(entry: JournalEntry): void {
+    for (const op of entry.ops) {
+      if (op.op === 'meta') {
+        if (this.pendingMeta.get(op.k)?.seq === entry.seq) this.pendingMeta.delete(op.k);
+        continue;
+      }
+      const m = this.pendingDocs.get(op.c as CollectionName);
+      const id = op.op === 'put' ? this.keyOf(op.c as CollectionName, op.doc) : op.id;
+      if (m?.get(id)?.seq === entry.seq) m.delete(id);
+    }
+  }
+
+  /** The journal synced this transaction (they arrive in order): readers and listeners see it now. */
+  private commitDurable(entry: JournalEntry): void {
+    this.apply(entry.ops);
+    this.dropPending(entry);
+    this.durableSeq = entry.seq;
+    this.opsSinceSnapshot += entry.ops.length;
     for (const l of this.listeners) {
       try {
-        l(ops);
+        l(entry.ops);
       } catch (e) {
         this.opts.log?.('commit listener failed', { err: String(e) });
       }
     }
-    await durable;
-    this.scheduleSnapshot();
-    return result;
+  }
+
+  private keyOf(c: CollectionName, doc: Doc): string {
+    const id = doc[COLLECTIONS[c].key];
+    if (typeof id !== 'string' || !id) throw new Error(`${c}: document without a string ${COLLECTIONS[c].key}`);
+    return id;
+  }
+
+  // The view a transaction starts from: the durable state under the pending writes.
+
+  private viewGet(c: CollectionName, id: string): Doc | undefined {
+    const p = this.pendingDocs.get(c);
+    if (p?.has(id)) return p.get(id)!.value ?? undefined;
+    return this.col(c).get(id);
+  }
+
+  private viewMerge(c: CollectionName, base: Doc[], keep: (d: Doc) => boolean): Doc[] {
+    const p = this.pendingDocs.get(c);
+    if (!p?.size) return base;
+    const key = COLLECTIONS[c].key;
+    const out = base.filter((d) => !p.has(d[key] as string));
+    for (const w of p.values()) if (w.value && keep(w.value)) out.push(w.value);
+    return out;
+  }
+
+  private viewByIndex(c: CollectionName, index: string, value: unknown): Doc[] {
+    return this.viewMerge(c, this.col(c).byIndex(index, value), (d) => d[index] === value);
+  }
+
+  private viewAll(c: CollectionName): Doc[] {
+    return this.viewMerge(c, this.col(c).all(), () => true);
+  }
+
+  private viewMeta(k: string): unknown {
+    const p = this.pendingMeta.get(k);
+    return p ? p.value : this.meta[k];
   }
 
   /** Run `fn` against a staged view and throw the staged writes away (dry runs). */
@@ -151,19 +253,15 @@ export class Store {
       if (!m) overlay.set(c, (m = new Map()));
       return m;
     };
-    const keyOf = (c: CollectionName, doc: Doc) => {
-      const id = doc[COLLECTIONS[c].key];
-      if (typeof id !== 'string' || !id) throw new Error(`${c}: document without a string ${COLLECTIONS[c].key}`);
-      return id;
-    };
+    const keyOf = (c: CollectionName, doc: Doc) => this.keyOf(c, doc);
     const tx: Tx = {
       get: <T extends Doc>(c: CollectionName, id: string) => {
         const o = overlay.get(c);
         if (o?.has(id)) return (o.get(id) ?? undefined) as T | undefined;
-        return this.get<T>(c, id);
+        return this.viewGet(c, id) as T | undefined;
       },
       byIndex: <T extends Doc>(c: CollectionName, index: string, value: unknown) => {
-        const base = this.byIndex<T>(c, index, value);
+        const base = this.viewByIndex(c, index, value) as T[];
         const o = overlay.get(c);
         if (!o?.size) return base;
         const key = COLLECTIONS[c].key;
@@ -173,7 +271,7 @@ export class Store {
       },
       all: <T extends Doc>(c: CollectionName) => {
         const o = overlay.get(c);
-        const base = this.all<T>(c);
+        const base = this.viewAll(c) as T[];
         if (!o?.size) return base;
         const key = COLLECTIONS[c].key;
         const out = base.filter((d) => !o.has(d[key] as string));
@@ -189,7 +287,7 @@ export class Store {
         layer(c).set(id, null);
         ops.push({ op: 'del', c, id });
       },
-      getMeta: <T>(k: string) => (metaOverlay.has(k) ? metaOverlay.get(k) : this.meta[k]) as T | undefined,
+      getMeta: <T>(k: string) => (metaOverlay.has(k) ? metaOverlay.get(k) : this.viewMeta(k)) as T | undefined,
       setMeta: (k, v) => {
         metaOverlay.set(k, v);
         ops.push({ op: 'meta', k, v });
@@ -242,20 +340,27 @@ export class Store {
       for (const doc of db.collections[n]) col.put(doc);
     }
     this.meta = { ...db.meta };
-    this.seq = db.journal_seq;
+    this.seq = this.durableSeq = db.journal_seq;
 
-    const { entries, damaged } = await this.journal.readAll();
-    if (damaged) throw new StoreOpenError(`The journal is damaged: ${damaged}. Move the db.journal.* files aside to start from ${this.paths.db} alone (losing the writes since its last snapshot).`);
+    const { entries, findings } = await this.journal.readAll();
+    const damaged = findings.filter((f) => f.damagedLines);
+    if (damaged.length) throw new StoreOpenError(journalDamage(damaged));
+    for (const f of findings) {
+      if (f.tornTail) this.opts.log?.('journal: dropped a torn record at the end of a segment (a crash or a refused write mid-append; it was never acknowledged)', { segment: f.path, line: f.tornTail.line, bytes: f.tornTail.bytes });
+    }
     let replayed = 0;
     for (const e of entries) {
       if (e.seq <= this.seq) continue;
       this.apply(e.ops);
-      this.seq = e.seq;
+      this.seq = this.durableSeq = e.seq;
       replayed++;
     }
     await this.journal.rollOver();
-    // A fresh home, a migrated file or a replayed journal is folded into a snapshot straight away.
-    if (fresh || replayed > 0 || db.schema_version !== (raw as DbFile | null)?.schema_version) await this.snapshot();
+    // A fresh home, a migrated file, a replayed journal or a torn record is folded into a snapshot
+    // straight away. If the disk refuses it, the journal still holds everything: start anyway.
+    if (fresh || replayed > 0 || findings.length > 0 || db.schema_version !== (raw as DbFile | null)?.schema_version) {
+      await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
+    }
   }
 
   /** Keep the bad file as it is, save a copy, and explain how to restore the last good backup. */
@@ -280,35 +385,54 @@ export class Store {
 
   private scheduleSnapshot(): void {
     if (this.closed || this.snapshotting) return;
-    if (this.opsSinceSnapshot >= this.opts.snapshotEveryOps) {
-      void this.snapshot().catch((e) => this.opts.log?.('snapshot failed', { err: String(e) }));
+    const background = () => void this.snapshot().catch((e) => this.opts.log?.('snapshot failed; the journal keeps every write', { err: String(e) }));
+    if (this.opsSinceSnapshot >= this.opts.snapshotEveryOps && !this.snapshotFailed) {
+      background();
       return;
     }
     this.snapshotTimer ??= setTimeout(() => {
       this.snapshotTimer = undefined;
-      void this.snapshot().catch((e) => this.opts.log?.('snapshot failed', { err: String(e) }));
+      background();
     }, this.opts.snapshotEveryMs);
     this.snapshotTimer.unref();
   }
 
   /**
    * Fold everything committed so far into db.json. New writes go to a fresh journal segment while
-   * the file is written; once it is durable, the segments it covers are deleted.
+   * the file is written; once it is durable, the segments it covers are deleted. A snapshot that
+   * fails leaves no temp file, db.json and the backups as they were, and every segment in place.
    */
-  snapshot(): Promise<void> {
-    this.snapshotting ??= this.doSnapshot().finally(() => (this.snapshotting = undefined));
+  async snapshot(): Promise<void> {
+    // A snapshot already under way is enough if it started after the last write the caller saw.
+    const wanted = this.durableSeq;
+    while (this.snapshotting) {
+      if (this.snapshotFrom >= wanted) return this.snapshotting;
+      await this.snapshotting.catch(() => {});
+    }
+    this.snapshotFrom = this.durableSeq;
+    this.snapshotting = this.doSnapshot()
+      .then(
+        () => void (this.snapshotFailed = false),
+        (e: unknown) => {
+          this.snapshotFailed = true;
+          throw e;
+        },
+      )
+      .finally(() => (this.snapshotting = undefined));
     return this.snapshotting;
   }
 
   private async doSnapshot(): Promise<void> {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
-    // Switch segments first: every entry in an older segment was applied to memory before it was
-    // appended, so the data taken next covers all of them and they can be retired afterwards.
+    // Switch segments first: once rollOver resolves, every entry in an older segment is durable
+    // and applied to the durable state, so the data taken next covers all of them and they can be
+    // retired afterwards. Entries in the new segment that the data already holds are skipped at
+    // replay by their seq.
     const keepFrom = await this.journal.rollOver();
     const data: DbFile = {
       schema_version: emptyDb().schema_version,
-      journal_seq: this.seq,
+      journal_seq: this.durableSeq,
       meta: { ...this.meta },
       collections: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, this.col(n).all()])) as DbFile['collections'],
     };
@@ -329,7 +453,7 @@ export class Store {
     }
     await mkdir(this.paths.backups, { recursive: true, mode: DIR_MODE });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    await copyFile(this.paths.db, join(this.paths.backups, `db-${stamp}.json`));
+    await copyFileDurable(this.paths.db, join(this.paths.backups, `db-${stamp}.json`));
     const all = await this.listBackups();
     for (const old of all.slice(this.opts.backups)) await unlink(join(this.paths.backups, old)).catch(() => {});
   }
@@ -343,14 +467,30 @@ export class Store {
     return total;
   }
 
-  /** Wait for in-flight writes, write a final snapshot, and stop. */
+  /**
+   * Wait for in-flight writes, write a final snapshot, and stop. When the disk refuses the
+   * snapshot (full), the store still closes: every acknowledged write is in the journal.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.journal.drain();
-    if (this.snapshotting) await this.snapshotting;
-    if (this.opsSinceSnapshot > 0) await this.snapshot();
+    if (this.snapshotting) await this.snapshotting.catch(() => {});
+    if (this.opsSinceSnapshot > 0) {
+      await this.snapshot().catch((e) => this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }));
+    }
     this.closed = true;
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.close();
   }
+}
+
+/**
+ * Why the journal cannot be replayed, and the command that keeps every intact record: it deletes
+ * exactly the damaged lines, keeping the original beside it as `<segment>.damaged` (not a segment
+ * name, so it is never replayed).
+ */
+function journalDamage(damaged: SegmentFinding[]): string {
+  const where = damaged.map((f) => `${f.path} line${f.damagedLines!.length > 1 ? 's' : ''} ${f.damagedLines!.join(', ')}`).join('; ');
+  const fix = damaged.map((f) => `sed -i.damaged '${f.damagedLines!.map((l) => `${l}d`).join(';')}' ${f.path}`).join(' && ');
+  return `The journal is damaged: ${where} ${damaged.length > 1 || damaged[0]!.damagedLines!.length > 1 ? 'are' : 'is'} not a whole record, and later records follow. Nothing was changed. To drop only the damaged records and keep every intact one, run:  ${fix}`;
 }
