@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import { actorOf, type Principal } from '../principal.js';
 import type { StoredEvent } from './event.js';
 import { normalizeEvent, type EventCore } from './normalize.js';
+import { checkSeriesLimits } from './series-limits.js';
 
 /** What the calendar service lends the import: its store, clock, trace records, hooks and publishing. */
 export interface ImportPorts {
@@ -88,9 +89,12 @@ export function checkImported(ev: ImportedEvent): ImportedCore {
 
   const core: ImportedCore = normalizeEvent({ ...parsed.data, timezone });
   if (!(ev.duration_minutes > 0) && !core.all_day) core.duration_minutes = 0;
-  // ── Recurrence bounds (issue 14, item 3) plug in HERE: one call of create's per-series check on
-  //    `core`; the 422 it throws naming the limit becomes this event's error like the ones above.
-  if (overrides.length) core.overrides = overrides;
+  // normalizeEvent has applied create's per-series limits (rule density, RDATE/EXDATE counts, the
+  // expansion budget); overrides come only from files, so their cap is checked here, by the same function.
+  if (overrides.length) {
+    core.overrides = overrides;
+    checkSeriesLimits(core);
+  }
   return core;
 }
 
