@@ -3,14 +3,13 @@
 //
 //   node bench/calendar.mjs            (after `npm run build`)
 //   import { benchCalendar } from './calendar.mjs'; await benchCalendar({ events: 10000 })
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDaemon } from './_daemon.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 /** A realistic mix: one-off UTC events, zoned events, weekly series with EXDATEs, all-day days. */
@@ -34,24 +33,6 @@ export function makeIcs(n) {
   }
   lines.push('END:VCALENDAR');
   return lines.join('\r\n') + '\r\n';
-}
-
-async function startDaemon(home) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/kairos.js'), 'daemon', 'run', '--port', '0'], {
-    env: { ...process.env, KAIROS_HOME: home, KAIROS_RATE_LIMIT: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const port = await new Promise((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on https?:\/\/[^\n]*:(\d+)\n/.exec(out);
-      if (m) ok(Number(m[1]));
-    });
-    child.once('exit', (c) => fail(new Error(`daemon exited ${c}`)));
-  });
-  const key = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')).api_key;
-  return { child, base: `http://127.0.0.1:${port}`, key };
 }
 
 const secs = (ms) => Math.round(ms) / 1000;

@@ -4,31 +4,12 @@
 // The goal is 100 ms of hold; before the limits, one request held it 61 s, another for good.
 //
 //   node bench/recur.mjs            (after `npm run build`)
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startDaemon } from './_daemon.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-async function startDaemon(home) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/kairos.js'), 'daemon', 'run', '--port', '0'], {
-    env: { ...process.env, KAIROS_HOME: home, KAIROS_RATE_LIMIT: '0', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const port = await new Promise((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on https?:\/\/[^\n]*:(\d+)\n/.exec(out);
-      if (m) ok(Number(m[1]));
-    });
-    child.once('exit', (c) => fail(new Error(`daemon exited ${c}`)));
-  });
-  const key = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')).api_key;
-  return { child, base: `http://127.0.0.1:${port}`, key };
-}
 
 const range = (n) => Array.from({ length: n }, (_, i) => i).join(',');
 

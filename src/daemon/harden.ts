@@ -6,9 +6,11 @@
  * frozen once the daemon's modules are loaded, so such a write changes nothing (and throws in
  * strict code) instead of breaking every route until a restart.
  *
- * Freezing Object.prototype has one known cost, the "override mistake": strict code that assigns
- * an inherited name (`obj.toString = …`, `Fn.prototype.constructor = …`) on an ordinary object
- * throws. The API tests run the daemon so hardened; a dependency doing it would fail them.
+ * Freezing Object.prototype alone has a known cost, the "override mistake": strict code that
+ * assigns an inherited name (`obj.toString = …`) on an ordinary object throws. zod does exactly
+ * that for input keys (`{"constructor": …}` in a tempo mapping or an edit), so before freezing,
+ * every data property of Object.prototype becomes an accessor whose setter gives the assigning
+ * object an own property — as SES's `enablePropertyOverrides` does.
  */
 
 /** What was hardened, checked after the fact: recorded in the daemon log at start. */
@@ -21,9 +23,28 @@ const TARGETS: [string, object][] = [
   ['Object', Object],
 ];
 
+/** Let `obj[key] = v` define an own property on any object but `proto` once `proto` is frozen. */
+function enableOverrides(proto: object): void {
+  for (const key of Reflect.ownKeys(proto)) {
+    const d = Object.getOwnPropertyDescriptor(proto, key)!;
+    if (!('value' in d) || !d.configurable) continue;
+    const value: unknown = d.value;
+    Object.defineProperty(proto, key, {
+      get: () => value,
+      set(this: object, v: unknown) {
+        if (this === proto) throw new TypeError(`Cannot assign to read only property '${String(key)}' of Object.prototype`);
+        Object.defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+      },
+      enumerable: d.enumerable ?? false,
+      configurable: false,
+    });
+  }
+}
+
 /** Freeze the targets, and verify that a write to each is refused (throws when it is not). */
 export function hardenIntrinsics(): Hardened {
   const probe = `kairos-harden-probe-${process.pid}`;
+  enableOverrides(Object.prototype);
   for (const [name, target] of TARGETS) {
     Object.freeze(target);
     if (Reflect.set(target, probe, true) || Object.prototype.hasOwnProperty.call(target, probe)) throw new Error(`could not freeze ${name}`);

@@ -5,23 +5,8 @@ import { useDaemon } from '../helpers/daemon.js';
 // Issue 14 item 3: no recurrence rule, RDATE list or listing can hang, crash or stall the daemon.
 const d = useDaemon({ env: { KAIROS_RATE_LIMIT: '0' } });
 
-/** A call that fails after `ms` instead of waiting forever on a daemon stuck in a loop. */
-async function call(method: string, path: string, body?: unknown, ms = 15_000): Promise<{ status: number; json: any; text: string }> {
-  const res = await fetch(d.base + path, {
-    method,
-    headers: { authorization: `Bearer ${d.key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(ms),
-  });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
-}
+/** A call that fails after 15 s instead of waiting forever on a daemon stuck in a loop. */
+const call = (method: string, path: string, body?: unknown) => d.api(method, path, { ...(body === undefined ? {} : { body }), timeoutMs: 15_000 });
 
 const create = (body: Record<string, unknown>) => call('POST', '/calendar/create', { title: 'Limits', timezone: 'UTC', ...body });
 const list = (start: string, end: string) => call('GET', `/calendar/events?start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}`);

@@ -36,8 +36,8 @@ export interface TestDaemon {
   child: ChildProcess;
   stdout: () => string;
   stderr: () => string;
-  /** Call the API; `key: null` sends no Authorization header. */
-  api<T = any>(method: string, path: string, opts?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string> }): Promise<ApiResult<T>>;
+  /** Call the API; `key: null` sends no Authorization header; `timeoutMs` fails the call instead of waiting on a stuck daemon. */
+  api<T = any>(method: string, path: string, opts?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string>; timeoutMs?: number }): Promise<ApiResult<T>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -93,7 +93,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<TestDaemon>
         body = JSON.stringify(o.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await fetch(base + path, { method, headers, body });
+      const res = await fetch(base + path, { method, headers, body, ...(o.timeoutMs ? { signal: AbortSignal.timeout(o.timeoutMs) } : {}) });
       const text = await res.text();
       let json: any;
       try {
