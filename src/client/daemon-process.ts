@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DIR_MODE, homePaths } from '../config/paths.js';
@@ -20,21 +19,8 @@ const POLL_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * Whether the process runs: alive, and not a zombie. A daemon started in the background is
- * reparented to init once its CLI exits; an init that reaps late (seconds, in some containers)
- * leaves the exited daemon as a zombie that `kill(pid, 0)` still finds, and `daemon stop` would
- * wait for the reaper instead of the daemon.
- */
-export function processRunning(pid: number): boolean {
-  if (!pidAlive(pid)) return false;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(pid, 0) is all there is
-  }
-}
+/** Whether the process runs (not a zombie): see pidAlive. */
+export const processRunning = pidAlive;
 
 async function healthy(url: string): Promise<boolean> {
   try {
