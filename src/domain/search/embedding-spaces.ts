@@ -7,15 +7,29 @@ import { PROVIDER_BATCH, type OpenAIEmbeddings } from './openai-embeddings.js';
 import { traceText } from './trace-text.js';
 import { VectorIndex } from './vector-index.js';
 
-/** Follow every committed trace write (puts and deletes) of the store. */
-function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid: string) => void): () => void {
+/**
+ * A commit writing more traces than this (an .ics import, a large push) is embedded a slice per
+ * turn of the event loop (a query first finishes what is left). Done in one go, each write's
+ * density scan of its neighbours held the loop for most of a minute on a 58,000-event import.
+ */
+const BULK_TRACE_WRITES = 64;
+
+/** Follow every committed trace write (puts and deletes) of the store; `bulk` marks a large commit. */
+function followTraces(store: Store, onPut: (t: StoredTrace, bulk: boolean) => void, onDel: (uid: string) => void, onBulk?: () => void): () => void {
   return store.onCommit((ops: JournalOp[]) => {
+    let puts = 0;
+    for (const op of ops) if (op.op === 'put' && op.c === 'traces') puts++;
+    const bulk = puts > BULK_TRACE_WRITES;
     for (const op of ops) {
-      if (op.op === 'put' && op.c === 'traces') onPut(op.doc as StoredTrace);
+      if (op.op === 'put' && op.c === 'traces') onPut(op.doc as StoredTrace, bulk);
       else if (op.op === 'del' && op.c === 'traces') onDel(op.id);
     }
+    if (bulk) onBulk?.();
   });
 }
+
+/** Traces embedded and measured per turn of the event loop when a large commit is taken in: ~15 ms. */
+const BACKLOG_SLICE = 40;
 
 /** Rows measured per turn of the event loop: about 5 ms of work, so requests are not held up. */
 const MEASURE_BUDGET = 100;
@@ -30,12 +44,16 @@ export function measureInBackground(index: VectorIndex): void {
 
 /**
  * Vectors of the built-in model for every trace: filled from the store once the model is loaded
- * (again when it is upgraded on a first start), then updated synchronously on every commit
- * (embedding a trace takes microseconds).
+ * (again when it is upgraded on a first start), then updated on every commit: synchronously for
+ * ordinary writes (embedding a trace takes microseconds), a slice per turn of the event loop for
+ * large ones (an import of thousands of events), so no request waits behind them.
  */
 export class BuiltinSpace {
   /** The index and the embedder that filled it: queries must be embedded by the same one. */
   current?: { index: VectorIndex; embedder: BuiltinEmbedder };
+  /** Traces of large commits not embedded yet, by uid (a later write of the same uid replaces it). */
+  private readonly backlog = new Map<string, StoredTrace>();
+  private draining = false;
 
   constructor(
     store: Store,
@@ -43,8 +61,17 @@ export class BuiltinSpace {
   ) {
     followTraces(
       store,
-      (t) => this.current?.index.upsert(t.uid, t.user_id, this.current.embedder.embed(traceText(t)), t.task_id),
-      (uid) => this.current?.index.remove(uid),
+      (t, bulk) => {
+        if (bulk) return void this.backlog.set(t.uid, t);
+        this.backlog.delete(t.uid);
+        const cur = this.current;
+        cur?.index.upsert(t.uid, t.user_id, cur.embedder.embed(traceText(t)), t.task_id);
+      },
+      (uid) => {
+        this.backlog.delete(uid);
+        this.current?.index.remove(uid);
+      },
+      () => this.drainInBackground(),
     );
     model.onReady((embedder) => {
       const index = new VectorIndex(embedder.dims);
@@ -57,6 +84,28 @@ export class BuiltinSpace {
       this.current = { index, embedder };
       measureInBackground(index);
     });
+  }
+
+  /** Embed up to `budget` traces of the backlog (all of it without one); true while some remain. */
+  settle(budget = Infinity): boolean {
+    const cur = this.current;
+    for (const [uid, t] of this.backlog) {
+      if (budget-- <= 0) return true;
+      this.backlog.delete(uid);
+      // In commit order and measured as it goes: the index ends as if each had been written alone.
+      cur?.index.upsert(uid, t.user_id, cur.embedder.embed(traceText(t)), t.task_id);
+    }
+    return false;
+  }
+
+  private drainInBackground(): void {
+    if (this.draining) return;
+    this.draining = true;
+    const step = () => {
+      if (this.settle(BACKLOG_SLICE)) return void setImmediate(step).unref();
+      this.draining = false;
+    };
+    setImmediate(step).unref();
   }
 
   get name(): string {

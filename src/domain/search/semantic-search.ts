@@ -58,6 +58,8 @@ export class SemanticSearch {
       await Promise.race([this.builtin.model.ready, new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
       clearTimeout(timer);
     }
+    // A query sees every acknowledged write: what a large commit left to embed is embedded now.
+    this.builtin.settle();
     const current = this.builtin.current;
     const info: EmbeddingsInfo = {
       provider: 'builtin',
