@@ -78,7 +78,7 @@ describe('semantic search fallbacks', () => {
   const builtinIndex = new VectorIndex(2);
   builtinIndex.upsert('t-gym', 'u', embedder.embed('gym'));
   builtinIndex.upsert('t-wed', 'u', embedder.embed('wedding'));
-  const readyBuiltin = { current: { index: builtinIndex, embedder }, name: 'tiny@1', model: { ready: Promise.resolve(embedder) } } as unknown as BuiltinSpace;
+  const readyBuiltin = { current: { index: builtinIndex, embedder }, name: 'tiny@1', settle: () => false, model: { ready: Promise.resolve(embedder) } } as unknown as BuiltinSpace;
 
   it('answers from the provider when it works', async () => {
     const idx = new VectorIndex(2);
@@ -102,7 +102,7 @@ describe('semantic search fallbacks', () => {
   });
 
   it('reports semantic search unavailable while the built-in model is being prepared', async () => {
-    const preparing = { current: undefined, name: 'tiny@1', model: { ready: new Promise(() => {}) } } as unknown as BuiltinSpace;
+    const preparing = { current: undefined, name: 'tiny@1', settle: () => false, model: { ready: new Promise(() => {}) } } as unknown as BuiltinSpace;
     const t = performance.now();
     const r = await new SemanticSearch(preparing).search('u', 'gym', 10, () => true);
     expect(performance.now() - t).toBeLessThan(5000);
@@ -110,7 +110,7 @@ describe('semantic search fallbacks', () => {
   });
 
   it('reports a broken built-in model with its reason', async () => {
-    const broken = { current: undefined, name: 'tiny@1', model: { error: 'Cannot find package', ready: Promise.resolve(undefined) } } as unknown as BuiltinSpace;
+    const broken = { current: undefined, name: 'tiny@1', settle: () => false, model: { error: 'Cannot find package', ready: Promise.resolve(undefined) } } as unknown as BuiltinSpace;
     expect(await new SemanticSearch(broken).search('u', 'gym', 10, () => true)).toMatchObject({ available: false, reason: expect.stringMatching(/unavailable: Cannot find package/) });
   });
 
