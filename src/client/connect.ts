@@ -25,9 +25,14 @@ async function autostart(home: string, o: ConnectOptions): Promise<DaemonState> 
     const s = await awaitStartingDaemon(home);
     if (s) return s;
   }
-  o.note(`kairos: starting the daemon for ${home}`);
-  const s = await startDetached(home, o.env, { portFallback: true });
-  if (s.port_fallback_from !== undefined) {
+  // Said once, by the command that starts it: the others of a burst only wait for it.
+  let spawned = false;
+  const onSpawn = () => {
+    spawned = true;
+    o.note(`kairos: starting the daemon for ${home}`);
+  };
+  const s = await startDetached(home, o.env, { portFallback: true, onSpawn });
+  if (spawned && s.port_fallback_from !== undefined) {
     o.note(`kairos: port ${s.port_fallback_from} is in use by another program; the daemon listens on ${s.port} instead (recorded in daemon.json; set "port" in ${homePaths(home).config} to choose one)`);
   }
   return s;

@@ -123,6 +123,8 @@ export interface StartOptions {
    * when the port is given with --port: that choice is the user's).
    */
   portFallback?: boolean;
+  /** Called when this call spawns the daemon (not when it joins another command's start). */
+  onSpawn?: () => void;
 }
 
 /**
@@ -175,7 +177,10 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
   }
   try {
     // It may have come up between our first look and the claim.
-    return (await runningDaemon(home)) ?? (await spawnAndWait(home, env, o));
+    const running = await runningDaemon(home);
+    if (running) return running;
+    o.onSpawn?.();
+    return await spawnAndWait(home, env, o);
   } finally {
     await releaseStart(paths.daemonStarting);
   }

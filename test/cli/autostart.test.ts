@@ -45,6 +45,8 @@ describe('auto-start', () => {
       expect(JSON.parse(r.stdout).status).toBe('ok');
       expect(r.stderr).not.toMatch(/already running/);
     }
+    // One of them started it and said so; the others joined that start quietly.
+    expect(runs.filter((r) => r.stderr.includes('starting the daemon')).length).toBe(1);
     // The losers of the race exit at once; one daemon is left, the one daemon.json names.
     expect(await eventually(() => daemons(h).length === 1, 5000)).toBe(true);
     expect(daemons(h)[0]!.pid).toBe(daemonJson(h).pid);
