@@ -19,9 +19,6 @@ const POLL_MS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether the process runs (not a zombie): see pidAlive. */
-export const processRunning = pidAlive;
-
 async function healthy(url: string): Promise<boolean> {
   try {
     const r = await fetch(url + '/health', { signal: AbortSignal.timeout(1000) });
@@ -40,7 +37,7 @@ export function localUrl(s: DaemonState): string {
 /** The running daemon of this home, if daemon.json names a live process that answers /health. */
 export async function runningDaemon(home: string): Promise<DaemonState | undefined> {
   const s = await readDaemonState(homePaths(home).daemonJson);
-  if (!s || !processRunning(s.pid)) return undefined;
+  if (!s || !pidAlive(s.pid)) return undefined;
   return (await healthy(localUrl(s))) ? s : undefined;
 }
 
@@ -58,7 +55,7 @@ export async function lockHolder(home: string): Promise<number | undefined> {
   } catch {
     // Plain text: the pid alone.
   }
-  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && processRunning(pid) ? pid : undefined;
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid) ? pid : undefined;
 }
 
 /**
@@ -105,8 +102,8 @@ async function killUnstarted(pid: number): Promise<void> {
     return;
   }
   const deadline = Date.now() + 2000;
-  while (processRunning(pid) && Date.now() < deadline) await sleep(50);
-  if (processRunning(pid)) {
+  while (pidAlive(pid) && Date.now() < deadline) await sleep(50);
+  if (pidAlive(pid)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -143,7 +140,7 @@ async function claimStart(marker: string): Promise<boolean> {
       const pid = Number(text.trim());
       const age = Date.now() - ((await stat(marker).catch(() => undefined))?.mtimeMs ?? 0);
       // Empty for a moment while its creator writes the pid; for seconds only if it died.
-      if (pid > 0 ? processRunning(pid) : age < 2000) return false;
+      if (pid > 0 ? pidAlive(pid) : age < 2000) return false;
       await unlink(marker).catch(() => {});
     }
   }
@@ -219,9 +216,9 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
     }
     const s = await readDaemonState(paths.daemonJson);
     // Ours, or the daemon of a command that won the race to start it: either serves this home.
-    if (s && processRunning(s.pid) && (await healthy(localUrl(s)))) return s;
+    if (s && pidAlive(s.pid) && (await healthy(localUrl(s)))) return s;
     if (exited !== null) {
-      const other = (await lockHolder(home)) ?? (s && processRunning(s.pid) ? s.pid : undefined);
+      const other = (await lockHolder(home)) ?? (s && pidAlive(s.pid) ? s.pid : undefined);
       alone = other ? 0 : alone + 1;
       if (alone >= 3) break;
     }
@@ -249,7 +246,7 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
  */
 export async function stopDaemon(home: string, timeoutMs = STOP_TIMEOUT_MS): Promise<{ pid: number } | undefined> {
   const s = await readDaemonState(homePaths(home).daemonJson);
-  const pid = s && processRunning(s.pid) ? s.pid : await lockHolder(home);
+  const pid = s && pidAlive(s.pid) ? s.pid : await lockHolder(home);
   if (!pid) return undefined;
   try {
     process.kill(pid, 'SIGTERM');
@@ -257,7 +254,7 @@ export async function stopDaemon(home: string, timeoutMs = STOP_TIMEOUT_MS): Pro
     return { pid };
   }
   const deadline = Date.now() + timeoutMs;
-  while (processRunning(pid)) {
+  while (pidAlive(pid)) {
     if (Date.now() > deadline) throw new AppError(500, 'daemon_stuck', `The daemon (pid ${pid}) did not stop within ${timeoutMs / 1000} s; see ${homePaths(home).daemonLog}.`);
     await sleep(25);
   }

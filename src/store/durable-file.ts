@@ -17,19 +17,14 @@ export async function writeFully(fh: FileHandle, buf: Buffer, position: number):
 }
 
 /**
- * Write a whole file atomically and durably: temp file, fsync, rename, fsync the folder. If any
- * step fails, the temp file is removed and the old file is untouched.
+ * Make a file under its final name whole or not at all: `fill` writes and syncs a temp file, which
+ * is renamed over `path` and the folder synced. If any step fails, the temp file is removed and the
+ * old file is untouched.
  */
-export async function writeFileDurable(path: string, text: string): Promise<void> {
+async function replaceDurably(path: string, fill: (tmp: string) => Promise<void>): Promise<void> {
   const tmp = `${path}.${process.pid}.tmp`;
   try {
-    const fh = await open(tmp, 'w', FILE_MODE);
-    try {
-      await writeFully(fh, Buffer.from(text), 0);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
+    await fill(tmp);
     await rename(tmp, path);
   } catch (e) {
     await unlink(tmp).catch(() => {});
@@ -38,26 +33,30 @@ export async function writeFileDurable(path: string, text: string): Promise<void
   await fsyncDir(dirname(path));
 }
 
+async function syncFile(path: string, write?: (fh: FileHandle) => Promise<void>): Promise<void> {
+  const fh = await open(path, write ? 'w' : 'r', FILE_MODE);
+  try {
+    await write?.(fh);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Write a whole file atomically and durably (temp file, fsync, rename, fsync the folder). */
+export async function writeFileDurable(path: string, text: string): Promise<void> {
+  await replaceDurably(path, (tmp) => syncFile(tmp, (fh) => writeFully(fh, Buffer.from(text), 0)));
+}
+
 /**
  * Copy a file durably under its final name, or not at all: a copy cut short by a full disk must
  * not pass for a good backup.
  */
 export async function copyFileDurable(from: string, to: string): Promise<void> {
-  const tmp = `${to}.${process.pid}.tmp`;
-  try {
+  await replaceDurably(to, async (tmp) => {
     await copyFile(from, tmp);
-    const fh = await open(tmp, 'r');
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, to);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-  await fsyncDir(dirname(to));
+    await syncFile(tmp);
+  });
 }
 
 /** Errors by which a file system says it has no room: the write is refused as `storage_full`. */

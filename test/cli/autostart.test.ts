@@ -3,27 +3,16 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { removeHome, runCli, tempHome } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { cliHomes } from '../helpers/cli-homes.js';
+import { runCli } from '../helpers/daemon.js';
 import { eventually, processesOfHome } from '../helpers/processes.js';
 
 // Issue 15 items 4 and 6: auto-start on a stopped home under concurrent commands and taken ports.
 // Every test runs on its own temp home and never relies on port 7340: the port is set through
 // KAIROS_PORT (the configured "default" of that home).
 
-const homes: string[] = [];
-function home(): string {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-}
-afterAll(async () => {
-  for (const h of homes) {
-    await runCli(['daemon', 'stop'], { env: { KAIROS_HOME: h } });
-    for (const p of processesOfHome(h)) process.kill(p.pid, 'SIGKILL');
-    removeHome(h);
-  }
-});
+const home = cliHomes();
 
 const daemons = (h: string) => processesOfHome(h).filter((p) => p.cmdline.includes('daemon run'));
 const daemonJson = (h: string) => JSON.parse(readFileSync(join(h, 'daemon.json'), 'utf8'));

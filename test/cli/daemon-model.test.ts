@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHIPPED_MODEL_DIR } from '../../src/domain/search/builtin-model.js';
-import { removeHome, runCli, tempHome } from '../helpers/daemon.js';
+import { cliHomes } from '../helpers/cli-homes.js';
+import { runCli } from '../helpers/daemon.js';
 import { eventually, isAlive, processesOfHome, type ProcInfo } from '../helpers/processes.js';
 
 // Issue 15 item 5: the model's preparation (a child process running the sentence encoder for
@@ -14,22 +15,14 @@ import { eventually, isAlive, processesOfHome, type ProcInfo } from '../helpers/
 // (KAIROS_MODEL_DIR) holds only the word vectors, so a start begins the encoder's real pass; each
 // test stops it within seconds.
 
-const homes: string[] = [];
+const newHome = cliHomes();
 const dirs: string[] = [];
-afterAll(async () => {
-  for (const h of homes) {
-    await runCli(['daemon', 'stop'], { env: { KAIROS_HOME: h } });
-    for (const p of processesOfHome(h)) process.kill(p.pid, 'SIGKILL');
-    removeHome(h);
-  }
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** A home whose model folder lacks the sentence encoder's file. */
 function firstStartHome(): { home: string; env: Record<string, string> } {
-  const home = tempHome();
+  const home = newHome();
   const models = mkdtempSync(join(tmpdir(), 'kairos-models-'));
-  homes.push(home);
   dirs.push(models);
   const words = readdirSync(SHIPPED_MODEL_DIR).find((f) => /^word-vectors-.*\.bin$/.test(f))!;
   copyFileSync(join(SHIPPED_MODEL_DIR, words), join(models, words));

@@ -1,20 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { removeHome, runCli, startDaemon, tempHome } from '../helpers/daemon.js';
+import { describe, expect, it } from 'vitest';
+import { cliHomes } from '../helpers/cli-homes.js';
+import { runCli, startDaemon } from '../helpers/daemon.js';
 
-const homes: string[] = [];
-function home() {
-  const h = tempHome();
-  homes.push(h);
-  return h;
-}
-afterAll(async () => {
-  for (const h of homes) {
-    await runCli(['daemon', 'stop'], { env: { KAIROS_HOME: h } });
-    removeHome(h);
-  }
-});
+const home = cliHomes();
 
 const daemonJson = (h: string) => JSON.parse(readFileSync(join(h, 'daemon.json'), 'utf8'));
 
