@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The built-in embedding model is prepared once for all files (minutes on a fresh machine).
-    globalSetup: ['./test/helpers/prepare-model.ts'],
+    // First dist/ is rebuilt when src/ is newer (spawned daemons run dist/); then the built-in
+    // embedding model is loaded once for all files.
+    globalSetup: ['./test/helpers/fresh-build.ts', './test/helpers/prepare-model.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
     // API and CLI tests spawn daemons; two cores on CI.

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { homePaths } from '../dist/config/paths.js';
 import { ExportService } from '../dist/domain/export/export-service.js';
 import { UsersService } from '../dist/domain/users/users-service.js';
+import { tempoProfileParts } from '../dist/domain/tempo/tempo-service.js';
 import { emptyDb } from '../dist/store/schema.js';
 import { Store } from '../dist/store/store.js';
 
@@ -53,7 +54,7 @@ async function measure(n, rows) {
   const { home, store } = await seed(n);
   try {
     const clock = { now: () => new Date() };
-    const exporter = new ExportService(store, clock, new UsersService(store, clock), { cacheTtlMs: 15 * 60_000 });
+    const exporter = new ExportService(store, clock, new UsersService(store, clock, tempoProfileParts(store)), { cacheTtlMs: 15 * 60_000 });
     const p = { userId: USER, authUserId: USER, keyId: null, agentId: null, scopes: new Set(['export:read']), via: 'key' };
     const query = { user_id: USER, export_format: 'summary' };
     const once = async () => {

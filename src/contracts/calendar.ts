@@ -79,6 +79,7 @@ export const EventItem = z
     recurrence_id: IsoDateTime.optional().describe('original start of this occurrence (identifies it in edit/remove)'),
   })
   .meta({ id: 'CalendarEventItem' });
+export type EventItem = z.infer<typeof EventItem>;
 
 export const CreatedEvent = CalendarEvent.extend({
   conflicts: z.array(z.string()).describe('uids of events (or series) overlapping the new event'),

@@ -20,30 +20,6 @@ const Notes = z.string().max(100_000);
 const TraceIds = z.array(ClientId).max(1000);
 const Fields = z.record(z.string(), z.unknown()).describe('structured data (transition traces keep {from, to, actor, plan_id} here)');
 
-/** A memory trace as stored and returned. Optional fields are absent rather than null. */
-export interface StoredTrace {
-  [k: string]: unknown;
-  uid: string;
-  user_id: string;
-  type: TraceType;
-  task_id: string;
-  timestamp: string;
-  content: string;
-  importance: number;
-  tempo_tag?: string;
-  version: number;
-  linked_trace_ids: string[];
-  linked_event_uid?: string;
-  child_trace_ids: string[];
-  feedback_rating?: number;
-  notes?: string;
-  authored_by: string;
-  chat_url?: string;
-  valid_until?: string;
-  fields?: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
-}
 
 export const MemoryTrace = z
   .object({
@@ -69,6 +45,8 @@ export const MemoryTrace = z
     updated_at: IsoDateTime,
   })
   .meta({ id: 'MemoryTrace' });
+/** A memory trace as stored and returned. Optional fields are absent rather than null. */
+export type StoredTrace = z.infer<typeof MemoryTrace>;
 
 /** One trace of a push: the seed's fields; the server fills uid, version, user_id and the dates. */
 export const TraceInput = z

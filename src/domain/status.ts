@@ -2,6 +2,7 @@ import type { AgentStatus, ModelStatus } from '../contracts/status.js';
 import { PLAN_STATUSES } from '../contracts/status.js';
 import type { Store } from '../store/store.js';
 import type { Clock } from './clock.js';
+import { planReads } from './plans/plan-reads.js';
 
 /** Runtime summary for `GET /agent/status`: the caller's queue, the planner in use, store sizes. */
 export async function agentStatus(deps: {
@@ -15,7 +16,7 @@ export async function agentStatus(deps: {
   model?: ModelStatus;
 }): Promise<AgentStatus> {
   const queue = Object.fromEntries(PLAN_STATUSES.map((s) => [s, 0])) as AgentStatus['queue'];
-  for (const p of deps.store.byIndex<{ status: string }>('plans', 'user_id', deps.userId)) {
+  for (const p of planReads(deps.store).ofUser(deps.userId)) {
     if (Object.hasOwn(queue, p.status)) queue[p.status as keyof AgentStatus['queue']]++;
   }
   return {
@@ -24,12 +25,9 @@ export async function agentStatus(deps: {
     version: deps.version,
     queue,
     planner: deps.planner,
-    store: {
-      traces: deps.store.count('traces'),
-      events: deps.store.count('events'),
-      plans: deps.store.count('plans'),
-      bytes: await deps.store.bytes(),
-    },
+    store: { ...pick(deps.store.counts(), ['traces', 'events', 'plans']), bytes: await deps.store.bytes() },
     ...(deps.model ? { model: deps.model } : {}),
   };
 }
+
+const pick = <T extends object, K extends keyof T>(o: T, keys: K[]) => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;

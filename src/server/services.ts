@@ -8,9 +8,12 @@ import { KeywordIndex, followStore } from '../domain/memory/search-index.js';
 import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
 import { createSemanticSearch } from '../domain/search/create-semantic-search.js';
-import { TempoService } from '../domain/tempo/tempo-service.js';
+import { TempoService, tempoProfileParts } from '../domain/tempo/tempo-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
+import type { RespondRequest } from '../contracts/planner.js';
+import type { Planner } from '../domain/plans/ports.js';
+import type { Principal } from '../domain/principal.js';
 import type { Store } from '../store/store.js';
 
 export interface Logger {
@@ -26,27 +29,32 @@ export interface ServiceDeps {
   logger: Logger;
   version: string;
   startedAt: Date;
+  /** Tests: the planner the plans service asks (null: none, so prompt-only plans are refused). */
+  planner?: Planner | null;
 }
 
-/** The composition root of the domain: every service, wired once per daemon (or per test app). */
+/**
+ * The composition root of the domain: every service, built once per daemon (or per test app) in
+ * dependency order, each given what it uses in its constructor. The one loop (a chat prompt
+ * becomes a plan; a plan asks the planner) is closed here by handing the plans service to
+ * /chat/respond as the planner's PlansPort.
+ */
 export function createServices(deps: ServiceDeps) {
   const { store, clock } = deps;
   const bus = new EventBus();
-  const users = new UsersService(store, clock);
+  const users = new UsersService(store, clock, tempoProfileParts(store));
   const keys = new KeysService(store, clock);
   const tempo = new TempoService(store, users, clock);
-  users.setProfileParts(tempo.profileParts());
   const traceIndex = new KeywordIndex();
   followStore(store, traceIndex);
   const semantic = createSemanticSearch({ store, config: deps.config, log: (msg, extra) => deps.logger.warn(extra ?? {}, msg) });
   const memory = new MemoryService(store, clock, bus, traceIndex, semantic);
   const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });
   const exporter = new ExportService(store, clock, users, deps.config);
-  const plans = new PlansService({ store, clock, bus, memory, tempo, users, logger: deps.logger });
-  plans.setCalendar(calendar);
-  const planner = new PlannerService({ store, clock, config: deps.config, users, tempo, memory, calendar, plans, logger: deps.logger });
-  plans.setPlanner(planner);
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner };
+  const planner = new PlannerService({ store, clock, config: deps.config, users, tempo, memory, calendar, logger: deps.logger });
+  const plans = new PlansService({ store, clock, bus, memory, tempo, users, calendar, planner: deps.planner === null ? undefined : (deps.planner ?? planner), logger: deps.logger });
+  const chat = { respond: (p: Principal, req: RespondRequest) => planner.respond(p, req, plans) };
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat };
 }
 
 export type Services = ReturnType<typeof createServices>;

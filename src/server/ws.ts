@@ -77,7 +77,7 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   const stillValid = (c: Conn): boolean => {
     if (c.tokenExp !== undefined) return c.tokenExp * 1000 > services.clock.now().getTime();
     if (!c.principal.keyId) return true;
-    const k = services.store.get<{ hash: string; revoked_at: string | null; expires_at: string | null }>('api_keys', c.principal.keyId);
+    const k = services.store.get('api_keys', c.principal.keyId);
     if (!k || k.revoked_at || k.hash !== c.keyHash) return false;
     return !k.expires_at || Date.parse(k.expires_at) > services.clock.now().getTime();
   };

@@ -1,3 +1,5 @@
+import type { Documents } from '../contracts/stored.js';
+
 /**
  * The collections kept in db.json, their primary keys and the in-memory indexes the services
  * read from. A new collection is one line here; the store and the snapshot need nothing else.
@@ -12,9 +14,15 @@ export const COLLECTIONS = {
   plans: { key: 'plan_id', indexes: ['user_id', 'task_id'] },
   tempo_profiles: { key: 'user_id', indexes: [] },
   checkpoints: { key: 'id', indexes: ['user_id'] },
-} as const satisfies Record<string, { key: string; indexes: readonly string[] }>;
+} as const satisfies { [C in keyof Documents]: { key: keyof Documents[C] & string; indexes: readonly (keyof Documents[C] & string)[] } };
 
 export type CollectionName = keyof typeof COLLECTIONS;
+/** The document type of a collection (contracts/stored.ts): what `tx.get(c, id)` returns. */
+export type DocOf<C extends CollectionName> = Documents[C];
+/** The indexed fields of a collection: the only fields `byIndex` looks up by. */
+export type IndexOf<C extends CollectionName> = (typeof COLLECTIONS)[C]['indexes'][number];
+/** One change of a committed transaction to a collection, as `Store.changes` reports it. */
+export type Change<C extends CollectionName> = { op: 'put'; doc: DocOf<C> } | { op: 'del'; id: string };
 export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
 
 /** Bumped when the shape of db.json changes; `migrations.ts` carries older files forward. */

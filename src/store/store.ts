@@ -6,8 +6,20 @@ import { storageFull } from '../errors.js';
 import { CorruptFileError, DurableJSONFile, copyFileDurable, isNoSpace } from './durable-file.js';
 import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
 import { migrate } from './migrations.js';
-import { COLLECTIONS, COLLECTION_NAMES, emptyDb, shapeProblem, type CollectionName, type DbFile, type Doc } from './schema.js';
+import {
+  COLLECTIONS,
+  COLLECTION_NAMES,
+  emptyDb,
+  shapeProblem,
+  type Change,
+  type CollectionName,
+  type DbFile,
+  type Doc,
+  type DocOf,
+  type IndexOf,
+} from './schema.js';
 import { Indexed } from './indexed.js';
+import { Commit } from './commit.js';
 
 /** Stored documents are shared with readers; freezing them turns an accidental mutation into an error. */
 function deepFreeze<T>(v: T): T {
@@ -32,14 +44,18 @@ export interface StoreOptions {
 }
 
 /** Reads and staged writes of one transaction; see Store.transact. */
-export interface Tx {
-  get<T extends Doc = Doc>(c: CollectionName, id: string): T | undefined;
-  byIndex<T extends Doc = Doc>(c: CollectionName, index: string, value: unknown): T[];
-  all<T extends Doc = Doc>(c: CollectionName): T[];
-  put(c: CollectionName, doc: Doc): void;
+export interface Tx extends Reads {
+  put<C extends CollectionName>(c: C, doc: DocOf<C>): void;
   delete(c: CollectionName, id: string): void;
-  getMeta<T>(k: string): T | undefined;
   setMeta(k: string, v: unknown): void;
+}
+
+/** Typed reads, the same on the store (durable state) and in a transaction (its staged view). */
+export interface Reads {
+  get<C extends CollectionName>(c: C, id: string): DocOf<C> | undefined;
+  byIndex<C extends CollectionName>(c: C, index: IndexOf<C>, value: unknown): DocOf<C>[];
+  all<C extends CollectionName>(c: C): DocOf<C>[];
+  getMeta<T>(k: string): T | undefined;
 }
 
 /** A write staged by a transaction whose journal record is not durable yet. */
@@ -62,7 +78,7 @@ interface PendingWrite<T> {
  * when the journal has synced it; if the journal refuses it, it and every transaction staged
  * after it vanish without a reader ever having seen them.
  */
-export class Store {
+export class Store implements Reads {
   private readonly cols = new Map<CollectionName, Indexed>();
   private meta: Record<string, unknown> = {};
   /** Last sequence number given to a transaction. */
@@ -105,27 +121,49 @@ export class Store {
 
   // ------------------------------------------------------------------ reads
 
-  get<T extends Doc = Doc>(c: CollectionName, id: string): T | undefined {
-    return this.col(c).get(id) as T | undefined;
+  get<C extends CollectionName>(c: C, id: string): DocOf<C> | undefined {
+    return this.col(c).get(id) as DocOf<C> | undefined;
   }
 
-  byIndex<T extends Doc = Doc>(c: CollectionName, index: string, value: unknown): T[] {
-    return this.col(c).byIndex(index, value) as T[];
+  byIndex<C extends CollectionName>(c: C, index: IndexOf<C>, value: unknown): DocOf<C>[] {
+    return this.col(c).byIndex(index, value) as DocOf<C>[];
   }
 
-  all<T extends Doc = Doc>(c: CollectionName): T[] {
-    return this.col(c).all() as T[];
+  all<C extends CollectionName>(c: C): DocOf<C>[] {
+    return this.col(c).all() as DocOf<C>[];
   }
 
   count(c: CollectionName): number {
     return this.col(c).size;
   }
 
+  /** The number of documents in every collection (status pages, tools). */
+  counts(): Record<CollectionName, number> {
+    return Object.fromEntries(COLLECTION_NAMES.map((c) => [c, this.col(c).size])) as Record<CollectionName, number>;
+  }
+
   getMeta<T>(k: string): T | undefined {
     return this.meta[k] as T | undefined;
   }
 
-  /** Called after every transaction once it is durable, with its operations (cache invalidation, live sync). */
+  /**
+   * Follow every durable transaction: after each one, `fn` gets its typed changes (cache
+   * invalidation, indexes, live sync). Returns the unsubscribe function. A follower that throws is
+   * logged and does not stop the others.
+   */
+  commits(fn: (commit: Commit) => void): () => void {
+    return this.onCommit((ops) => fn(new Commit(ops)));
+  }
+
+  /** Follow one collection: `fn` gets the changes of every durable transaction that touched it. */
+  changes<C extends CollectionName>(c: C, fn: (changes: Change<C>[]) => void): () => void {
+    return this.commits((commit) => {
+      const mine = commit.changes(c);
+      if (mine.length) fn(mine);
+    });
+  }
+
+  /** The raw journal operations of every durable transaction: the store's own plumbing and its tests. */
   onCommit(fn: (ops: JournalOp[]) => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
@@ -254,13 +292,15 @@ export class Store {
       return m;
     };
     const keyOf = (c: CollectionName, doc: Doc) => this.keyOf(c, doc);
-    const tx: Tx = {
-      get: <T extends Doc>(c: CollectionName, id: string) => {
+    // The generic signatures are the Tx interface's; inside, documents are plain Docs.
+    type T = Doc;
+    const tx = {
+      get: (c: CollectionName, id: string) => {
         const o = overlay.get(c);
         if (o?.has(id)) return (o.get(id) ?? undefined) as T | undefined;
         return this.viewGet(c, id) as T | undefined;
       },
-      byIndex: <T extends Doc>(c: CollectionName, index: string, value: unknown) => {
+      byIndex: (c: CollectionName, index: string, value: unknown) => {
         const base = this.viewByIndex(c, index, value) as T[];
         const o = overlay.get(c);
         if (!o?.size) return base;
@@ -269,7 +309,7 @@ export class Store {
         for (const d of o.values()) if (d && d[index] === value) out.push(d as T);
         return out;
       },
-      all: <T extends Doc>(c: CollectionName) => {
+      all: (c: CollectionName) => {
         const o = overlay.get(c);
         const base = this.viewAll(c) as T[];
         if (!o?.size) return base;
@@ -278,21 +318,21 @@ export class Store {
         for (const d of o.values()) if (d) out.push(d as T);
         return out;
       },
-      put: (c, doc) => {
+      put: (c: CollectionName, doc: Doc) => {
         const copy = structuredClone(doc);
         layer(c).set(keyOf(c, copy), copy);
         ops.push({ op: 'put', c, doc: copy });
       },
-      delete: (c, id) => {
+      delete: (c: CollectionName, id: string) => {
         layer(c).set(id, null);
         ops.push({ op: 'del', c, id });
       },
       getMeta: <T>(k: string) => (metaOverlay.has(k) ? metaOverlay.get(k) : this.viewMeta(k)) as T | undefined,
-      setMeta: (k, v) => {
+      setMeta: (k: string, v: unknown) => {
         metaOverlay.set(k, v);
         ops.push({ op: 'meta', k, v });
       },
-    };
+    } as unknown as Tx;
     return { tx, ops };
   }
 

@@ -22,6 +22,14 @@ const calls: Parameters<Planner['propose']>[0][] = [];
 let answer: Awaited<ReturnType<Planner['propose']>>;
 
 const quiet = { info() {}, warn() {}, error() {} };
+const servicesWith = (planner: Planner | null) =>
+  createServices({ store, clock: systemClock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }), logger: quiet, version: 'test', startedAt: new Date(), planner });
+
+async function serve(s: Services): Promise<{ server: Server; base: string }> {
+  const srv = createServer(createApp(s).callback());
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  return { server: srv, base: `http://127.0.0.1:${(srv.address() as AddressInfo).port}` };
+}
 
 async function api(method: string, path: string, body?: unknown) {
   const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -30,19 +38,17 @@ async function api(method: string, path: string, body?: unknown) {
 
 beforeAll(async () => {
   store = await Store.open(homePaths(home));
-  services = createServices({ store, clock: systemClock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }), logger: quiet, version: 'test', startedAt: new Date() });
-  const creds = await ensureOwnerCredentials(services, homePaths(home).credentials);
-  key = creds.api_key;
-  await services.users.update({ userId: creds.user_id, authUserId: creds.user_id, keyId: null, agentId: null, scopes: new Set(['admin']), via: 'key' }, creds.user_id, { timezone: 'UTC' });
-  services.plans.setPlanner({
+  const stand_in: Planner = {
     async propose(req) {
       calls.push(req);
       return answer;
     },
-  });
-  server = createServer(createApp(services).callback());
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  services = servicesWith(stand_in);
+  const creds = await ensureOwnerCredentials(services, homePaths(home).credentials);
+  key = creds.api_key;
+  await services.users.update({ userId: creds.user_id, authUserId: creds.user_id, keyId: null, agentId: null, scopes: new Set(['admin']), via: 'key' }, creds.user_id, { timezone: 'UTC' });
+  ({ server, base } = await serve(services));
 });
 afterAll(async () => {
   await new Promise((r) => server.close(r));
@@ -85,8 +91,10 @@ describe('a prompt-only plan goes through the planner', () => {
   });
 
   it('without a planner, a prompt-only plan is refused with 422 saying so', async () => {
-    const planner = (services.plans as unknown as { planner?: Planner }).planner;
-    services.plans.setPlanner(undefined);
+    // The same home served by a daemon built without a planner.
+    const bare = await serve(servicesWith(null));
+    const main = base;
+    base = bare.base;
     try {
       const r = await api('POST', '/agent/plan', { prompt: 'Dentist next Tuesday at 3pm' });
       expect(r.status).toBe(422);
@@ -94,7 +102,8 @@ describe('a prompt-only plan goes through the planner', () => {
       expect(r.json.error.message).toMatch(/no planner is configured/i);
       expect((await api('POST', '/agent/plan', { prompt: 'x', actions: [{ kind: 'reflect', content: 'own actions need no planner' }] })).status).toBe(201);
     } finally {
-      services.plans.setPlanner(planner);
+      base = main;
+      await new Promise((r) => bare.server.close(r));
     }
   });
 

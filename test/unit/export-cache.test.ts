@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ExportCache } from '../../src/domain/export/cache.js';
+import { Commit } from '../../src/store/commit.js';
+import type { JournalOp } from '../../src/store/journal.js';
+
+/** What the store hands followers after a transaction of these operations. */
+const commitOf = (ops: JournalOp[]) => new Commit(ops);
 
 function clock(start = 0) {
   const c = { ms: start, now: () => new Date(c.ms) };
@@ -33,7 +38,7 @@ describe('ExportCache', () => {
     const cache = new ExportCache(60_000, clock());
     cache.set('u1', 'k', 'v1');
     cache.set('u2', 'k', 'v2');
-    cache.invalidate([{ op: 'put', c, doc: { user_id: 'u1' } }]);
+    cache.invalidate(commitOf([{ op: 'put', c, doc: { user_id: 'u1' } }]));
     expect(cache.get('u1', 'k')).toBeUndefined();
     expect(cache.get('u2', 'k')).toBe('v2');
   });
@@ -41,11 +46,11 @@ describe('ExportCache', () => {
   it('keys, checkpoints and meta writes change no export', () => {
     const cache = new ExportCache(60_000, clock());
     cache.set('u1', 'k', 'v');
-    cache.invalidate([
+    cache.invalidate(commitOf([
       { op: 'put', c: 'api_keys', doc: { id: 'key_1', user_id: 'u1' } },
       { op: 'put', c: 'checkpoints', doc: { id: 'cp_1', user_id: 'u1' } },
       { op: 'meta', k: 'x', v: 1 },
-    ]);
+    ]));
     expect(cache.get('u1', 'k')).toBe('v');
   });
 
@@ -53,7 +58,7 @@ describe('ExportCache', () => {
     const cache = new ExportCache(60_000, clock());
     cache.set('u1', 'k', 'v1');
     cache.set('u2', 'k', 'v2');
-    cache.invalidate([{ op: 'del', c: 'events', id: 'ev_1' }]);
+    cache.invalidate(commitOf([{ op: 'del', c: 'events', id: 'ev_1' }]));
     expect(cache.get('u1', 'k')).toBeUndefined();
     expect(cache.get('u2', 'k')).toBeUndefined();
   });

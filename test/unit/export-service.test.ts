@@ -8,6 +8,7 @@ import { ExportService } from '../../src/domain/export/export-service.js';
 import { MemoryService } from '../../src/domain/memory/memory-service.js';
 import { KeywordIndex } from '../../src/domain/memory/search-index.js';
 import type { Principal } from '../../src/domain/principal.js';
+import { tempoProfileParts } from '../../src/domain/tempo/tempo-service.js';
 import { UsersService } from '../../src/domain/users/users-service.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
@@ -23,7 +24,7 @@ const at = (iso: string) => (clock.ms = Date.parse(iso));
 beforeEach(async () => {
   home = tempHome();
   store = await Store.open(homePaths(home));
-  const users = new UsersService(store, clock);
+  const users = new UsersService(store, clock, tempoProfileParts(store));
   const owner = await users.bootstrapOwner();
   memory = new MemoryService(store, clock, new EventBus(), new KeywordIndex());
   exporter = new ExportService(store, clock, users, { cacheTtlMs: 15 * 60_000 });

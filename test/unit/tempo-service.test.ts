@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../src/config/paths.js';
 import { parseOr422 } from '../../src/server/validate.js';
 import { PreferencesInput } from '../../src/contracts/tempo.js';
-import { TempoService } from '../../src/domain/tempo/tempo-service.js';
+import { TempoService, tempoProfileParts } from '../../src/domain/tempo/tempo-service.js';
 import { UsersService } from '../../src/domain/users/users-service.js';
 import type { JournalOp } from '../../src/store/journal.js';
 import { Store } from '../../src/store/store.js';
@@ -18,9 +18,8 @@ let owner: string;
 beforeAll(async () => {
   home = tempHome();
   store = await Store.open(homePaths(home));
-  users = new UsersService(store, clock);
+  users = new UsersService(store, clock, tempoProfileParts(store));
   tempo = new TempoService(store, users, clock);
-  users.setProfileParts(tempo.profileParts());
   owner = (await users.bootstrapOwner()).user_id;
 });
 

@@ -166,7 +166,7 @@ export async function importCalendar(ports: ImportPorts, p: Principal, text: str
  * Only the user's own events are looked at, so no UID can reach another user's event.
  */
 function importedByUid(tx: Tx, userId: string): Map<string, StoredEvent> {
-  const own = tx.byIndex<StoredEvent>('events', 'user_id', userId);
+  const own = tx.byIndex('events', 'user_id', userId);
   const byUid = new Map<string, StoredEvent>();
   const legacySuffix = `~${userId}`;
   for (const e of own) if (e.ical_uid === undefined && e.uid.endsWith(legacySuffix)) byUid.set(e.uid.slice(0, -legacySuffix.length), e);
@@ -185,5 +185,6 @@ function withoutImported(e: StoredEvent): StoredEvent {
 /** Whether a stored event already holds what an import would write. */
 function sameContent(e: StoredEvent, core: ImportedCore): boolean {
   const c = core as unknown as Record<string, unknown>;
-  return IMPORTED_FIELDS.every((k) => JSON.stringify(e[k] ?? null) === JSON.stringify(c[k] ?? null));
+  const stored = e as Record<string, unknown>;
+  return IMPORTED_FIELDS.every((k) => JSON.stringify(stored[k] ?? null) === JSON.stringify(c[k] ?? null));
 }

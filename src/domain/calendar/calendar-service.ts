@@ -11,7 +11,7 @@ import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { isTempoTag } from '../tempo/tags.js';
 import { importCalendar } from './calendar-import.js';
 import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
-import { normalizeEvent, type EventCore, type EventDraft } from './normalize.js';
+import { normalizeEvent, type EventDraft } from './normalize.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
 import { instantOf, wallAt } from './zone.js';
 
@@ -63,7 +63,7 @@ export class CalendarService {
 
   /** One event of the caller (404 unknown, 403 another user's). */
   get(p: Principal, uid: string): StoredEvent {
-    const e = this.d.store.get<StoredEvent>('events', uid);
+    const e = this.d.store.get('events', uid);
     if (!e) throw notFound(`No event ${uid}.`);
     assertOwner(p, e.user_id);
     return e;
@@ -88,7 +88,7 @@ export class CalendarService {
     const maxBytes = CALENDAR_LIMITS.max_listing_bytes;
     const items: EventItem[] = [];
     let bytes = 0;
-    for (const e of this.d.store.byIndex<StoredEvent>('events', 'user_id', userId)) {
+    for (const e of this.d.store.byIndex('events', 'user_id', userId)) {
       if (q.tag !== undefined && e.tag !== q.tag) continue;
       // Every occurrence repeats its series' texts (a description may be 100 kB).
       const size = 600 + e.title.length + (e.description?.length ?? 0) + (e.location?.length ?? 0) + (e.rrule?.length ?? 0);
@@ -114,7 +114,7 @@ export class CalendarService {
     const to = q.end ? this.instant(q.end, tz) : Infinity;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
     return this.d.store
-      .byIndex<StoredEvent>('events', 'user_id', userId)
+      .byIndex('events', 'user_id', userId)
       .filter((e) => q.tag === undefined || e.tag === q.tag)
       .filter((e) => {
         const s = span(e, budget);
@@ -133,7 +133,7 @@ export class CalendarService {
     const from = new Date(start).getTime();
     const to = new Date(end).getTime();
     const out: Busy[] = [];
-    outer: for (const e of source.byIndex<StoredEvent>('events', 'user_id', userId)) {
+    outer: for (const e of source.byIndex('events', 'user_id', userId)) {
       for (const item of this.occurrences(e, from, to, budget)) {
         const b = busyOf(item);
         if (!b) continue;
@@ -297,7 +297,7 @@ export class CalendarService {
    * new rule no longer has are dropped. Returns the new event (no trace; see stageCreate).
    */
   stageEdit(tx: Tx, userId: string, uid: string, updates: EventUpdates, _actor: string, now: Date): StoredEvent {
-    const before = tx.get<StoredEvent>('events', uid);
+    const before = tx.get('events', uid);
     if (!before) throw notFound(`No event ${uid}.`);
     if (before.user_id !== userId) throw new AppError(403, 'forbidden', 'You can only access your own data.');
     const draft: EventDraft = { ...coreOf(before) };
@@ -382,7 +382,7 @@ export class CalendarService {
   }
 
   private owned(tx: Tx, p: Principal, uid: string): StoredEvent {
-    const e = tx.get<StoredEvent>('events', uid);
+    const e = tx.get('events', uid);
     if (!e) throw notFound(`No event ${uid}.`);
     assertOwner(p, e.user_id);
     return e;
@@ -463,7 +463,7 @@ export class CalendarService {
     const to = q.end ? this.instant(q.end, tz) : Infinity;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
     const events = this.d.store
-      .byIndex<StoredEvent>('events', 'user_id', userId)
+      .byIndex('events', 'user_id', userId)
       .filter((e) => q.tag === undefined || e.tag === q.tag)
       .filter((e) => {
         if (from === -Infinity && to === Infinity) return true;

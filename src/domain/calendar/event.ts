@@ -1,24 +1,9 @@
-import type { EventOverride, EventSource, EventStatus } from '../../contracts/calendar.js';
-import type { EventCore } from './normalize.js';
+import type { StoredEvent } from '../../contracts/stored.js';
+import type { EventItem, EventOverride, EventStatus } from '../../contracts/calendar.js';
 import { lastRuleStart, occurrenceEnd, ruleStarts, type ExpansionBudget, type SeriesRule } from './recurrence.js';
 
-/** A calendar event as stored in the `events` collection (and returned by the API). */
-export interface StoredEvent extends EventCore {
-  [k: string]: unknown;
-  uid: string;
-  user_id: string;
-  overrides?: EventOverride[];
-  source: EventSource;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-/** One occurrence in a range: the series' fields with this occurrence's times (and override). */
-export interface EventItem extends StoredEvent {
-  occurrence_of?: string;
-  recurrence_id?: string;
-}
+/** A calendar event as stored in the `events` collection (and returned by the API); one occurrence in a range. */
+export type { EventItem, StoredEvent };
 
 /** An interval an event keeps busy. */
 export interface Busy {

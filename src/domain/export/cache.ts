@@ -1,4 +1,5 @@
-import type { JournalOp } from '../../store/journal.js';
+import type { Commit } from '../../store/commit.js';
+import type { CollectionName } from '../../store/schema.js';
 import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 
@@ -8,7 +9,7 @@ interface Entry {
 }
 
 /** Writes to these never change what an export shows. */
-const IRRELEVANT = new Set(['api_keys', 'checkpoints']);
+const IRRELEVANT = new Set<CollectionName>(['api_keys', 'checkpoints']);
 
 /**
  * Export responses per (user, normalized parameters), for the configured lifetime. Any committed
@@ -55,15 +56,16 @@ export class ExportCache {
 
   /** Invalidate from the store's commits; returns the unsubscribe function. */
   follow(store: Store): () => void {
-    return store.onCommit((ops) => this.invalidate(ops));
+    return store.commits((commit) => this.invalidate(commit));
   }
 
-  invalidate(ops: readonly JournalOp[]): void {
-    for (const op of ops) {
-      if (op.op === 'meta' || IRRELEVANT.has(op.c)) continue;
-      const owner = op.op === 'put' ? op.doc.user_id : undefined;
-      if (typeof owner === 'string') this.clearUser(owner);
-      else return this.clearAll();
+  invalidate(commit: Commit): void {
+    for (const c of commit.collections()) {
+      if (IRRELEVANT.has(c)) continue;
+      for (const change of commit.changes(c)) {
+        if (change.op === 'put') this.clearUser(change.doc.user_id);
+        else return this.clearAll();
+      }
     }
   }
 }

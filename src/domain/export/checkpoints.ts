@@ -1,3 +1,4 @@
+import type { StoredCheckpoint } from '../../contracts/stored.js';
 import type { CheckpointInfo, ExportFormat } from '../../contracts/export.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
@@ -14,10 +15,7 @@ export interface NewCheckpoint {
   traces: Record<string, number>;
 }
 
-export interface StoredCheckpoint extends NewCheckpoint {
-  [k: string]: unknown;
-  id: string;
-}
+export type { StoredCheckpoint };
 
 export function checkpointInfo(cp: StoredCheckpoint): CheckpointInfo {
   return {
@@ -32,15 +30,15 @@ export function checkpointInfo(cp: StoredCheckpoint): CheckpointInfo {
 
 /** A checkpoint of the user by cp_ id or by name (404 otherwise, another user's included). */
 export function resolveCheckpoint(store: Store, userId: string, ref: string): StoredCheckpoint {
-  const byId = store.get<StoredCheckpoint>('checkpoints', ref);
-  const cp = byId?.user_id === userId ? byId : store.byIndex<StoredCheckpoint>('checkpoints', 'user_id', userId).find((c) => c.name === ref);
+  const byId = store.get('checkpoints', ref);
+  const cp = byId?.user_id === userId ? byId : store.byIndex('checkpoints', 'user_id', userId).find((c) => c.name === ref);
   if (!cp) throw notFound(`No checkpoint "${ref}"; list them with GET /context/checkpoints (kairos export --list-checkpoints).`);
   return cp;
 }
 
 export function listCheckpoints(store: Store, userId: string): CheckpointInfo[] {
   return store
-    .byIndex<StoredCheckpoint>('checkpoints', 'user_id', userId)
+    .byIndex('checkpoints', 'user_id', userId)
     .slice()
     .sort((a, b) => (a.id < b.id ? -1 : 1))
     .map(checkpointInfo);
@@ -50,7 +48,7 @@ export function listCheckpoints(store: Store, userId: string): CheckpointInfo[] 
 export async function saveCheckpoint(store: Store, cp: NewCheckpoint, now: Date): Promise<CheckpointInfo> {
   const doc: StoredCheckpoint = { ...cp, id: newId('cp', now.getTime()) };
   await store.transact((tx) => {
-    if (tx.byIndex<StoredCheckpoint>('checkpoints', 'user_id', cp.user_id).some((c) => c.name === cp.name)) {
+    if (tx.byIndex('checkpoints', 'user_id', cp.user_id).some((c) => c.name === cp.name)) {
       throw conflict(`A checkpoint named "${cp.name}" exists already; pick another name.`, 'conflict', [{ path: 'checkpoint', message: 'name in use' }]);
     }
     tx.put('checkpoints', doc);

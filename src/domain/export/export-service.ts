@@ -9,7 +9,7 @@ import { targetUser, type Principal } from '../principal.js';
 import type { UsersService } from '../users/users-service.js';
 import { ExportCache } from './cache.js';
 import { checkpointState, currentState, stateAt, type MemoryState } from './history.js';
-import { listCheckpoints, resolveCheckpoint, saveCheckpoint, type StoredCheckpoint } from './checkpoints.js';
+import { listCheckpoints, resolveCheckpoint, saveCheckpoint } from './checkpoints.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { diffResult, diffStates } from './diff.js';
 import { groupItems, groupKeyOf } from './group.js';
@@ -19,6 +19,7 @@ import { projectTrace, stripSensitive } from './redact.js';
 import { matchesFilters, selectTraces, type TraceFilters } from './select.js';
 import { summarize } from './summary.js';
 import { topK } from './top-k.js';
+import { eventReads } from '../calendar/events.js';
 
 type Tokenizer = Awaited<ReturnType<typeof loadTokenizer>>;
 
@@ -223,7 +224,7 @@ export class ExportService {
 
   /** A diff side: a checkpoint, or the memory as it was at an instant (or is now). */
   private stateOf(userId: string, instant: string | undefined, checkpointId: string | undefined, isNow = false): MemoryState {
-    if (checkpointId !== undefined) return checkpointState(this.store, this.store.get<StoredCheckpoint>('checkpoints', checkpointId)!.traces);
+    if (checkpointId !== undefined) return checkpointState(this.store, this.store.get('checkpoints', checkpointId)!.traces);
     if (isNow) return currentState(this.store, userId);
     return stateAt(this.store, userId, instant!);
   }
@@ -242,7 +243,7 @@ export class ExportService {
       const uid = t.linked_event_uid;
       if (uid === undefined || seen.has(uid)) continue;
       seen.add(uid);
-      const ev = this.store.get('events', uid);
+      const ev = eventReads(this.store).get(uid);
       if (ev && ev.user_id === userId) out.push(ev);
     }
     return out;

@@ -1,7 +1,7 @@
-import type { StoredTrace } from '../../contracts/memory.js';
 import type { Store } from '../../store/store.js';
 import { replay } from '../memory/patch.js';
 import type { TraceVersion } from '../memory/stage-trace.js';
+import { traceReads } from '../memory/traces.js';
 
 /** One trace at one version: its document as it was then. */
 export interface TraceState {
@@ -14,8 +14,8 @@ export interface TraceState {
 export type MemoryState = Map<string, TraceState>;
 
 function rowsOf(store: Store, uid: string): TraceVersion[] {
-  return store
-    .byIndex<TraceVersion>('trace_versions', 'uid', uid)
+  return traceReads(store)
+    .versionsOf(uid)
     .slice()
     .sort((a, b) => a.version - b.version);
 }
@@ -28,7 +28,7 @@ function rebuild(rows: TraceVersion[]): Record<string, unknown> | undefined {
 
 /** The trace as it was at `version`: the stored document when it is still at it, else replayed. */
 export function traceAtVersion(store: Store, uid: string, version: number): Readonly<Record<string, unknown>> | undefined {
-  const cur = store.get<StoredTrace>('traces', uid);
+  const cur = traceReads(store).get(uid);
   if (cur && cur.version === version) return cur;
   return rebuild(rowsOf(store, uid).filter((r) => r.version <= version));
 }
@@ -36,7 +36,7 @@ export function traceAtVersion(store: Store, uid: string, version: number): Read
 /** Every current trace of the user. */
 export function currentState(store: Store, userId: string): MemoryState {
   const state: MemoryState = new Map();
-  for (const t of store.byIndex<StoredTrace>('traces', 'user_id', userId)) state.set(t.uid, { uid: t.uid, version: t.version, doc: t });
+  for (const t of traceReads(store).ofUser(userId)) state.set(t.uid, { uid: t.uid, version: t.version, doc: t });
   return state;
 }
 
@@ -47,14 +47,14 @@ export function currentState(store: Store, userId: string): MemoryState {
 export function stateAt(store: Store, userId: string, instant: string): MemoryState {
   const state: MemoryState = new Map();
   const live = new Set<string>();
-  for (const t of store.byIndex<StoredTrace>('traces', 'user_id', userId)) {
+  for (const t of traceReads(store).ofUser(userId)) {
     live.add(t.uid);
     // Version rows are stamped with updated_at: a trace not touched since the instant is as it is now.
     if (t.updated_at <= instant) state.set(t.uid, { uid: t.uid, version: t.version, doc: t });
     else if (t.created_at <= instant) addFromRows(state, rowsOf(store, t.uid), instant);
   }
   const gone = new Map<string, TraceVersion[]>();
-  for (const r of store.byIndex<TraceVersion>('trace_versions', 'user_id', userId)) {
+  for (const r of traceReads(store).versionsOfUser(userId)) {
     if (live.has(r.uid) || r.timestamp > instant) continue;
     let rows = gone.get(r.uid);
     if (!rows) gone.set(r.uid, (rows = []));

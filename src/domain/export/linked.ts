@@ -1,5 +1,6 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { Store } from '../../store/store.js';
+import { traceReads } from '../memory/traces.js';
 
 export interface Reached {
   trace: StoredTrace;
@@ -18,7 +19,7 @@ export function walkLinks(store: Store, userId: string, seeds: readonly StoredTr
   const sameEvent = (eventUid: string) => {
     if (!byEvent) {
       byEvent = new Map();
-      for (const t of store.byIndex<StoredTrace>('traces', 'user_id', userId)) {
+      for (const t of traceReads(store).ofUser(userId)) {
         if (t.linked_event_uid === undefined) continue;
         let list = byEvent.get(t.linked_event_uid);
         if (!list) byEvent.set(t.linked_event_uid, (list = []));
@@ -39,7 +40,7 @@ export function walkLinks(store: Store, userId: string, seeds: readonly StoredTr
     for (const { trace, depth } of frontier) {
       const neighbours: StoredTrace[] = [];
       for (const uid of [...(trace.linked_trace_ids ?? []), ...(trace.child_trace_ids ?? [])]) {
-        const t = store.get<StoredTrace>('traces', uid);
+        const t = traceReads(store).get(uid);
         if (t) neighbours.push(t);
       }
       if (trace.linked_event_uid !== undefined) neighbours.push(...sameEvent(trace.linked_event_uid));

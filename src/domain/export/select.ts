@@ -1,5 +1,6 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { Store } from '../../store/store.js';
+import { traceReads } from '../memory/traces.js';
 
 /** The filters an export shares with pull, times already normalized to UTC ISO strings. */
 export interface TraceFilters {
@@ -28,7 +29,7 @@ export function matchesFilters(t: Readonly<Record<string, unknown>>, f: TraceFil
  */
 export function selectTraces(store: Store, userId: string, f: TraceFilters, opts: { includeExpired: boolean; now: Date }): { traces: StoredTrace[]; expiresAt?: number } {
   // The task index is usually far smaller than the user's whole memory.
-  const base = f.task_id !== undefined ? store.byIndex<StoredTrace>('traces', 'task_id', f.task_id) : store.byIndex<StoredTrace>('traces', 'user_id', userId);
+  const base = f.task_id !== undefined ? traceReads(store).ofTask(f.task_id) : traceReads(store).ofUser(userId);
   const nowIso = opts.now.toISOString();
   const traces: StoredTrace[] = [];
   let expiry: string | undefined;

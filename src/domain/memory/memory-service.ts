@@ -55,7 +55,7 @@ export class MemoryService {
 
   /** One trace of the caller (404 unknown, 403 another user's). */
   get(p: Principal, uid: string): StoredTrace {
-    const t = this.store.get<StoredTrace>('traces', uid);
+    const t = this.store.get('traces', uid);
     if (!t) throw notFound(`No trace ${uid}.`);
     assertOwner(p, t.user_id);
     return t;
@@ -81,7 +81,7 @@ export class MemoryService {
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
     const limit = q.limit ?? DEFAULT_PULL_LIMIT;
     // The task index is usually far smaller than the user's whole memory.
-    const base = q.task_id !== undefined ? this.store.byIndex<StoredTrace>('traces', 'task_id', q.task_id) : this.store.byIndex<StoredTrace>('traces', 'user_id', userId);
+    const base = q.task_id !== undefined ? this.store.byIndex('traces', 'task_id', q.task_id) : this.store.byIndex('traces', 'user_id', userId);
     const tag = q.tempo_tag;
     const matching = base.filter(
       (t) =>
@@ -103,7 +103,7 @@ export class MemoryService {
     const actor = actorOf(p);
     const now = this.clock.now();
     const next = await this.store.transact((tx) => {
-      const before = tx.get<StoredTrace>('traces', req.uid);
+      const before = tx.get('traces', req.uid);
       const after = stageTraceEdit(tx, req.uid, req.updates, actor, now, {
         expectedVersion: req.expected_version,
         authorize: (owner) => assertOwner(p, owner),
@@ -117,7 +117,7 @@ export class MemoryService {
 
   history(p: Principal, uid: string): { uid: string; versions: Omit<TraceVersion, 'id' | 'uid' | 'user_id'>[] } {
     this.get(p, uid);
-    const rows = this.store.byIndex<TraceVersion>('trace_versions', 'uid', uid).slice().sort((a, b) => a.version - b.version);
+    const rows = this.store.byIndex('trace_versions', 'uid', uid).slice().sort((a, b) => a.version - b.version);
     return { uid, versions: rows.map((r) => ({ version: r.version, timestamp: r.timestamp, actor: r.actor, patch: r.patch })) };
   }
 
@@ -148,7 +148,7 @@ export class MemoryService {
     const now = this.clock.now();
     const tag = req.tempo_tag !== undefined ? normalizeTag(req.tempo_tag) : undefined;
     return (uid) => {
-      const t = this.store.get<StoredTrace>('traces', uid);
+      const t = this.store.get('traces', uid);
       return (
         !!t &&
         t.user_id === userId &&
@@ -163,7 +163,7 @@ export class MemoryService {
   private shape(ranked: { uid: string; score: number }[], limit: number): SearchResult[] {
     const out: SearchResult[] = [];
     for (const { uid, score } of ranked) {
-      const t = this.store.get<StoredTrace>('traces', uid);
+      const t = this.store.get('traces', uid);
       if (!t) continue;
       out.push({
         uid: t.uid,
@@ -210,6 +210,6 @@ export class MemoryService {
   dump(p: Principal, sel: DumpSelector): Omit<TraceDump, 'profile'> & { user_id: string } {
     // An admin may dump another user's trace by uid; the walk stays within that trace's owner.
     const userId = sel.trace_uid !== undefined ? this.get(p, sel.trace_uid).user_id : p.userId;
-    return { ...dumpTraces(this.store.byIndex<StoredTrace>('traces', 'user_id', userId), sel), user_id: userId };
+    return { ...dumpTraces(this.store.byIndex('traces', 'user_id', userId), sel), user_id: userId };
   }
 }

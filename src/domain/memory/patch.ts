@@ -1,7 +1,8 @@
+import type { PatchOperation } from '../../contracts/stored.js';
 import jsonpatch from 'fast-json-patch';
 
 /** An RFC 6902 operation as stored in `trace_versions.patch`. */
-export type PatchOperation = { op: string; path: string; value?: unknown; from?: string };
+export type { PatchOperation };
 
 /** The patch from one stored version to the next (fast-json-patch `compare`). */
 export function diff(from: object, to: object): PatchOperation[] {

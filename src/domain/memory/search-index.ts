@@ -315,7 +315,7 @@ function popcount(x: number): number {
  * committed transaction, so traces written by any area (agent, calendar) are searchable too.
  */
 export function followStore(store: Store, index: TraceIndex): () => void {
-  for (const t of store.all<StoredTrace>('traces')) index.upsert(t);
+  for (const t of store.all('traces')) index.upsert(t);
   return store.onCommit((ops: JournalOp[]) => {
     for (const op of ops) {
       if (op.op === 'put' && op.c === 'traces') index.upsert(op.doc as StoredTrace);

@@ -1,21 +1,13 @@
+import type { TraceVersion } from '../../contracts/stored.js';
 import type { StoredTrace, TraceType, TraceUpdates } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
 import { isTempoTag, normalizeTag } from '../tempo/tags.js';
-import { diff, type PatchOperation } from './patch.js';
+import { diff } from './patch.js';
 
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
-export interface TraceVersion {
-  [k: string]: unknown;
-  id: string;
-  uid: string;
-  user_id: string;
-  version: number;
-  timestamp: string;
-  actor: string;
-  patch: PatchOperation[];
-}
+export type { TraceVersion };
 
 export const versionId = (uid: string, version: number) => `${uid}#${version}`;
 
@@ -60,7 +52,7 @@ function linkProblems(tx: Tx, userId: string, selfUid: string, ids: readonly str
   (ids ?? []).forEach((id, i) => {
     const path = `${where}${field}.${i}`;
     if (id === selfUid) out.push({ path, message: 'a trace cannot link to itself' });
-    else if (tx.get<StoredTrace>('traces', id)?.user_id !== userId) out.push({ path, message: `no trace ${id}` });
+    else if (tx.get('traces', id)?.user_id !== userId) out.push({ path, message: `no trace ${id}` });
   });
   return out;
 }
@@ -141,7 +133,7 @@ export interface EditOptions {
  * Transition traces are immutable (409 immutable_trace). Returns the new trace.
  */
 export function stageTraceEdit(tx: Tx, uid: string, updates: TraceUpdates, actor: string, now: Date, opts: EditOptions = {}): StoredTrace {
-  const cur = tx.get<StoredTrace>('traces', uid);
+  const cur = tx.get('traces', uid);
   if (!cur) throw notFound(`No trace ${uid}.`);
   opts.authorize?.(cur.user_id);
   if (cur.type === 'transition') throw conflict(`Trace ${uid} records a plan transition and cannot be edited.`, 'immutable_trace');
@@ -152,15 +144,17 @@ export function stageTraceEdit(tx: Tx, uid: string, updates: TraceUpdates, actor
   }
   if ((updates.type as string | undefined) === 'transition') throw validationFailed('A trace cannot become a transition trace.', [{ path: 'updates.type', message: 'transition traces are recorded by the server' }]);
 
+  // Editable fields are the trace's own (the schema of `updates` is a subset of the trace's).
   const next: StoredTrace = { ...cur };
+  const fields = next as Record<string, unknown>;
   for (const [k, v] of Object.entries(updates)) {
     if (v === undefined) continue;
-    if (v === null) delete next[k];
-    else if (k === 'timestamp' || k === 'valid_until') next[k] = utc(v as string, `updates.${k}`);
+    if (v === null) delete fields[k];
+    else if (k === 'timestamp' || k === 'valid_until') fields[k] = utc(v as string, `updates.${k}`);
     else if (k === 'tempo_tag') {
       if (!isTempoTag(v as string)) throw new AppError(422, 'invalid_tempo_tag', `Not a tempo tag: ${String(v)}`, { details: [{ path: 'updates.tempo_tag', message: 'not a tempo tag' }] });
       next.tempo_tag = normalizeTag(v as string);
-    } else next[k] = structuredClone(v);
+    } else fields[k] = structuredClone(v);
   }
   const problems = [
     ...(updates.linked_trace_ids ? linkProblems(tx, cur.user_id, uid, updates.linked_trace_ids, 'linked_trace_ids', 'updates.') : []),

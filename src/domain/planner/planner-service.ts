@@ -16,6 +16,7 @@ import { DefaultProvider } from './providers/default-provider.js';
 import { OpenAiProvider } from './providers/openai-provider.js';
 import { ProviderFailure, type PlannerProvider, type ProviderPlan } from './providers/provider.js';
 import type { CalendarItem, PlannerInput } from './types.js';
+import { eventReads } from '../calendar/events.js';
 
 const DAY = 86_400_000;
 /** The calendar the planner reads: a day back (an event in progress) to four months ahead. */
@@ -31,7 +32,11 @@ export interface BusyPort {
   busy(userId: string, start: Date, end: Date): readonly { uid: string; recurrence_id?: string; title: string; start: number; end: number }[];
 }
 
-/** Where a chat's plan goes: the plans service's proposal (it calls back into `propose`). */
+/**
+ * The one way back from the planner to the plans service: /chat/respond turns a prompt into a plan
+ * in the queue, and the plans service asks the planner for it (`propose`). The chat service is
+ * given this port per call by the composition root (services.chat); neither service holds the other.
+ */
 export interface PlansPort {
   propose(p: Principal, req: PlanRequest): Promise<Plan>;
 }
@@ -44,7 +49,6 @@ export interface PlannerDeps {
   tempo: TempoService;
   memory: MemoryService;
   calendar?: BusyPort;
-  plans?: PlansPort;
   logger?: Logger;
   /** Tests inject a provider (or a fetch for the OpenAI one) instead of the configured one. */
   provider?: PlannerProvider;
@@ -80,19 +84,12 @@ export class PlannerService {
   private readonly problem?: string;
   /** Plans /chat/respond already made, handed to the plans service's call back (no second run). */
   private readonly pending = new Map<string, PlanRun>();
-  private plansPort?: PlansPort;
 
   constructor(private readonly d: PlannerDeps) {
     const configured = d.provider ? { provider: d.provider } : configuredProvider(d.config);
     this.primary = configured.provider ?? this.fallbackProvider;
     this.problem = configured.problem;
-    this.plansPort = d.plans;
     if (this.problem) d.logger?.warn({ planner: this.problem }, 'planner: using the default provider');
-  }
-
-  /** Plug in the plans service (built alongside). */
-  setPlans(p: PlansPort): void {
-    this.plansPort = p;
   }
 
   /** The provider in use, for GET /agent/status. */
@@ -123,7 +120,7 @@ export class PlannerService {
     if (!this.d.calendar) return [];
     const busy = this.d.calendar.busy(userId, new Date(now.getTime() - LOOK_BACK), new Date(now.getTime() + LOOK_AHEAD));
     return busy.map((b) => {
-      const ev = this.d.store.get<{ task_id?: string | null }>('events', b.uid);
+      const ev = eventReads(this.d.store).get(b.uid);
       return {
         uid: b.uid,
         title: b.title,
@@ -198,18 +195,18 @@ export class PlannerService {
     };
   }
 
-  /** POST /chat/respond. */
-  async respond(p: Principal, req: RespondRequest): Promise<RespondResponse> {
+  /** POST /chat/respond; `plans` is where a scheduling prompt's plan goes (see PlansPort). */
+  async respond(p: Principal, req: RespondRequest, plans: PlansPort): Promise<RespondResponse> {
     return respond(
       {
         run: (r) => this.run(p, r),
         input: (r) => this.inputFor(p, r),
         propose: async (r, run) => {
-          if (!this.plansPort) throw validationFailed('Plans are not available in this daemon.', [{ path: 'prompt', message: 'no plans service' }]);
+          // The plans service calls `propose` back for this prompt: it gets this run, not a second one.
           const key = pendingKey(p, r);
           this.pending.set(key, run);
           try {
-            return await this.plansPort.propose(p, { prompt: r.prompt, ...(r.task_id ? { task_id: r.task_id } : {}), ...(r.context ? { context: r.context } : {}) });
+            return await plans.propose(p, { prompt: r.prompt, ...(r.task_id ? { task_id: r.task_id } : {}), ...(r.context ? { context: r.context } : {}) });
           } finally {
             this.pending.delete(key);
           }

@@ -4,7 +4,7 @@ import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
 import { tagMinutes } from '../tempo/tags.js';
 import type { StoredAction } from './plan.js';
-import type { EventDoc } from './ports.js';
+import { eventReads } from '../calendar/events.js';
 
 const planInvalid = (details: ErrorDetail[]) =>
   validationFailed(`The plan is invalid: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}.`, details, 'plan_invalid');
@@ -52,7 +52,7 @@ export function buildActions(tx: Tx, userId: string, inputs: readonly ActionInpu
       };
     }
     if (a.kind === 'reschedule_event') {
-      const ev = tx.get<EventDoc>('events', a.event_uid!);
+      const ev = eventReads(tx).get(a.event_uid!);
       if (!ev || ev.user_id !== userId) {
         problems.push({ path: `actions.${i}.event_uid`, message: `no event ${a.event_uid} to reschedule` });
         return { ...base, title: a.title ?? '', scheduled_for: new Date(a.scheduled_for!).toISOString(), duration_minutes: 0, estimate_minutes: 0, event_uid: a.event_uid! };

@@ -13,7 +13,7 @@ export interface ConstraintContext {
 /** Every action of the user's plans as the checker counts them, except those `skip` says to leave out. */
 export function countedActions(tx: Tx, userId: string, skip: (plan: StoredPlan, action: StoredAction) => boolean = () => false): CountedAction[] {
   const out: CountedAction[] = [];
-  for (const plan of tx.byIndex<StoredPlan>('plans', 'user_id', userId)) {
+  for (const plan of tx.byIndex('plans', 'user_id', userId)) {
     for (const a of plan.actions) {
       if (skip(plan, a)) continue;
       out.push({

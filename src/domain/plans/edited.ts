@@ -1,5 +1,5 @@
 import type { StoredTrace } from '../../contracts/memory.js';
-import type { JournalOp } from '../../store/journal.js';
+import type { Commit } from '../../store/commit.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import type { EventBus, LiveEvent } from '../events.js';
@@ -7,9 +7,9 @@ import { observe, type Observation } from './biases.js';
 import type { StoredPlan } from './plan.js';
 import { ProducedIndex, fingerprint } from './produced.js';
 import { stageTransition } from './state-machine.js';
+import { tracesWritten } from '../memory/traces.js';
+import { eventsWritten } from '../calendar/events.js';
 
-type Put = Extract<JournalOp, { op: 'put' }>;
-const isPut = (o: JournalOp): o is Put => o.op === 'put';
 
 export interface EditedDeps {
   store: Store;
@@ -33,14 +33,14 @@ export class EditedFollower {
 
   constructor(private readonly d: EditedDeps) {
     this.produced = new ProducedIndex(d.store);
-    d.store.onCommit((ops) => this.followCommit(ops));
+    d.store.commits((commit) => this.followCommit(commit));
     d.bus.subscribe((ev) => this.followBus(ev));
   }
 
   /** Inside an edit's transaction: move the producing plan to edited when the substance changed. */
   stage(tx: Tx, collection: 'events' | 'traces', uid: string, after: Record<string, unknown> | undefined, actor: string): void {
     const planId = this.produced.planOf(collection, uid);
-    const plan = planId ? tx.get<StoredPlan>('plans', planId) : undefined;
+    const plan = planId ? tx.get('plans', planId) : undefined;
     if (!plan || plan.status !== 'executed') return;
     const item = plan.produced?.find((x) => x.collection === collection && x.uid === uid);
     if (!item || (after && fingerprint(after) === item.fingerprint)) return;
@@ -56,15 +56,13 @@ export class EditedFollower {
     });
   }
 
-  private followCommit(ops: JournalOp[]): void {
-    this.produced.follow(ops);
-    const edited = ops.filter((o): o is Put => isPut(o) && o.c === 'plans' && o.doc.status === 'edited').map((o) => o.doc as StoredPlan);
+  private followCommit(commit: Commit): void {
+    this.produced.follow(commit);
+    const edited = commit.puts('plans').filter((p) => p.status === 'edited');
     if (!edited.length) return;
-    const transitions = ops
-      .filter((o): o is Put => isPut(o) && o.c === 'traces' && o.doc.type === 'transition' && (o.doc.fields as { to?: string } | undefined)?.to === 'edited')
-      .map((o) => o.doc as StoredTrace);
-    const observations = durationChanges(ops, edited);
-    const key = changedUid(ops, edited);
+    const transitions = tracesWritten(commit).filter((t) => t.type === 'transition' && (t.fields as { to?: string } | undefined)?.to === 'edited');
+    const observations = durationChanges(commit, edited);
+    const key = changedUid(commit, edited);
     let done = false;
     const flush = () => {
       if (done) return;
@@ -89,24 +87,24 @@ export class EditedFollower {
 }
 
 /** The uid of the event or trace whose change moved the plans (what its area announces). */
-function changedUid(ops: readonly JournalOp[], edited: readonly StoredPlan[]): string {
+function changedUid(commit: Commit, edited: readonly StoredPlan[]): string {
   for (const plan of edited) {
     for (const x of plan.produced ?? []) {
-      if (ops.some((o) => o.op !== 'meta' && o.c === x.collection && (o.op === 'put' ? o.doc.uid === x.uid : o.id === x.uid))) return x.uid;
+      if (commit.changes(x.collection).some((o) => (o.op === 'put' ? o.doc.uid === x.uid : o.id === x.uid))) return x.uid;
     }
   }
   return edited[0]!.plan_id;
 }
 
 /** Evidence for the duration biases: produced events whose length the person changed. */
-function durationChanges(ops: readonly JournalOp[], edited: readonly StoredPlan[]): Map<string, Observation[]> {
+function durationChanges(commit: Commit, edited: readonly StoredPlan[]): Map<string, Observation[]> {
   const out = new Map<string, Observation[]>();
   for (const plan of edited) {
     for (const x of plan.produced ?? []) {
       if (x.collection !== 'events') continue;
-      const put = ops.find((o): o is Put => isPut(o) && o.c === 'events' && o.doc.uid === x.uid);
+      const put = eventsWritten(commit).find((e) => e.uid === x.uid);
       const action = plan.actions.find((a) => a.action_id === x.action_id);
-      const minutes = put?.doc.duration_minutes;
+      const minutes = put?.duration_minutes;
       if (!action || typeof minutes !== 'number' || minutes === action.duration_minutes) continue;
       const o = observe(action, minutes);
       if (o) out.set(plan.user_id, [...(out.get(plan.user_id) ?? []), o]);

@@ -8,6 +8,8 @@ import { liveActions, type Produced, type StoredAction, type StoredPlan } from '
 import type { CalendarPort, EventDoc } from './ports.js';
 import { fingerprint } from './produced.js';
 import { stageTransition } from './state-machine.js';
+import { traceReads } from '../memory/traces.js';
+import { eventReads } from '../calendar/events.js';
 
 export interface ExecDeps {
   /** Asked for only when an action touches the calendar. */
@@ -102,7 +104,7 @@ export function stageExecution(tx: Tx, plan: StoredPlan, d: ExecDeps): Execution
         events.push({ event: ev, kind: 'created' });
         say(`created event ${ev.uid} “${ev.title}” on ${localWhen(ev.scheduled_for, timezone)} ${timezone} for ${ev.duration_minutes} min`, a.action_id);
       } else {
-        before = tx.get<EventDoc>('events', a.event_uid!);
+        before = eventReads(tx).get(a.event_uid!);
         ev = d.calendar().stageEdit(tx, plan.user_id, a.event_uid!, { scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes }, actor, now);
         d.eventEdited?.(tx, ev, actor);
         events.push({ event: ev, kind: 'updated' });
@@ -146,7 +148,7 @@ export function stageExecution(tx: Tx, plan: StoredPlan, d: ExecDeps): Execution
     }
   });
 
-  const planTrace = tx.get<StoredTrace>('traces', plan.trace_uid);
+  const planTrace = traceReads(tx).get(plan.trace_uid);
   if (planTrace) {
     const linked = stageTraceEdit(
       tx,

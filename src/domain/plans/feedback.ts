@@ -6,7 +6,8 @@ import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
 import { assertOwner, type Principal } from '../principal.js';
 import { observe, type Observation } from './biases.js';
 import { liveActions, type StoredAction, type StoredPlan } from './plan.js';
-import type { EventDoc } from './ports.js';
+import { traceReads } from '../memory/traces.js';
+import { eventReads } from '../calendar/events.js';
 
 /**
  * The action feedback is about: the one a revision names, the one that produced the trace, or —
@@ -61,18 +62,18 @@ export interface StagedFeedback {
  * the whole feedback logged as an observation linked to it. Transition traces take none (409).
  */
 export function stageFeedback(tx: Tx, p: Principal, req: FeedbackRequest, actor: string, now: Date): StagedFeedback {
-  let plan = tx.get<StoredPlan>('plans', req.uid);
+  let plan = tx.get('plans', req.uid);
   let trace: StoredTrace | undefined;
   if (plan) {
     assertOwner(p, plan.user_id);
-    trace = tx.get<StoredTrace>('traces', plan.trace_uid);
+    trace = traceReads(tx).get(plan.trace_uid);
     if (!trace) throw notFound(`The trace of plan ${plan.plan_id} is gone.`);
   } else {
-    trace = tx.get<StoredTrace>('traces', req.uid);
+    trace = traceReads(tx).get(req.uid);
     if (!trace) throw notFound(`No trace or plan ${req.uid}.`);
     assertOwner(p, trace.user_id);
     const planId = trace.fields?.plan_id;
-    if (typeof planId === 'string' && trace.type !== 'transition') plan = tx.get<StoredPlan>('plans', planId);
+    if (typeof planId === 'string' && trace.type !== 'transition') plan = tx.get('plans', planId);
   }
   if (trace.type === 'transition') throw conflict(`Trace ${trace.uid} records a plan transition and cannot take feedback; give it on the plan instead.`, 'immutable_trace');
   const action = plan ? pickAction(plan, req, trace) : undefined;
@@ -119,7 +120,7 @@ export function feedbackObservations(store: Store, plan: StoredPlan, action: Sto
   } else if (req.rating !== undefined && req.rating >= 4) {
     for (const a of action ? [action] : liveActions(plan)) {
       const made = plan.produced?.find((x) => x.action_id === a.action_id && x.collection === 'events');
-      const ev = made ? store.get<EventDoc>('events', made.uid) : undefined;
+      const ev = made ? eventReads(store).get(made.uid) : undefined;
       const o = observe(a, ev?.duration_minutes ?? a.duration_minutes);
       if (o) out.push(o);
     }

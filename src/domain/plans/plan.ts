@@ -1,19 +1,8 @@
+import type { Produced, StoredPlan } from '../../contracts/stored.js';
 import type { Action, Plan, PlanStatus } from '../../contracts/plans.js';
 
-/** Something execution produced, with the fingerprint it had then (see produced.ts). */
-export interface Produced {
-  action_id: string;
-  collection: 'events' | 'traces';
-  uid: string;
-  fingerprint: string;
-}
 
-/** A plan as stored in `plans`: the API shape plus what the service keeps for itself. */
-export interface StoredPlan extends Plan {
-  [k: string]: unknown;
-  /** What execution created or changed; editing one of them moves the plan to `edited`. */
-  produced?: Produced[];
-}
+export type { Produced, StoredPlan };
 
 export type StoredAction = Action;
 

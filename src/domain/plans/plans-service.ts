@@ -39,7 +39,9 @@ export interface PlansDeps {
   memory: MemoryService;
   tempo: TempoService;
   users: UsersService;
-  calendar?: CalendarPort;
+  calendar: CalendarPort;
+  /** Answers prompt-only proposals; without one they are refused (tests build it so). */
+  planner?: Planner;
   logger?: { warn(obj: object | string, msg?: string): void };
 }
 
@@ -59,8 +61,8 @@ const byCreation = (a: StoredPlan, b: StoredPlan) => (a.created_at < b.created_a
  * transition trace in the same transaction.
  */
 export class PlansService {
-  private planner?: Planner;
-  private calendarPort?: CalendarPort;
+  private readonly planner?: Planner;
+  private readonly calendar: CalendarPort;
   private readonly edited: EditedFollower;
 
   constructor(private readonly d: PlansDeps) {
@@ -72,24 +74,10 @@ export class PlansService {
         this.announce({ traces: transitions.map((trace) => ({ trace, kind: 'created' })), events: [], plans: plans.map((plan) => ({ plan, type: 'plan.edited' })) }),
       learn: (userId, observations) => this.learnBiases(userId, observations),
     });
+    this.planner = d.planner;
+    this.calendar = d.calendar;
     d.memory.onEdit((tx, _before, after, actor) => this.edited.stage(tx, 'traces', after.uid, after, actor));
-    if (d.calendar) this.setCalendar(d.calendar);
-  }
-
-  /** Plug in the planner that answers prompt-only proposals (undefined: none). */
-  setPlanner(p: Planner | undefined): void {
-    this.planner = p;
-  }
-
-  /** Plug in the calendar (when it is built after this service). */
-  setCalendar(c: CalendarPort): void {
-    this.calendarPort = c;
-    c.onEdit((tx, before, after, actor) => this.edited.stage(tx, 'events', before.uid, after, actor));
-  }
-
-  private get calendar(): CalendarPort {
-    if (!this.calendarPort) throw new AppError(500, 'internal', 'The calendar is not wired into the plans service.');
-    return this.calendarPort;
+    d.calendar.onEdit((tx, before, after, actor) => this.edited.stage(tx, 'events', before.uid, after, actor));
   }
 
   private constraintContext(userId: string, now: Date): ConstraintContext {
@@ -102,21 +90,20 @@ export class PlansService {
   }
 
   private load(tx: Tx | Store, p: Principal, planId: string): StoredPlan {
-    const plan = tx.get<StoredPlan>('plans', planId);
+    const plan = tx.get('plans', planId);
     if (!plan) throw notFound(`No plan ${planId}.`);
     assertOwner(p, plan.user_id);
     return plan;
   }
 
   private announce(a: Announce): void {
-    for (const e of a.events) this.calendarPort?.announce(e.event, e.kind);
+    for (const e of a.events) this.calendar.announce(e.event, e.kind);
     for (const t of a.traces) this.d.memory.announce(t.trace, t.kind);
     for (const p of a.plans) this.d.bus.publish(p.plan.user_id, p.type, planView(p.plan));
   }
 
   /** Overlapping calendar events of each timed action (informative, shown at review). */
   private withConflicts(userId: string, actions: StoredAction[]): StoredAction[] {
-    if (!this.calendarPort) return actions;
     return actions.map((a) => {
       const { conflicts: _c, ...rest } = a;
       if (a.kind === 'reflect' || a.status === 'rejected' || !(a.duration_minutes > 0)) return rest;
@@ -196,7 +183,7 @@ export class PlansService {
   queue(p: Principal, q: QueueQuery): { plans: Plan[] } {
     const status = q.status ?? 'proposed';
     const plans = this.d.store
-      .byIndex<StoredPlan>('plans', 'user_id', p.userId)
+      .byIndex('plans', 'user_id', p.userId)
       .filter((x) => (status === 'all' || x.status === status) && (q.task_id === undefined || x.task_id === q.task_id))
       .sort(byCreation);
     return { plans: plans.map(planView) };
@@ -326,7 +313,7 @@ export class PlansService {
       if (!ready(plan.status)) assertTransition(plan, 'executed');
       return [plan];
     }
-    const ofTask = tx.byIndex<StoredPlan>('plans', 'task_id', req.task_id!).filter((x) => x.user_id === p.userId).sort(byCreation);
+    const ofTask = tx.byIndex('plans', 'task_id', req.task_id!).filter((x) => x.user_id === p.userId).sort(byCreation);
     if (!ofTask.length) throw notFound(`No plan for task ${req.task_id}.`);
     const todo = ofTask.filter((x) => ready(x.status));
     if (!todo.length) {

@@ -1,18 +1,11 @@
 import type { PlanContext } from '../../contracts/plans.js';
 import type { ActionInput } from '../../contracts/plans.js';
+import type { StoredEvent } from '../../contracts/stored.js';
 import type { Tx } from '../../store/store.js';
 import type { Principal } from '../principal.js';
 
-/** What the executor needs of an event (the calendar area's StoredEvent fits). */
-export interface EventDoc {
-  [k: string]: unknown;
-  uid: string;
-  user_id: string;
-  title: string;
-  scheduled_for: string;
-  duration_minutes: number;
-  version: number;
-}
+/** An event as the calendar port hands it to plans: the stored event. */
+export type EventDoc = StoredEvent;
 
 /**
  * The calendar operations plans use: staging inside a plan's transaction (so execution is all or
@@ -43,7 +36,7 @@ export interface PlannerProposal {
   task_id?: string;
 }
 
-/** The planner (issue 7) plugs in here; until it does, a prompt-only plan is refused. */
+/** What the plans service asks for a prompt-only plan (the planner service); without one such plans are refused. */
 export interface Planner {
   propose(req: { prompt: string; task_id?: string; context: PlanContext; principal: Principal }): Promise<PlannerProposal>;
 }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { JournalOp } from '../../store/journal.js';
+import type { Commit } from '../../store/commit.js';
 import type { Store } from '../../store/store.js';
 import type { StoredPlan } from './plan.js';
 
@@ -35,16 +35,16 @@ export class ProducedIndex {
   private readonly owner = new Map<string, string>();
 
   constructor(store: Store) {
-    for (const p of store.all<StoredPlan>('plans')) this.track(p);
+    for (const p of store.all('plans')) this.track(p);
   }
 
   private track(p: StoredPlan): void {
     for (const x of p.produced ?? []) this.owner.set(`${x.collection}:${x.uid}`, p.plan_id);
   }
 
-  /** Call from store.onCommit. */
-  follow(ops: readonly JournalOp[]): void {
-    for (const op of ops) if (op.op === 'put' && op.c === 'plans') this.track(op.doc as StoredPlan);
+  /** Call from store.commits. */
+  follow(commit: Commit): void {
+    for (const p of commit.puts('plans')) this.track(p);
   }
 
   planOf(collection: 'events' | 'traces', uid: string): string | undefined {

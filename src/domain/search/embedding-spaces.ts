@@ -78,7 +78,7 @@ export class BuiltinSpace {
       // A generator: one vector at a time, not 100,000 of them held at once.
       index.load(
         (function* () {
-          for (const t of store.all<StoredTrace>('traces')) yield { uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id };
+          for (const t of store.all('traces')) yield { uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id };
         })(),
       );
       this.current = { index, embedder };
@@ -147,7 +147,7 @@ export class ProviderSpace {
         this.index?.remove(uid);
       },
     );
-    for (const t of store.all<StoredTrace>('traces')) this.pending.set(t.uid, t.user_id);
+    for (const t of store.all('traces')) this.pending.set(t.uid, t.user_id);
     this.kick();
   }
 
@@ -171,7 +171,7 @@ export class ProviderSpace {
     const dims = vectors[0]!.length;
     if (!this.index || this.index.dims !== dims) {
       // Another model (or a changed one): its vectors cannot be compared with the old ones.
-      if (this.index) for (const t of this.store.all<StoredTrace>('traces')) if (this.index.has(t.uid)) this.pending.set(t.uid, t.user_id);
+      if (this.index) for (const t of this.store.all('traces')) if (this.index.has(t.uid)) this.pending.set(t.uid, t.user_id);
       this.index = new VectorIndex(dims);
     }
     return this.index;
@@ -192,7 +192,7 @@ export class ProviderSpace {
     while (this.pending.size && !this.backingOff()) {
       const batch: StoredTrace[] = [];
       for (const uid of this.pending.keys()) {
-        const t = this.store.get<StoredTrace>('traces', uid);
+        const t = this.store.get('traces', uid);
         if (t) batch.push(t);
         else this.pending.delete(uid);
         if (batch.length === PROVIDER_BATCH) break;
@@ -207,7 +207,7 @@ export class ProviderSpace {
       const index = this.accept(vectors);
       batch.forEach((t, i) => {
         // Edited while the call was out: its newer text is queued again, keep the queue entry.
-        if (this.store.get<StoredTrace>('traces', t.uid) !== t) return;
+        if (this.store.get('traces', t.uid) !== t) return;
         index.upsert(t.uid, t.user_id, vectors[i]!, t.task_id);
         this.pending.delete(t.uid);
       });

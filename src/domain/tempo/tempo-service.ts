@@ -1,3 +1,4 @@
+import type { StoredProfile } from '../../contracts/stored.js';
 import type { PreferencesInput, TempoProfile } from '../../contracts/tempo.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
@@ -5,12 +6,9 @@ import type { Clock } from '../clock.js';
 import type { UsersService } from '../users/users-service.js';
 import { BUILTIN_TAGS, defaultSettings, mergeSettings, tagsOfSettings, type TempoSettings } from './profile.js';
 import { isTempoTag, normalizeTag, tagMinutes } from './tags.js';
+import { traceReads } from '../memory/traces.js';
+import { eventReads } from '../calendar/events.js';
 
-interface StoredProfile extends TempoSettings {
-  [k: string]: unknown;
-  user_id: string;
-  updated_at: string;
-}
 
 function settingsOf(stored: StoredProfile | undefined): TempoSettings {
   if (!stored) return defaultSettings();
@@ -43,7 +41,7 @@ export class TempoService {
 
   /** The stored settings, or the defaults. */
   settings(userId: string): TempoSettings {
-    return settingsOf(this.store.get<StoredProfile>('tempo_profiles', userId));
+    return storedSettings(this.store, userId);
   }
 
   /** GET /tempo/profile: 404 for an unknown user (only an admin can name one). */
@@ -58,7 +56,7 @@ export class TempoService {
     if (!this.users.get(userId)) throw notFound(`No user ${userId}.`);
     if (Object.keys(prefs).length) {
       await this.store.transact((tx) => {
-        const merged = mergeSettings(settingsOf(tx.get<StoredProfile>('tempo_profiles', userId)), prefs);
+        const merged = mergeSettings(settingsOf(tx.get('tempo_profiles', userId)), prefs);
         tx.put('tempo_profiles', { user_id: userId, ...merged, updated_at: this.clock.now().toISOString() });
       });
     }
@@ -73,23 +71,32 @@ export class TempoService {
       const t = normalizeTag(v);
       if (isTempoTag(t)) found.add(t);
     };
-    for (const t of this.store.byIndex('traces', 'user_id', userId)) add(t.tempo_tag);
-    for (const e of this.store.byIndex('events', 'user_id', userId)) add(e.tag);
+    for (const t of traceReads(this.store).ofUser(userId)) add(t.tempo_tag);
+    for (const e of eventReads(this.store).ofUser(userId)) add(e.tag);
     for (const t of tagsOfSettings(this.settings(userId))) add(t);
     return [...found].sort(compareTags);
   }
 
-  /** The parts of GET /user/profile this area owns. */
-  profileParts() {
-    return {
-      tempo: (userId: string) => {
-        const s = this.settings(userId);
-        return { time_ranges: s.time_ranges, tag_mappings: s.tag_mappings, duration_biases: s.duration_biases };
-      },
-      constraints: (userId: string) => {
-        const s = this.settings(userId);
-        return { blocked: s.blocked, cadence: s.cadence, budget: s.budget };
-      },
-    };
-  }
+}
+
+/** A user's stored tempo settings, or the defaults. */
+function storedSettings(store: Store, userId: string): TempoSettings {
+  return settingsOf(store.get('tempo_profiles', userId));
+}
+
+/**
+ * The parts of GET /user/profile this area owns. They read only the store, so the users service
+ * is built with them before the tempo service (which needs the users service for the zone).
+ */
+export function tempoProfileParts(store: Store) {
+  return {
+    tempo: (userId: string) => {
+      const s = storedSettings(store, userId);
+      return { time_ranges: s.time_ranges, tag_mappings: s.tag_mappings, duration_biases: s.duration_biases };
+    },
+    constraints: (userId: string) => {
+      const s = storedSettings(store, userId);
+      return { blocked: s.blocked, cadence: s.cadence, budget: s.budget };
+    },
+  };
 }

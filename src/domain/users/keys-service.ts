@@ -57,8 +57,8 @@ export class KeysService {
 
   /** Every key for admin; otherwise only the calling key (a key sees no other key, not even its user's). */
   list(caller: Principal): ApiKey[] {
-    if (caller.scopes.has('admin')) return this.store.all<StoredKey>('api_keys').map(publicKey).sort((a, b) => a.id.localeCompare(b.id));
-    const own = caller.keyId ? this.store.get<StoredKey>('api_keys', caller.keyId) : undefined;
+    if (caller.scopes.has('admin')) return this.store.all('api_keys').map(publicKey).sort((a, b) => a.id.localeCompare(b.id));
+    const own = caller.keyId ? this.store.get('api_keys', caller.keyId) : undefined;
     return own ? [publicKey(own)] : [];
   }
 
@@ -80,13 +80,13 @@ export class KeysService {
 
   /** The daemon's own revocation (no caller): used at start on an owner key whose secret left credentials.json. */
   async retire(id: string, userId: string): Promise<void> {
-    const key = this.store.get<StoredKey>('api_keys', id);
+    const key = this.store.get('api_keys', id);
     if (key && key.user_id === userId && !key.revoked_at) await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
   }
 
   /** The live key for a presented secret, or undefined (unknown, revoked or expired). */
   verify(secret: string): StoredKey | undefined {
-    const [key] = this.store.byIndex<StoredKey>('api_keys', 'hash', hashSecret(secret));
+    const [key] = this.store.byIndex('api_keys', 'hash', hashSecret(secret));
     if (!key || key.revoked_at) return undefined;
     if (key.expires_at && Date.parse(key.expires_at) <= this.clock.now().getTime()) return undefined;
     return key;
@@ -95,7 +95,7 @@ export class KeysService {
   /** The key `id`, if the caller may touch it: admin any key, anyone else only the key it is calling with. */
   private owned(caller: Principal, id: string): StoredKey {
     if (!caller.scopes.has('admin') && id !== caller.keyId) throw forbidden('A key may only act on itself; other keys need the admin scope.');
-    const key = this.store.get<StoredKey>('api_keys', id);
+    const key = this.store.get('api_keys', id);
     if (!key) throw notFound(`No API key ${id}.`);
     return key;
   }

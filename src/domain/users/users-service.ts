@@ -1,3 +1,4 @@
+import type { StoredUser } from '../../contracts/stored.js';
 import { randomBytes } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
 import { SCOPES, type Scope } from '../../contracts/scopes.js';
@@ -9,20 +10,7 @@ import { newId } from '../ids.js';
 import { type Principal, targetUser } from '../principal.js';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.js';
 
-export interface StoredUser {
-  [k: string]: unknown;
-  user_id: string;
-  email: string | null;
-  display_name: string;
-  timezone: string;
-  preferences: Record<string, unknown>;
-  password_hash: string | null;
-  is_owner: boolean;
-  /** Bumped by a password change: login tokens carry it (`gen`), older ones stop working. Absent = 0. */
-  token_gen?: number;
-  created_at: string;
-  updated_at: string;
-}
+export type { StoredUser };
 
 const TOKEN_TTL_S = 12 * 3600;
 const ISSUER = 'kairos';
@@ -31,30 +19,25 @@ const tokenScopes = (u: StoredUser): Scope[] => SCOPES.filter((s) => s !== 'admi
 
 export const systemTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-/** Parts of the profile other areas own (tempo profile, agent constraints), plugged in at composition. */
+/** Parts of the profile other areas own (tempo profile, agent constraints), given at composition. */
 export interface ProfileParts {
   tempo(userId: string): Record<string, unknown>;
   constraints(userId: string): Record<string, unknown>;
 }
 
 export class UsersService {
-  private parts: ProfileParts = { tempo: () => ({}), constraints: () => ({}) };
-
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
+    private readonly parts: ProfileParts,
   ) {}
 
-  setProfileParts(parts: ProfileParts): void {
-    this.parts = parts;
-  }
-
   get(userId: string): StoredUser | undefined {
-    return this.store.get<StoredUser>('users', userId);
+    return this.store.get('users', userId);
   }
 
   owner(): StoredUser | undefined {
-    return this.store.all<StoredUser>('users').find((u) => u.is_owner);
+    return this.store.all('users').find((u) => u.is_owner);
   }
 
   /** First start: the owner user and the token-signing secret. Idempotent. */
@@ -104,7 +87,7 @@ export class UsersService {
   }
 
   async login(email: string, password: string): Promise<{ token: string; token_type: 'Bearer'; expires_at: string; user_id: string }> {
-    const [found] = this.store.byIndex<StoredUser>('users', 'email', email.toLowerCase());
+    const [found] = this.store.byIndex('users', 'email', email.toLowerCase());
     // Same answer, and the same scrypt cost, whether the email is unknown or the password wrong.
     const ok = await verifyPassword(password, found?.password_hash);
     if (!found || !ok) throw unauthorized('Wrong email or password.');
@@ -161,12 +144,12 @@ export class UsersService {
     const userId = targetUser(caller, requested);
     if (updates.email !== undefined) await this.requireCredentialAuthority(caller, userId, currentPassword, 'Changing the email');
     await this.store.transact((tx) => {
-      const u = tx.get<StoredUser>('users', userId);
+      const u = tx.get('users', userId);
       if (!u) throw notFound(`No user ${userId}.`);
       const next: StoredUser = { ...u, updated_at: this.clock.now().toISOString() };
       if (updates.email !== undefined) {
         const email = updates.email.toLowerCase();
-        if (tx.byIndex<StoredUser>('users', 'email', email).some((o) => o.user_id !== userId)) throw conflict(`Another user has the email ${email}.`);
+        if (tx.byIndex('users', 'email', email).some((o) => o.user_id !== userId)) throw conflict(`Another user has the email ${email}.`);
         next.email = email;
       }
       if (updates.display_name !== undefined) next.display_name = updates.display_name;
@@ -182,11 +165,11 @@ export class UsersService {
     await this.requireCredentialAuthority(caller, caller.userId, input.current_password, 'Setting the password');
     const hash = await hashPassword(input.password);
     await this.store.transact((tx) => {
-      const u = tx.get<StoredUser>('users', caller.userId);
+      const u = tx.get('users', caller.userId);
       if (!u) throw notFound(`No user ${caller.userId}.`);
       const email = input.email?.toLowerCase() ?? u.email;
       if (!email) throw new AppError(422, 'validation_failed', 'An email is required the first time a password is set.', { details: [{ path: 'email', message: 'required' }] });
-      if (tx.byIndex<StoredUser>('users', 'email', email).some((o) => o.user_id !== u.user_id)) throw conflict(`Another user has the email ${email}.`);
+      if (tx.byIndex('users', 'email', email).some((o) => o.user_id !== u.user_id)) throw conflict(`Another user has the email ${email}.`);
       tx.put('users', { ...u, email, password_hash: hash, token_gen: (u.token_gen ?? 0) + 1, updated_at: this.clock.now().toISOString() });
     });
     return this.profile(caller.userId);
@@ -210,7 +193,7 @@ export class UsersService {
     const password_hash = await hashPassword(password);
     let next = user;
     await this.store.transact((tx) => {
-      const u = tx.get<StoredUser>('users', user.user_id);
+      const u = tx.get('users', user.user_id);
       // Changed meanwhile (a password change raced the login): leave it alone.
       if (!u || u.password_hash !== user.password_hash) return;
       next = { ...u, password_hash };

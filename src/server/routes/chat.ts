@@ -25,6 +25,6 @@ export const chatRoutes = [
     authNote: 'a question, answered from memory, also needs `memory:read`',
     body: RespondRequest,
     response: RespondResponse,
-    handler: ({ body, principal, services }) => services.planner.respond(principal, body),
+    handler: ({ body, principal, services }) => services.chat.respond(principal, body),
   }),
 ];

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { ApiKey } from './auth.js';
+import { CalendarEvent } from './calendar.js';
+import { IsoDateTime } from './common.js';
+import { EXPORT_FORMATS } from './export.js';
+import { MemoryTrace, PatchOp, type StoredTrace } from './memory.js';
+import { Plan } from './plans.js';
+import { TempoProfile } from './tempo.js';
+
+/**
+ * The documents of db.json, one schema per collection. Where a document is the API shape, the API
+ * schema is the document schema (a trace, an event); where the service keeps more than it shows (a
+ * key's hash, a plan's produced list), the document extends the API shape. The store's collection
+ * map (store/schema.ts) takes its types from here, so `tx.get('traces', uid)` is a StoredTrace
+ * without a type argument.
+ */
+
+export { MemoryTrace as StoredTraceSchema, type StoredTrace };
+
+/** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
+export const TraceVersion = z.object({
+  id: z.string().describe('`${uid}#${version}`'),
+  uid: z.string(),
+  user_id: z.string(),
+  version: z.number().int(),
+  timestamp: IsoDateTime,
+  actor: z.string(),
+  patch: z.array(PatchOp),
+});
+export type TraceVersion = z.infer<typeof TraceVersion>;
+export type PatchOperation = TraceVersion['patch'][number];
+
+export const StoredEvent = CalendarEvent;
+export type StoredEvent = z.infer<typeof StoredEvent>;
+
+/** Something execution produced, with the fingerprint it had then (domain/plans/produced.ts). */
+export const Produced = z.object({
+  action_id: z.string(),
+  collection: z.enum(['events', 'traces']),
+  uid: z.string(),
+  fingerprint: z.string(),
+});
+export type Produced = z.infer<typeof Produced>;
+
+/** A plan as stored: the API shape plus what execution produced (editing one of them moves the plan to `edited`). */
+export const StoredPlan = Plan.extend({ produced: z.array(Produced).optional() });
+export type StoredPlan = z.infer<typeof StoredPlan>;
+
+export const StoredUser = z.object({
+  user_id: z.string(),
+  email: z.string().nullable(),
+  display_name: z.string(),
+  timezone: z.string(),
+  preferences: z.record(z.string(), z.unknown()),
+  password_hash: z.string().nullable(),
+  is_owner: z.boolean(),
+  /** Bumped by a password change: login tokens carry it (`gen`), older ones stop working. Absent = 0. */
+  token_gen: z.number().int().optional(),
+  created_at: IsoDateTime,
+  updated_at: IsoDateTime,
+});
+export type StoredUser = z.infer<typeof StoredUser>;
+
+/** An API key as stored: the API shape plus the hash of its secret (the secret itself is never kept). */
+export const StoredKey = ApiKey.extend({ hash: z.string() });
+export type StoredKey = z.infer<typeof StoredKey>;
+
+/** A tempo profile as stored: the time zone is the user's, kept on the user. */
+export const StoredProfile = TempoProfile.omit({ timezone: true }).extend({ updated_at: IsoDateTime });
+export type StoredProfile = z.infer<typeof StoredProfile>;
+
+/** A named record of which version of each trace an export covered. */
+export const StoredCheckpoint = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  name: z.string(),
+  created_at: IsoDateTime,
+  export_format: z.enum(EXPORT_FORMATS),
+  filters: z.record(z.string(), z.unknown()),
+  traces: z.record(z.string(), z.number()).describe('uid → version'),
+});
+export type StoredCheckpoint = z.infer<typeof StoredCheckpoint>;
+
+/** Collection name → document type: the store's map. */
+export interface Documents {
+  users: StoredUser;
+  api_keys: StoredKey;
+  traces: StoredTrace;
+  trace_versions: TraceVersion;
+  events: StoredEvent;
+  plans: StoredPlan;
+  tempo_profiles: StoredProfile;
+  checkpoints: StoredCheckpoint;
+}

@@ -1,0 +1,22 @@
+import type { StoredTrace, TraceVersion } from '../../contracts/stored.js';
+import type { Commit } from '../../store/commit.js';
+import type { Reads } from '../../store/store.js';
+
+/**
+ * The memory area's reads of its collections (`traces`, `trace_versions`) for the areas that look
+ * at memory without owning it (export, plans, tempo, status). Pass the store for the durable state
+ * or a transaction for its staged view.
+ */
+export function traceReads(r: Reads) {
+  return {
+    get: (uid: string): StoredTrace | undefined => r.get('traces', uid),
+    ofUser: (userId: string): StoredTrace[] => r.byIndex('traces', 'user_id', userId),
+    ofTask: (taskId: string): StoredTrace[] => r.byIndex('traces', 'task_id', taskId),
+    /** Every version row of one trace, in no particular order. */
+    versionsOf: (uid: string): TraceVersion[] => r.byIndex('trace_versions', 'uid', uid),
+    versionsOfUser: (userId: string): TraceVersion[] => r.byIndex('trace_versions', 'user_id', userId),
+  };
+}
+
+/** The traces a committed transaction wrote. */
+export const tracesWritten = (commit: Commit): StoredTrace[] => commit.puts('traces');
