@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { expectError } from '../helpers/expect-error.js';
 
-const d = useDaemon();
+const d = useApp();
 
 async function mint(body: Record<string, unknown>, key?: string) {
   const r = await d.api('POST', '/auth/keys', { body, key });

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { expectError } from '../helpers/expect-error.js';
 
-const d = useDaemon();
+const d = useApp();
 const NOW = '2026-03-02T09:00:00+01:00'; // Monday, Berlin
 const context = { now: NOW, timezone: 'Europe/Berlin' };
 

@@ -1,9 +1,9 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { expectError } from '../helpers/expect-error.js';
 
-const d = useDaemon();
+const d = useApp();
 let agentKey: string;
 let other: { userId: string; token: string };
 

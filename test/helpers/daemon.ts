@@ -47,6 +47,30 @@ export interface DaemonOptions {
   args?: string[];
 }
 
+/** `api()` of a test daemon or app at `base`, sending `defaultKey` unless told otherwise. */
+export function apiCaller(base: string, defaultKey: string): TestDaemon['api'] {
+  return async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    const key = o.key === undefined ? defaultKey : o.key;
+    if (key) headers.authorization = `Bearer ${key}`;
+    let body: string | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.body !== undefined) {
+      body = JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(base + path, { method, headers, body, ...(o.timeoutMs ? { signal: AbortSignal.timeout(o.timeoutMs) } : {}) });
+    const text = await res.text();
+    let json: any;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, json };
+  };
+}
+
 /** Start the real daemon (`kairos daemon run --port 0`) on a temp home (or the given one). */
 export async function startDaemon(opts: DaemonOptions = {}): Promise<TestDaemon> {
   const home = opts.home ?? tempHome();
@@ -59,7 +83,8 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<TestDaemon>
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const port = await new Promise<number>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`daemon did not start: ${err}`)), 15_000);
+    // Generous: a loaded 2-core machine has taken more than 15 s to start one.
+    const timer = setTimeout(() => fail(new Error(`daemon did not start: ${err}`)), 40_000);
     child.stdout!.on('data', () => {
       const m = /^kairos listening on https?:\/\/[^\n]*:(\d+)\n/.exec(out);
       if (m) {
@@ -83,26 +108,7 @@ export async function startDaemon(opts: DaemonOptions = {}): Promise<TestDaemon>
     child,
     stdout: () => out,
     stderr: () => err,
-    async api(method, path, o = {}) {
-      const headers: Record<string, string> = { ...o.headers };
-      const key = o.key === undefined ? creds.api_key : o.key;
-      if (key) headers.authorization = `Bearer ${key}`;
-      let body: string | undefined;
-      if (o.raw !== undefined) body = o.raw;
-      else if (o.body !== undefined) {
-        body = JSON.stringify(o.body);
-        headers['content-type'] ??= 'application/json';
-      }
-      const res = await fetch(base + path, { method, headers, body, ...(o.timeoutMs ? { signal: AbortSignal.timeout(o.timeoutMs) } : {}) });
-      const text = await res.text();
-      let json: any;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.status, headers: res.headers, text, json };
-    },
+    api: apiCaller(base, creds.api_key),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       const exited = new Promise<number | null>((r) => child.once('exit', (c) => r(c)));

@@ -1,0 +1,69 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { resolveConfig } from '../../src/config/config.js';
+import { homePaths } from '../../src/config/paths.js';
+import { ensureOwnerCredentials } from '../../src/daemon/credentials.js';
+import { systemClock } from '../../src/domain/clock.js';
+import { createApp } from '../../src/server/app.js';
+import { createServices, type Services } from '../../src/server/services.js';
+import { Store } from '../../src/store/store.js';
+import { apiCaller, tempHome, type TestDaemon } from './daemon.js';
+
+/** The API of the daemon, served in the test's own process from `src/` (no build, no spawn). */
+export interface TestApp extends Pick<TestDaemon, 'base' | 'port' | 'home' | 'key' | 'userId' | 'api'> {
+  services: Services;
+  store: Store;
+  stop(): Promise<void>;
+}
+
+const quiet = { info() {}, warn() {}, error() {} };
+
+/**
+ * The app of `createApp(...).callback()` on a loopback port, over a temp home: for API cases that
+ * need no process boundary (no signals, no restart, no auto-start, no /ws). The same store, the
+ * same services and the same owner credentials as the daemon makes; only the process is the
+ * test's. Intrinsics are not frozen here (the daemon's `harden` would freeze the test runner's).
+ */
+export async function startApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const home = tempHome();
+  const paths = homePaths(home);
+  const store = await Store.open(paths);
+  const services = createServices({ store, clock: systemClock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', ...env }), logger: quiet, version: 'test', startedAt: new Date() });
+  await ensureOwnerCredentials(services, paths.credentials);
+  const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8'));
+  const server: Server = createServer(createApp(services).callback());
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    base,
+    port,
+    home,
+    key: creds.api_key,
+    userId: creds.user_id,
+    services,
+    store,
+    api: apiCaller(base, creds.api_key),
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await store.close();
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The in-process app of a test file: started before its tests, stopped and its home removed after. */
+export function useApp(env: Record<string, string> = {}): TestApp {
+  const shared = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(shared, await startApp(env));
+  });
+  afterAll(async () => {
+    await shared.stop?.();
+  });
+  return shared;
+}
