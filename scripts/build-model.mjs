@@ -7,7 +7,7 @@
 // packages (check with `git status models/`).
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { BuiltinModel, SHIPPED_MODEL_DIR } from '../dist/domain/search/builtin-model.js';
+import { BuiltinModel, SHIPPED_MODEL_DIR } from '../dist/search/models/builtin-model.js';
 
 const out = resolve(process.argv[2] ?? SHIPPED_MODEL_DIR);
 mkdirSync(out, { recursive: true });

@@ -4,16 +4,15 @@ import type { Clock } from '../domain/clock.js';
 import { EventBus } from '../domain/events.js';
 import { ExportService } from '../domain/export/export-service.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
-import { KeywordIndex, followStore } from '../domain/memory/search-index.js';
 import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
-import { createSemanticSearch } from '../domain/search/create-semantic-search.js';
 import { TempoService, tempoProfileParts } from '../domain/tempo/tempo-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
 import type { RespondRequest } from '../contracts/planner.js';
 import type { Planner } from '../domain/plans/ports.js';
 import type { Principal } from '../domain/principal.js';
+import { createSearch } from '../search/index.js';
 import type { Store } from '../store/store.js';
 
 export interface Logger {
@@ -45,9 +44,7 @@ export function createServices(deps: ServiceDeps) {
   const users = new UsersService(store, clock, tempoProfileParts(store));
   const keys = new KeysService(store, clock);
   const tempo = new TempoService(store, users, clock);
-  const traceIndex = new KeywordIndex();
-  followStore(store, traceIndex);
-  const semantic = createSemanticSearch({ store, config: deps.config, log: (msg, extra) => deps.logger.warn(extra ?? {}, msg) });
+  const { keyword: traceIndex, semantic } = createSearch({ store, config: deps.config, log: (msg, extra) => deps.logger.warn(extra ?? {}, msg) });
   const memory = new MemoryService(store, clock, bus, traceIndex, semantic);
   const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });
   const exporter = new ExportService(store, clock, users, deps.config);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SHIPPED_MODEL_DIR } from '../../src/domain/search/builtin-model.js';
+import { SHIPPED_MODEL_DIR } from '../../src/search/models/builtin-model.js';
 import { cliHomes } from '../helpers/cli-homes.js';
 import { runCli } from '../helpers/daemon.js';
 import { eventually, isAlive, processesOfHome, type ProcInfo } from '../helpers/processes.js';

@@ -6,7 +6,7 @@
  * accident.
  */
 export default async function prepareModel(): Promise<void> {
-  const { BuiltinModel, modelLocations } = await import('../../dist/domain/search/builtin-model.js');
+  const { BuiltinModel, modelLocations } = await import('../../dist/search/models/builtin-model.js');
   const { resolveConfig } = await import('../../dist/config/config.js');
   const started = Date.now();
   const model = new BuiltinModel(modelLocations(resolveConfig({}, process.env).model));

@@ -6,7 +6,7 @@ import { SCOPES } from '../../src/contracts/scopes.js';
 import { EventBus } from '../../src/domain/events.js';
 import { ExportService } from '../../src/domain/export/export-service.js';
 import { MemoryService } from '../../src/domain/memory/memory-service.js';
-import { KeywordIndex } from '../../src/domain/memory/search-index.js';
+import { KeywordIndex } from '../../src/search/indexes/keyword-index.js';
 import type { Principal } from '../../src/domain/principal.js';
 import { tempoProfileParts } from '../../src/domain/tempo/tempo-service.js';
 import { UsersService } from '../../src/domain/users/users-service.js';

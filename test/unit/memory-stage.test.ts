@@ -4,7 +4,7 @@ import type { StoredTrace } from '../../src/contracts/memory.js';
 import { EventBus, type LiveEvent } from '../../src/domain/events.js';
 import { MemoryService } from '../../src/domain/memory/memory-service.js';
 import { replay } from '../../src/domain/memory/patch.js';
-import { KeywordIndex, followStore } from '../../src/domain/memory/search-index.js';
+import { KeywordIndex, followStore } from '../../src/search/indexes/keyword-index.js';
 import { stageTrace, stageTraceEdit, type TraceVersion } from '../../src/domain/memory/stage-trace.js';
 import type { Principal } from '../../src/domain/principal.js';
 import { AppError } from '../../src/errors.js';

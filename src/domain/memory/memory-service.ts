@@ -7,9 +7,8 @@ import { actorOf, assertOwner, targetUser, type Principal } from '../principal.j
 import { normalizeTag } from '../tempo/tags.js';
 import { dumpTraces, type DumpSelector, type TraceDump } from './dump.js';
 import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
-import { fuseHybrid, semanticCut, type KeywordHit } from '../search/fuse.js';
-import type { SemanticSearch } from '../search/semantic-search.js';
-import type { TraceIndex } from './search-index.js';
+import { fuseHybrid, semanticCut } from './fuse.js';
+import type { KeywordHit, KeywordSearchPort, SemanticSearchPort } from './search-port.js';
 import { stageNewTrace, stageTraceEdit, type TraceVersion } from './stage-trace.js';
 import { MIN_USEFUL_TOKENS, fitTokens, loadTokenizer, summarizeTrace } from './summarize.js';
 
@@ -39,8 +38,8 @@ export class MemoryService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly bus: EventBus,
-    private readonly keyword: TraceIndex,
-    private readonly semantic?: SemanticSearch,
+    private readonly keyword: KeywordSearchPort,
+    private readonly semantic?: SemanticSearchPort,
   ) {}
 
   /** Publish the live event of a trace committed by any area. */

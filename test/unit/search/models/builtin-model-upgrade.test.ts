@@ -2,12 +2,12 @@ import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredTrace } from '../../src/contracts/memory.js';
-import { homePaths } from '../../src/config/paths.js';
-import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../src/domain/search/builtin-model.js';
-import { BuiltinSpace } from '../../src/domain/search/embedding-spaces.js';
-import { SemanticSearch } from '../../src/domain/search/semantic-search.js';
-import { Store } from '../../src/store/store.js';
+import type { StoredTrace } from '../../../../src/contracts/memory.js';
+import { homePaths } from '../../../../src/config/paths.js';
+import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../../src/search/models/builtin-model.js';
+import { BuiltinSpace } from '../../../../src/search/embedding-spaces.js';
+import { SemanticSearch } from '../../../../src/search/semantic-search.js';
+import { Store } from '../../../../src/store/store.js';
 
 // The first start of a machine: the word vectors are converted in seconds, the sentence encoder's
 // pass takes minutes. Meanwhile search answers with the word vectors alone and says so; once the

@@ -2,33 +2,17 @@ import { stemmer } from 'stemmer';
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { JournalOp } from '../../store/journal.js';
 import type { Store } from '../../store/store.js';
-import { TopK } from '../search/top-k.js';
-import { STOP_WORDS } from '../search/tokenize.js';
-
-/** A hit of one index: the trace uid and its raw (unnormalized) relevance. */
-export interface IndexHit {
-  uid: string;
-  score: number;
-  /** Share of the query's content words (stop words aside) this trace matched, 0–1. */
-  coverage: number;
-}
-
-export interface IndexSearchOptions {
-  /** At most this many hits (default: all). */
-  limit?: number;
-  /** Only traces this lets through (asked only for traces that would make the cut). */
-  accept?: (uid: string) => boolean;
-}
+import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
+import { TopK } from './top-k.js';
+import { STOP_WORDS } from '../text/tokenize.js';
 
 /**
- * What the memory service needs from a search index. The keyword index below implements it; the
- * semantic index (src/domain/search) sits next to it, fed the same way.
+ * A keyword index of every user's traces: the memory service searches it through its port; the
+ * store feeds it (followStore below).
  */
-export interface TraceIndex {
+export interface TraceIndex extends KeywordSearchPort {
   upsert(trace: StoredTrace): void;
   remove(uid: string): void;
-  /** Hits among one user's traces, best first. */
-  search(userId: string, query: string, opts?: IndexSearchOptions): IndexHit[];
 }
 
 /** Field weights: what a trace says counts more than its labels. */
@@ -233,7 +217,7 @@ export class KeywordIndex implements TraceIndex {
     return this.ownerOf.size;
   }
 
-  search(userId: string, query: string, opts: IndexSearchOptions = {}): IndexHit[] {
+  search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
     const idx = this.perUser.get(userId);
     if (!idx || !idx.live) return [];
     const qterms = [...new Set(keywordTerms(query))].slice(0, 32);

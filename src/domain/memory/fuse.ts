@@ -1,11 +1,4 @@
-/** A keyword hit with its share of the query's content words that it matched. */
-export interface KeywordHit {
-  uid: string;
-  /** Raw BM25. */
-  score: number;
-  /** Matched share of the query's content words, 0–1. */
-  coverage: number;
-}
+import type { KeywordHit } from './search-port.js';
 
 export interface FusedHit {
   uid: string;

@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/config.js';
 import type { ModelStatus } from '../../contracts/status.js';
 import { BuiltinEmbedder } from './builtin-embedder.js';
-import { DEFAULT_MAX_RANK } from './build-word-vectors.js';
-import { assertAligned, SENTENCE_DIMS } from './sentence-word-vectors.js';
-import { decodeWordVectors, type WordVectors } from './word-vectors-file.js';
+import { DEFAULT_MAX_RANK } from '../vectors/build-word-vectors.js';
+import { assertAligned, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
+import { decodeWordVectors, type WordVectors } from '../vectors/word-vectors-file.js';
 
 export type { ModelStatus };
 
@@ -319,7 +319,7 @@ export class BuiltinModel {
    */
   private runConverter(script: string, args: string[], lock: string): Promise<void> {
     if (this.closed) return Promise.reject(new Closed());
-    const main = fileURLToPath(new URL(`./${script}`, import.meta.url));
+    const main = fileURLToPath(new URL(`../workers/${script}`, import.meta.url));
     installExitHook();
     return new Promise((ok, fail) => {
       const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

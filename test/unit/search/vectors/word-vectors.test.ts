@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildWordVectors } from '../../src/domain/search/build-word-vectors.js';
-import { BuiltinEmbedder, normalize } from '../../src/domain/search/builtin-embedder.js';
-import { wordTokens } from '../../src/domain/search/tokenize.js';
-import { decodeWordVectors, encodeWordVectors } from '../../src/domain/search/word-vectors-file.js';
+import { buildWordVectors } from '../../../../src/search/vectors/build-word-vectors.js';
+import { BuiltinEmbedder, normalize } from '../../../../src/search/models/builtin-embedder.js';
+import { wordTokens } from '../../../../src/search/text/tokenize.js';
+import { decodeWordVectors, encodeWordVectors } from '../../../../src/search/vectors/word-vectors-file.js';
 
 /** A tiny model in the npm package's JSON layout: {words, vectors: {word: [d1..dn, l2norm, rank]}}. */
 function winkJson(vocab: Record<string, number[]>): Buffer {

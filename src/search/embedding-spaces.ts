@@ -1,11 +1,11 @@
-import type { StoredTrace } from '../../contracts/memory.js';
-import type { JournalOp } from '../../store/journal.js';
-import type { Store } from '../../store/store.js';
-import type { BuiltinEmbedder } from './builtin-embedder.js';
-import { MODEL_PACKAGE, type BuiltinModel } from './builtin-model.js';
-import { PROVIDER_BATCH, type OpenAIEmbeddings } from './openai-embeddings.js';
-import { traceText } from './trace-text.js';
-import { VectorIndex } from './vector-index.js';
+import type { StoredTrace } from '../contracts/memory.js';
+import type { JournalOp } from '../store/journal.js';
+import type { Store } from '../store/store.js';
+import type { BuiltinEmbedder } from './models/builtin-embedder.js';
+import { MODEL_PACKAGE, type BuiltinModel } from './models/builtin-model.js';
+import { PROVIDER_BATCH, type OpenAIEmbeddings } from './providers/openai-embeddings.js';
+import { traceText } from './text/trace-text.js';
+import { VectorIndex } from './indexes/vector-index.js';
 
 /**
  * A commit writing more traces than this (an .ics import, a large push) is embedded a slice per

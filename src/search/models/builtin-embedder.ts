@@ -1,6 +1,6 @@
-import { stripAccents, wordTokens } from './tokenize.js';
-import { assertAligned } from './sentence-word-vectors.js';
-import type { WordVectors } from './word-vectors-file.js';
+import { stripAccents, wordTokens } from '../text/tokenize.js';
+import { assertAligned } from '../vectors/sentence-word-vectors.js';
+import type { WordVectors } from '../vectors/word-vectors-file.js';
 
 /**
  * Smooth inverse frequency (Arora et al., "A simple but tough-to-beat baseline for sentence
@@ -17,7 +17,7 @@ const ZIPF = 0.06;
  * Sentence vectors from the built-in word vectors: the SIF-weighted mean of the vectors of the
  * text's content words, unit length. Deterministic, offline, about a microsecond per word.
  *
- * With a second table (the sentence encoder's vectors of the same words, sentence-word-vectors.ts)
+ * With a second table (the sentence encoder's vectors of the same words, vectors/sentence-word-vectors.ts)
  * the text is pooled in both spaces and the two unit means are joined, each scaled by √½, so the
  * cosine of two texts is the mean of their cosines in the two spaces: an ensemble of two models
  * trained on different data and objectives (skip-gram on news; the Universal Sentence Encoder on

@@ -9,8 +9,8 @@ import { availableParallelism, setPriority } from 'node:os';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { dieWithParent, reportProgress } from './child-lifeline.js';
-import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from './sentence-word-vectors.js';
-import { decodeWordVectors, encodeWordVectors } from './word-vectors-file.js';
+import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
+import { decodeWordVectors, encodeWordVectors } from '../vectors/word-vectors-file.js';
 
 dieWithParent();
 const [input, source, out] = process.argv.slice(2);

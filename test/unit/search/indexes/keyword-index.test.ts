@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredTrace } from '../../src/contracts/memory.js';
-import { KeywordIndex } from '../../src/domain/memory/search-index.js';
+import type { StoredTrace } from '../../../../src/contracts/memory.js';
+import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
 
 const t = (uid: string, content: string, user = 'u1', extra: Partial<StoredTrace> = {}): StoredTrace => ({
   uid,

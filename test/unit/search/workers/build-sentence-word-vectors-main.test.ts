@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SENTENCE_DIMS } from '../../src/domain/search/sentence-word-vectors.js';
-import { decodeWordVectors, encodeWordVectors } from '../../src/domain/search/word-vectors-file.js';
+import { SENTENCE_DIMS } from '../../../../src/search/vectors/sentence-word-vectors.js';
+import { decodeWordVectors, encodeWordVectors } from '../../../../src/search/vectors/word-vectors-file.js';
 
 // The real converter (the built child-process entry) and the real encoder, on a small word list.
 const dir = mkdtempSync(join(tmpdir(), 'kairos-sentence-convert-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const main = join(import.meta.dirname, '..', '..', 'dist', 'domain', 'search', 'build-sentence-word-vectors-main.js');
+const main = join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'search', 'workers', 'build-sentence-word-vectors-main.js');
 
 const WORDS = ['doctor', 'physician', 'nurse', 'hospital', 'bicycle', 'bike', 'wheel', 'coffee', 'espresso', 'caffeine', 'wedding', 'marriage', 'bride', 'jogging', 'running', 'workout', 'tax', 'invoice', 'outage', 'incident'];
 

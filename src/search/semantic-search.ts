@@ -1,18 +1,7 @@
-import type { EmbeddingsInfo } from '../../contracts/memory.js';
-import type { ModelStatus } from './builtin-model.js';
+import type { EmbeddingsInfo } from '../contracts/memory.js';
+import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
+import type { ModelStatus } from './models/builtin-model.js';
 import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
-import type { VectorHit } from './vector-index.js';
-
-export type SemanticAnswer =
-  | {
-      available: true;
-      /** Best first; empty when the query has no word the model knows. */
-      hits: VectorHit[];
-      /** Cosine similarity of any of the user's traces to the query (for fusing keyword hits). */
-      similarity: (uid: string) => number | undefined;
-      info: EmbeddingsInfo;
-    }
-  | { available: false; reason: string; info: EmbeddingsInfo };
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */
 const MODEL_WAIT_MS = 2_000;
@@ -22,7 +11,7 @@ const MODEL_WAIT_MS = 2_000;
  * provider fails (the answer says so), and reporting unavailability while the built-in model is
  * still being prepared so the caller can answer with keyword results instead.
  */
-export class SemanticSearch {
+export class SemanticSearch implements SemanticSearchPort {
   constructor(
     private readonly builtin: BuiltinSpace,
     private readonly provider?: ProviderSpace,

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinEmbedder } from '../../src/domain/search/builtin-embedder.js';
-import type { BuiltinSpace, ProviderSpace } from '../../src/domain/search/embedding-spaces.js';
-import { OpenAIEmbeddings } from '../../src/domain/search/openai-embeddings.js';
-import { SemanticSearch } from '../../src/domain/search/semantic-search.js';
-import { VectorIndex } from '../../src/domain/search/vector-index.js';
+import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
+import type { BuiltinSpace, ProviderSpace } from '../../../src/search/embedding-spaces.js';
+import { OpenAIEmbeddings } from '../../../src/search/providers/openai-embeddings.js';
+import { SemanticSearch } from '../../../src/search/semantic-search.js';
+import { VectorIndex } from '../../../src/search/indexes/vector-index.js';
 
 /** A loopback OpenAI-compatible server whose behaviour each test sets. */
 let server: Server;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BuiltinEmbedder } from '../../src/domain/search/builtin-embedder.js';
-import { assertAligned, principalAxes, projectWords } from '../../src/domain/search/sentence-word-vectors.js';
-import type { WordVectors } from '../../src/domain/search/word-vectors-file.js';
+import { BuiltinEmbedder } from '../../../../src/search/models/builtin-embedder.js';
+import { assertAligned, principalAxes, projectWords } from '../../../../src/search/vectors/sentence-word-vectors.js';
+import type { WordVectors } from '../../../../src/search/vectors/word-vectors-file.js';
 
 const dot = (a: ArrayLike<number>, b: ArrayLike<number>) => Array.from(a).reduce((s, x, i) => s + x * b[i]!, 0);
 const unit = (v: number[]) => v.map((x) => x / Math.hypot(...v));
