@@ -1,5 +1,4 @@
 import type { StoredTrace } from '../contracts/memory.js';
-import type { JournalOp } from '../store/journal.js';
 import type { Store } from '../store/store.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { MODEL_PACKAGE, type BuiltinModel } from './models/builtin-model.js';
@@ -16,13 +15,11 @@ const BULK_TRACE_WRITES = 64;
 
 /** Follow every committed trace write (puts and deletes) of the store; `bulk` marks a large commit. */
 function followTraces(store: Store, onPut: (t: StoredTrace, bulk: boolean) => void, onDel: (uid: string) => void, onBulk?: () => void): () => void {
-  return store.onCommit((ops: JournalOp[]) => {
-    let puts = 0;
-    for (const op of ops) if (op.op === 'put' && op.c === 'traces') puts++;
-    const bulk = puts > BULK_TRACE_WRITES;
-    for (const op of ops) {
-      if (op.op === 'put' && op.c === 'traces') onPut(op.doc as StoredTrace, bulk);
-      else if (op.op === 'del' && op.c === 'traces') onDel(op.id);
+  return store.changes('traces', (changes) => {
+    const bulk = changes.filter((c) => c.op === 'put').length > BULK_TRACE_WRITES;
+    for (const c of changes) {
+      if (c.op === 'put') onPut(c.doc, bulk);
+      else onDel(c.id);
     }
     if (bulk) onBulk?.();
   });

@@ -1,6 +1,5 @@
 import { stemmer } from 'stemmer';
 import type { StoredTrace } from '../../contracts/memory.js';
-import type { JournalOp } from '../../store/journal.js';
 import type { Store } from '../../store/store.js';
 import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
 import { TopK } from './top-k.js';
@@ -300,10 +299,10 @@ function popcount(x: number): number {
  */
 export function followStore(store: Store, index: TraceIndex): () => void {
   for (const t of store.all('traces')) index.upsert(t);
-  return store.onCommit((ops: JournalOp[]) => {
-    for (const op of ops) {
-      if (op.op === 'put' && op.c === 'traces') index.upsert(op.doc as StoredTrace);
-      else if (op.op === 'del' && op.c === 'traces') index.remove(op.id);
+  return store.changes('traces', (changes) => {
+    for (const c of changes) {
+      if (c.op === 'put') index.upsert(c.doc);
+      else index.remove(c.id);
     }
   });
 }
