@@ -10,7 +10,7 @@ import ical, {
 import type { EventStatus } from '../contracts/calendar.js';
 import { span, type StoredEvent } from '../domain/calendar/event.js';
 import { occurrenceEnd } from '../domain/calendar/recurrence.js';
-import { wallAt, type Wall } from '../domain/calendar/zone.js';
+import { wallAt, type Wall } from '../time/zone-cache.js';
 import { VERSION } from '../version.js';
 import { vtimezone } from './vtimezone.js';
 

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import * as nodeIcalNs from 'node-ical';
 import { EVENT_STATUSES, type EventOverride, type EventStatus } from '../contracts/calendar.js';
-import { canonicalRrule, RruleError } from '../domain/calendar/rrule.js';
-import { instantOf, isValidZone, wallAt, type Wall } from '../domain/calendar/zone.js';
+import { canonicalRrule, RruleError } from '../time/rrule.js';
+import { instantOf, isValidZone, wallAt, type Wall } from '../time/zone-cache.js';
 import { scanIcs, type Problem, type VeventBlock } from './scan.js';
 import { matchVtimezone } from './vtimezone-match.js';
 

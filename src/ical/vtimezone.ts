@@ -1,4 +1,4 @@
-import { formatOffset, offsetAt, wallAt, wallFromMs, type Wall } from '../domain/calendar/zone.js';
+import { formatOffset, offsetAt, wallAt, wallFromMs, type Wall } from '../time/zone-cache.js';
 
 const DAY = 86_400_000;
 const cache = new Map<string, string>();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { busyOf, occurrencesIn, span, type StoredEvent } from '../../src/domain/calendar/event.js';
 import { normalizeEvent } from '../../src/domain/calendar/normalize.js';
-import { canonicalRrule, rruleProblem } from '../../src/domain/calendar/rrule.js';
-import { instantOf, offsetAt, wallAt } from '../../src/domain/calendar/zone.js';
+import { canonicalRrule, rruleProblem } from '../../src/time/rrule.js';
+import { instantOf, offsetAt, wallAt } from '../../src/time/zone-cache.js';
 import { storedEvent } from '../helpers/stored-event.js';
 
 const at = (s: string) => Date.parse(s);

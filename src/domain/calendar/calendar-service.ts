@@ -8,12 +8,12 @@ import type { EventBus } from '../events.js';
 import { newId } from '../ids.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
-import { isTempoTag } from '../tempo/tags.js';
+import { isTempoTag } from '../../time/tags.js';
 import { importCalendar } from './calendar-import.js';
 import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
 import { normalizeEvent, type EventDraft } from './normalize.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
-import { instantOf, wallAt } from './zone.js';
+import { instantOf, wallAt } from '../../time/zone-cache.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
 export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;

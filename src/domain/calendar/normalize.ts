@@ -1,8 +1,8 @@
 import type { EventStatus } from '../../contracts/calendar.js';
 import { validationFailed, type ErrorDetail } from '../../errors.js';
-import { canonicalRrule, RruleError } from './rrule.js';
+import { canonicalRrule, RruleError } from '../../time/rrule.js';
 import { seriesLimitProblems } from './series-limits.js';
-import { instantOf, isValidZone, wallAt } from './zone.js';
+import { instantOf, isValidZone, wallAt } from '../../time/zone-cache.js';
 
 /** The parts of an event its owner sets (create input, or a stored event merged with updates). */
 export interface EventDraft {

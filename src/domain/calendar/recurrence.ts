@@ -1,7 +1,7 @@
 import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { validationFailed } from '../../errors.js';
 import { iterateRule, parseRule, type RuleIterator } from './expand.js';
-import { addDays, instantOf, wallAt, wallFromMs, type Wall } from './zone.js';
+import { addDays, instantOf, wallAt, wallFromMs, type Wall } from '../../time/zone-cache.js';
 
 /** What expansion needs to know of a series; `key` identifies the rest (equal keys, equal expansions). */
 export interface SeriesRule {

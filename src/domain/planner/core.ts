@@ -1,4 +1,4 @@
-import { addDays, atLocalTime, daysBetween, localDateOf, startOfIsoWeek, toZoned, WEEKDAYS, weekdayOf, type LocalDate } from '../tempo/zoned-time.js';
+import { addDays, atLocalTime, daysBetween, localDateOf, startOfIsoWeek, toZoned, WEEKDAYS, weekdayOf, type LocalDate } from '../../time/zoned-time.js';
 import { estimateMinutes, type Estimate } from './estimate.js';
 import { matchEvent } from './event-match.js';
 import { extractFeatures } from './extract/index.js';

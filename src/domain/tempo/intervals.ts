@@ -1,4 +1,4 @@
-import { addDays, atLocalTime, compareDates, localDateOf, parseHHMM, weekdayOf, type Weekday } from './zoned-time.js';
+import { addDays, atLocalTime, compareDates, localDateOf, parseHHMM, weekdayOf, type Weekday } from '../../time/zoned-time.js';
 
 /** A half-open span `[start, end)` in epoch milliseconds. */
 export interface Interval {

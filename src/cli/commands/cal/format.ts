@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { addDays, instantOf, wallAt } from '../../../domain/calendar/zone.js';
+import { addDays, instantOf, wallAt } from '../../../time/zone-cache.js';
 
 export interface EventView {
   uid: string;

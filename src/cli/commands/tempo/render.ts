@@ -1,6 +1,6 @@
 import type { Blocked, Budget, Cadence, DurationBias, TempoProfile, TimeRange } from '../../../contracts/tempo.js';
 import { isWeekly } from '../../../domain/tempo/blocked.js';
-import { WEEKDAYS, formatInZone, type Weekday } from '../../../domain/tempo/zoned-time.js';
+import { WEEKDAYS, formatInZone, type Weekday } from '../../../time/zoned-time.js';
 import type { IO } from '../../output/io.js';
 import { table } from '../../output/table.js';
 

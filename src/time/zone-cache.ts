@@ -1,4 +1,4 @@
-import { isTimeZone, toZoned, wallMs } from '../tempo/zoned-time.js';
+import { isTimeZone, toZoned, wallMs } from './zoned-time.js';
 
 /**
  * Wall time ↔ instant in an IANA zone, from the runtime's own tz data (read through tempo's

@@ -18,7 +18,7 @@ import {
   startOfLocalDay,
   toZoned,
   weekdayOf,
-} from '../../src/domain/tempo/zoned-time.js';
+} from '../../../src/time/zoned-time.js';
 
 const iso = (d: Date) => d.toISOString();
 const HOUR = 3_600_000;

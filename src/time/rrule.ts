@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
+import { CALENDAR_LIMITS } from '../contracts/calendar-limits.js';
 
 /** RFC 5545 §3.3.10 rule parts, in the order a canonical rule lists them. */
 const PARTS = ['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST'] as const;
