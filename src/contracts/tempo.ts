@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WEEKDAYS, parseHHMM, formatHHMM, type Weekday } from '../time/zoned-time.js';
+import { WEEKDAYS, parseHHMM, formatHHMM, type Weekday } from '../time/local-date.js';
 import { isTempoTag, normalizeTag, tagMinutes, TEMPO_TAG_HINT, TempoTagSchema } from '../time/tags.js';
 import { ClientId, IsoDateTime } from './common.js';
 

@@ -10,14 +10,15 @@ import ical, {
 import type { EventStatus } from '../contracts/calendar.js';
 import { span, type StoredEvent } from '../domain/calendar/event.js';
 import { occurrenceEnd } from '../domain/calendar/recurrence.js';
-import { wallAt, type Wall } from '../time/zone-cache.js';
+import type { LocalDate, LocalDateTime } from '../time/local-date.js';
+import { wallAt } from '../time/zone-cache.js';
 import { VERSION } from '../version.js';
 import { vtimezone } from './vtimezone.js';
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const basicDate = (w: Wall) => `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}`;
+const basicDate = (w: LocalDate) => `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}`;
 const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-const isoWall = (w: Wall) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+const isoWall = (w: Required<LocalDateTime>) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 
 /**
  * A wall time in a zone, in the shape of Temporal.ZonedDateTime that ical-generator reads
@@ -52,7 +53,7 @@ class ZonedWall implements ICalTemporalZonedDateTimeStub {
   }
 
   toPlainDateTime(): ICalTemporalPlainDateTimeStub {
-    const w: Wall = this;
+    const w: Required<LocalDateTime> = this;
     const zone = this.timeZoneId;
     const ms = this.epochMs;
     const date: ICalTemporalPlainDateStub = { year: w.year, month: w.month, day: w.day, toJSON: () => isoWall(w).slice(0, 10), toString: () => isoWall(w).slice(0, 10) };
