@@ -473,7 +473,7 @@ export class CalendarService {
         return !isSeries(e) || (Number.isFinite(from) && Number.isFinite(to) ? occurrencesIn(e, from, to).length > 0 : true);
       })
       .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
-    return toIcs(events, { now: this.d.clock.now(), ...(name ? { name } : {}) });
+    return toIcs(events, { now: this.d.clock.now(), spanOf: span, ...(name ? { name } : {}) });
   }
 }
 
