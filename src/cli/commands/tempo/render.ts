@@ -1,5 +1,4 @@
-import type { Blocked, Budget, Cadence, DurationBias, TempoProfile, TimeRange } from '../../../contracts/tempo.js';
-import { isWeekly } from '../../../domain/tempo/blocked.js';
+import { isWeekly, type Blocked, type Budget, type Cadence, type DurationBias, type TempoProfile, type TimeRange } from '../../../contracts/tempo.js';
 import { WEEKDAYS, type Weekday } from '../../../time/local-date.js';
 import { formatInZone } from '../../../time/zoned-time.js';
 import type { IO } from '../../output/io.js';
