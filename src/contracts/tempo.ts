@@ -44,9 +44,6 @@ export type Blocked = BlockedWeekly | BlockedOnce;
 /** What makes two (validated, so normalized) blocks the same block: blocked_remove matches by it. */
 export const blockKey = (b: Blocked): string => JSON.stringify([b.start, b.end, 'days' in b ? b.days : undefined, b.label]);
 
-/** A weekly block (HH:MM wall times) rather than a one-off one (ISO instants). */
-export const isWeekly = (b: Blocked): b is BlockedWeekly => !b.start.includes('T');
-
 export const DurationBias = z.union([
   z.number().describe('multiplier of the estimate'),
   z.object({ minutes: z.number().int().describe('minutes added to the estimate (negative: removed)') }),

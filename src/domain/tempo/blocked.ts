@@ -1,4 +1,5 @@
-import { isWeekly, type Blocked } from '../../contracts/tempo.js';
+import { isWeekly } from '../../contracts/blocked.js';
+import type { Blocked } from '../../contracts/tempo.js';
 import { expandWeekly, type Interval } from './intervals.js';
 
 /** A concrete stretch of blocked time and the block it comes from. */
