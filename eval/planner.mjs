@@ -40,7 +40,7 @@ const cases = readFileSync(CASES, 'utf8')
 
 // ------------------------------------------------------------------ time helpers
 
-const { fromZoned, formatInZone, toZoned } = await import(join(ROOT, 'dist', 'domain', 'tempo', 'zoned-time.js'));
+const { fromZoned, formatInZone, toZoned } = await import(join(ROOT, 'dist', 'time', 'zoned-time.js'));
 
 /** The case's `now` (local wall time) as an instant. */
 function caseNow(c) {

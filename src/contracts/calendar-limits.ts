@@ -1,3 +1,5 @@
+import { MAX_OCCURRENCES_PER_DAY } from '../time/rrule.js';
+
 /**
  * Limits that keep one calendar event or one request from hurting the daemon (SPEC §7). One
  * place for the API (`POST /calendar/create`, `PATCH /calendar/edit`, listings) and the .ics
@@ -13,7 +15,7 @@ export const CALENDAR_LIMITS = {
   /** Changed occurrences (RECURRENCE-ID overrides) of one series. */
   max_overrides: 1000,
   /** Starts of one series on one local day (rule and RDATEs): HOURLY is the densest rule allowed. */
-  max_occurrences_per_day: 24,
+  max_occurrences_per_day: MAX_OCCURRENCES_PER_DAY,
   /** Occurrences a series expands to from its start; a longer (endless) series ends there. */
   max_series_occurrences: 100_000,
   /** Items one `GET /calendar/events` may return. */

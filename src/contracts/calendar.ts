@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { rruleProblem } from '../domain/calendar/rrule.js';
+import { rruleProblem } from '../time/rrule.js';
 import { IsoDateTime, QueryBool } from './common.js';
 import { CALENDAR_LIMITS } from './calendar-limits.js';
 import { TimeZone } from './users.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TempoTagSchema } from '../domain/tempo/tags.js';
+import { TempoTagSchema } from '../time/tags.js';
 import { IsoDateTime, QueryBool, QueryInt } from './common.js';
 import { MemoryTrace, PatchOp, TraceTypeSchema } from './memory.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TempoTagSchema } from '../domain/tempo/tags.js';
+import { TempoTagSchema } from '../time/tags.js';
 import { ClientId, IsoDateTime, QueryBool, QueryInt } from './common.js';
 
 export const TRACE_TYPES = ['goal', 'observation', 'reflection', 'agent_plan', 'calendar_event', 'transition'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TempoTagSchema, tagMinutes } from '../domain/tempo/tags.js';
+import { TempoTagSchema, tagMinutes } from '../time/tags.js';
 import { CalendarEvent } from './calendar.js';
 import { IsoDateTime } from './common.js';
 import { MemoryTrace } from './memory.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { WEEKDAYS, parseHHMM, formatHHMM, type Weekday } from '../domain/tempo/zoned-time.js';
-import { isTempoTag, normalizeTag, tagMinutes, TEMPO_TAG_HINT, TempoTagSchema } from '../domain/tempo/tags.js';
+import { WEEKDAYS, parseHHMM, formatHHMM, type Weekday } from '../time/local-date.js';
+import { isTempoTag, normalizeTag, tagMinutes, TEMPO_TAG_HINT, TempoTagSchema } from '../time/tags.js';
 import { ClientId, IsoDateTime } from './common.js';
 
 /**

@@ -7,17 +7,26 @@ import ical, {
   type ICalTemporalPlainDateTimeStub,
   type ICalTemporalZonedDateTimeStub,
 } from 'ical-generator';
-import type { EventStatus } from '../contracts/calendar.js';
-import { span, type StoredEvent } from '../domain/calendar/event.js';
-import { occurrenceEnd } from '../domain/calendar/recurrence.js';
-import { wallAt, type Wall } from '../domain/calendar/zone.js';
+import type { z } from 'zod';
+import type { CalendarEvent, EventStatus } from '../contracts/calendar.js';
+import type { LocalDate, LocalDateTime } from '../time/local-date.js';
+import { wallAt } from '../time/zone-cache.js';
 import { VERSION } from '../version.js';
 import { vtimezone } from './vtimezone.js';
 
+/** What the exporter reads of an event: a stored calendar event (the API's shape) has all of it. */
+export type IcsEvent = Omit<z.infer<typeof CalendarEvent>, 'user_id' | 'source' | 'ical_uid'>;
+
+/** First and last instant an event occupies; `last` is undefined for a series without end. */
+export interface EventSpan {
+  first: number;
+  last: number | undefined;
+}
+
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const basicDate = (w: Wall) => `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}`;
+const basicDate = (w: LocalDate) => `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}`;
 const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
-const isoWall = (w: Wall) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
+const isoWall = (w: Required<LocalDateTime>) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 
 /**
  * A wall time in a zone, in the shape of Temporal.ZonedDateTime that ical-generator reads
@@ -52,7 +61,7 @@ class ZonedWall implements ICalTemporalZonedDateTimeStub {
   }
 
   toPlainDateTime(): ICalTemporalPlainDateTimeStub {
-    const w: Wall = this;
+    const w: Required<LocalDateTime> = this;
     const zone = this.timeZoneId;
     const ms = this.epochMs;
     const date: ICalTemporalPlainDateStub = { year: w.year, month: w.month, day: w.day, toJSON: () => isoWall(w).slice(0, 10), toString: () => isoWall(w).slice(0, 10) };
@@ -97,22 +106,22 @@ const dateOnly = (ms: number, tz: string) => {
   return new Date(Date.UTC(w.year, w.month - 1, w.day));
 };
 
-function times(e: StoredEvent, startMs: number, durationMinutes: number): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
+function times(e: IcsEvent, startMs: number, durationMinutes: number): Pick<ICalEventData, 'start' | 'end' | 'allDay' | 'timezone'> {
   if (e.all_day) {
     const start = dateOnly(startMs, e.timezone);
     const days = Math.max(1, Math.round(durationMinutes / 1440));
     return { allDay: true, start, end: new Date(start.getTime() + days * DAY) };
   }
-  const endMs = occurrenceEnd(startMs, durationMinutes, e.timezone, false);
+  const endMs = startMs + durationMinutes * 60_000;
   if (e.timezone === 'UTC') return { start: new Date(startMs), end: new Date(endMs) };
   return { timezone: e.timezone, start: new ZonedWall(startMs, e.timezone), end: new ZonedWall(endMs, e.timezone) };
 }
 
 /** EXDATE/RDATE/RECURRENCE-ID values: a DATE for all-day events, else the UTC instant (valid with any DTSTART). */
-const instantProp = (e: StoredEvent, name: string, iso: string): [string, string] =>
+const instantProp = (e: IcsEvent, name: string, iso: string): [string, string] =>
   e.all_day ? [`${name};VALUE=DATE`, basicDate(wallAt(Date.parse(iso), e.timezone))] : [name, basicUtc(Date.parse(iso))];
 
-function addEvent(cal: ICalCalendar, e: StoredEvent): void {
+function addEvent(cal: ICalCalendar, e: IcsEvent): void {
   const common = {
     id: e.uid,
     stamp: new Date(e.updated_at),
@@ -151,9 +160,15 @@ function addEvent(cal: ICalCalendar, e: StoredEvent): void {
   }
 }
 
-export interface ExportOptions {
+export interface ExportOptions<E extends IcsEvent> {
   name?: string;
   now: Date;
+  /**
+   * The span of an event, recurrence included: the calendar service passes its own expansion
+   * (`span` of src/domain/calendar/event.ts), which this translator does not redo. It sizes the
+   * VTIMEZONE of each zone used.
+   */
+  spanOf: (e: E) => EventSpan;
 }
 
 /**
@@ -194,7 +209,7 @@ export function foldLines(text: string): string {
  * overridden instances kept, UID = the event's uid, and a VTIMEZONE for every zone used.
  * ical-generator writes the calendar head and every event; the pieces are joined and folded here.
  */
-export function toIcs(events: StoredEvent[], opts: ExportOptions): string {
+export function toIcs<E extends IcsEvent>(events: E[], opts: ExportOptions<E>): string {
   const nowYear = opts.now.getUTCFullYear();
   let fromYear = nowYear;
   let toYear = nowYear + 10;
@@ -202,7 +217,7 @@ export function toIcs(events: StoredEvent[], opts: ExportOptions): string {
   for (const e of events) {
     if (e.all_day || e.timezone === 'UTC') continue;
     zones.add(e.timezone);
-    const s = span(e);
+    const s = opts.spanOf(e);
     fromYear = Math.min(fromYear, new Date(s.first).getUTCFullYear() - 1);
     // An endless series gets 20 years of onsets: readers that trust the VTIMEZONE over the TZID name stay right that long.
     toYear = Math.max(toYear, new Date(s.last ?? s.first).getUTCFullYear() + (s.last === undefined ? 20 : 1));

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
 import * as nodeIcalNs from 'node-ical';
 import { EVENT_STATUSES, type EventOverride, type EventStatus } from '../contracts/calendar.js';
-import { canonicalRrule, RruleError } from '../domain/calendar/rrule.js';
-import { instantOf, isValidZone, wallAt, type Wall } from '../domain/calendar/zone.js';
+import { canonicalRrule, RruleError } from '../time/rrule.js';
+import type { LocalDate, LocalDateTime } from '../time/local-date.js';
+import { instantOf, wallAt } from '../time/zone-cache.js';
+import { isTimeZone } from '../time/zoned-time.js';
 import { scanIcs, type Problem, type VeventBlock } from './scan.js';
 import { matchVtimezone } from './vtimezone-match.js';
 
@@ -60,10 +62,10 @@ class EventError extends Error {}
 const text = (v: NText): string => (typeof v === 'string' ? v : typeof v?.val === 'string' ? v.val : v?.val !== undefined ? String(v.val) : '');
 const isUid = (s: string) => s.length >= 1 && s.length <= 255 && /^[\x21-\x7e][\x20-\x7e]*$/.test(s);
 const iso = (ms: number) => new Date(ms).toISOString();
-const localWall = (d: Date): Wall => ({ year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes(), second: d.getSeconds() });
-const utcWall = (d: Date): Wall => ({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() });
-const midnight = (w: Wall): Wall => ({ ...w, hour: 0, minute: 0, second: 0 });
-const dayNumber = (w: Wall) => Math.round(Date.UTC(w.year, w.month - 1, w.day) / 86_400_000);
+const localWall = (d: Date): Required<LocalDateTime> => ({ year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes(), second: d.getSeconds() });
+const utcWall = (d: Date): Required<LocalDateTime> => ({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() });
+const midnight = (w: LocalDateTime): Required<LocalDateTime> => ({ ...w, hour: 0, minute: 0, second: 0 });
+const dayNumber = (w: LocalDate) => Math.round(Date.UTC(w.year, w.month - 1, w.day) / 86_400_000);
 
 /** How the times of one file are read: the user's zone for floating times, matches for unknown TZIDs. */
 interface Ctx {
@@ -80,11 +82,11 @@ const isDateOnly = (d: NDate) => Boolean(d.dateOnly);
  * it cannot resolve (a custom VTIMEZONE) is read as UTC by node-ical, so it is matched here to an
  * IANA zone with the same offsets, and the wall time recovered from the UTC fields.
  */
-function zoneOf(d: NDate, ctx: Ctx): { tz: string; wall?: Wall } {
+function zoneOf(d: NDate, ctx: Ctx): { tz: string; wall?: LocalDateTime } {
   const tz = d.tz;
   if (!tz) return { tz: ctx.defaultTz, wall: localWall(d) }; // floating: node-ical used the process zone
   if (/^(Etc\/)?(UTC|GMT|Z)$/i.test(tz)) return { tz: 'UTC' };
-  if (isValidZone(tz)) return { tz };
+  if (isTimeZone(tz)) return { tz };
   if (!ctx.tzCache.has(tz)) {
     const match = matchVtimezone(tz, ctx.vtimezones, d.getTime(), [ctx.defaultTz]);
     ctx.tzCache.set(tz, match);
@@ -102,7 +104,7 @@ function instant(d: NDate, tz: string, ctx: Ctx, allDay: boolean): number {
 }
 
 /** RDATE values as node-ical leaves them: strings or {params, val}, comma lists, PERIODs. */
-function rdatesOf(raw: unknown, tz: string, allDay: boolean, startWall: Wall, ctx: Ctx): number[] {
+function rdatesOf(raw: unknown, tz: string, allDay: boolean, startWall: Required<LocalDateTime>, ctx: Ctx): number[] {
   const items = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   const out: number[] = [];
   for (const item of items) {
@@ -114,7 +116,7 @@ function rdatesOf(raw: unknown, tz: string, allDay: boolean, startWall: Wall, ct
         if (v.trim()) ctx.warn(`ignored an RDATE value it cannot read: "${v}"`);
         continue;
       }
-      const w: Wall = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: 0, minute: 0, second: 0 };
+      const w: Required<LocalDateTime> = { year: +m[1]!, month: +m[2]!, day: +m[3]!, hour: 0, minute: 0, second: 0 };
       if (allDay || !m[4]) {
         const at = allDay ? midnight(w) : { ...w, hour: startWall.hour, minute: startWall.minute, second: startWall.second };
         out.push(instantOf(at, tz));
@@ -124,7 +126,7 @@ function rdatesOf(raw: unknown, tz: string, allDay: boolean, startWall: Wall, ct
       if (m[7]) out.push(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second));
       else {
         const z = params.TZID?.replace(/^"|"$/g, '');
-        out.push(instantOf(w, z && isValidZone(z) ? z : tz));
+        out.push(instantOf(w, z && isTimeZone(z) ? z : tz));
       }
     }
   }

@@ -1,5 +1,5 @@
 import ICAL from 'ical.js';
-import { offsetAt } from '../domain/calendar/zone.js';
+import { offsetAt } from '../time/zone-cache.js';
 
 let zones: string[] | undefined;
 

@@ -1,9 +1,10 @@
-import { formatOffset, offsetAt, wallAt, wallFromMs, type Wall } from '../domain/calendar/zone.js';
+import { wallFromMs, type LocalDateTime } from '../time/local-date.js';
+import { formatOffset, offsetAt, wallAt } from '../time/zone-cache.js';
 
 const DAY = 86_400_000;
 const cache = new Map<string, string>();
 
-const stamp = (w: Wall) =>
+const stamp = (w: Required<LocalDateTime>) =>
   `${String(w.year).padStart(4, '0')}${String(w.month).padStart(2, '0')}${String(w.day).padStart(2, '0')}T${String(w.hour).padStart(2, '0')}${String(w.minute).padStart(2, '0')}${String(w.second).padStart(2, '0')}`;
 
 /** The instants in [from, to) where `tz` changes its UTC offset, to the second. */

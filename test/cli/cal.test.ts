@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { instantOf, wallAt } from '../../src/domain/calendar/zone.js';
+import { instantOf, wallAt } from '../../src/time/zone-cache.js';
 import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 import { itShared, SHARED } from '../helpers/shared.js';
 

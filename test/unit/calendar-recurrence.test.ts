@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { busyOf, occurrencesIn, span, type StoredEvent } from '../../src/domain/calendar/event.js';
 import { normalizeEvent } from '../../src/domain/calendar/normalize.js';
-import { canonicalRrule, rruleProblem } from '../../src/domain/calendar/rrule.js';
-import { instantOf, offsetAt, wallAt } from '../../src/domain/calendar/zone.js';
+import { wallAt } from '../../src/time/zone-cache.js';
 import { storedEvent } from '../helpers/stored-event.js';
 
 const at = (s: string) => Date.parse(s);
@@ -14,55 +13,6 @@ const localTimes = (items: { scheduled_for: string }[], tz: string) =>
     const w = wallAt(at(i.scheduled_for), tz);
     return `${w.year}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')} ${String(w.hour).padStart(2, '0')}:${String(w.minute).padStart(2, '0')}`;
   });
-
-describe('wall time ↔ instant', () => {
-  it('reads Berlin and New York offsets across their DST changes', () => {
-    expect(offsetAt(at('2031-03-29T12:00:00Z'), 'Europe/Berlin')).toBe(3_600_000);
-    expect(offsetAt(at('2031-03-31T12:00:00Z'), 'Europe/Berlin')).toBe(7_200_000);
-    expect(offsetAt(at('2031-03-08T12:00:00Z'), 'America/New_York')).toBe(-5 * 3_600_000);
-    expect(offsetAt(at('2031-03-10T12:00:00Z'), 'America/New_York')).toBe(-4 * 3_600_000);
-  });
-
-  it('moves a wall time in the spring gap forward, and takes the first of a repeated autumn hour (RFC 5545)', () => {
-    // 2031-03-30 02:30 does not exist in Berlin: it is read with the offset before the gap (+01:00).
-    expect(new Date(instantOf({ year: 2031, month: 3, day: 30, hour: 2, minute: 30, second: 0 }, 'Europe/Berlin')).toISOString()).toBe('2031-03-30T01:30:00.000Z');
-    // 2031-10-26 02:30 happens twice: the first (still +02:00).
-    expect(new Date(instantOf({ year: 2031, month: 10, day: 26, hour: 2, minute: 30, second: 0 }, 'Europe/Berlin')).toISOString()).toBe('2031-10-26T00:30:00.000Z');
-    // New York: 2031-03-09 02:30 is skipped, 2031-11-02 01:30 repeats.
-    expect(new Date(instantOf({ year: 2031, month: 3, day: 9, hour: 2, minute: 30, second: 0 }, 'America/New_York')).toISOString()).toBe('2031-03-09T07:30:00.000Z');
-    expect(new Date(instantOf({ year: 2031, month: 11, day: 2, hour: 1, minute: 30, second: 0 }, 'America/New_York')).toISOString()).toBe('2031-11-02T05:30:00.000Z');
-  });
-
-  it('round-trips ordinary times in many zones', () => {
-    for (const tz of ['UTC', 'Asia/Kolkata', 'Australia/Lord_Howe', 'America/St_Johns', 'Pacific/Chatham']) {
-      for (const iso of ['2031-01-15T10:20:00Z', '2031-07-15T23:59:00Z']) {
-        expect(instantOf(wallAt(at(iso), tz), tz)).toBe(at(iso));
-      }
-    }
-  });
-});
-
-describe('RRULE validation', () => {
-  it.each([
-    ['FREQ=WEEKLY;BYDAY=MO,WE', 'FREQ=WEEKLY;BYDAY=MO,WE'],
-    ['rrule:freq=daily;count=3', 'FREQ=DAILY;COUNT=3'],
-    ['BYDAY=MO, TU;FREQ=WEEKLY', 'FREQ=WEEKLY;BYDAY=MO,TU'],
-    ['FREQ=MONTHLY;BYDAY=-1FR;UNTIL=20311231T235959Z', 'FREQ=MONTHLY;UNTIL=20311231T235959Z;BYDAY=-1FR'],
-  ])('%s → %s', (input, canonical) => expect(canonicalRrule(input)).toBe(canonical));
-
-  it.each([
-    ['', /empty/],
-    ['BYDAY=MO', /FREQ is required/],
-    ['FREQ=FORTNIGHTLY', /not one of/],
-    ['FREQ=MINUTELY', /not supported/],
-    ['FREQ=DAILY;COUNT=3;UNTIL=20310101', /COUNT and UNTIL/],
-    ['FREQ=DAILY;COUNT=0', /positive integer/],
-    ['FREQ=WEEKLY;BYDAY=XX', /BYDAY/],
-    ['FREQ=YEARLY;BYMONTH=13', /out of range/],
-    ['FREQ=DAILY;UNTIL=tomorrow', /UNTIL/],
-    ['FREQ=DAILY;SOMETIMES=1', /unknown rule part/],
-  ])('%j is refused (%s)', (input, why) => expect(rruleProblem(input)).toMatch(why));
-});
 
 describe('expanding a series in its zone', () => {
   it('keeps 09:00 in Berlin across the March DST change (UTC 08:00 → 07:00)', () => {

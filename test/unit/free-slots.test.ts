@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Blocked } from '../../src/contracts/tempo.js';
 import { findFreeSlots, type FreeSlotQuery } from '../../src/domain/tempo/free-slots.js';
 import { defaultSettings } from '../../src/domain/tempo/profile.js';
-import { addDays, atLocalTime, formatInZone, weekdayOf, type LocalDate } from '../../src/domain/tempo/zoned-time.js';
+import { addDays, weekdayOf, type LocalDate } from '../../src/time/local-date.js';
+import { atLocalTime, formatInZone } from '../../src/time/zoned-time.js';
 
 const BERLIN = 'Europe/Berlin';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../../src/domain/calendar/event.js';
+import { span, type StoredEvent } from '../../src/domain/calendar/event.js';
 import { toIcs } from '../../src/ical/export.js';
 import { parseIcs } from '../../src/ical/import.js';
 import { scanIcs } from '../../src/ical/scan.js';
@@ -25,7 +25,7 @@ const EVENTS: StoredEvent[] = [
 ];
 
 describe('export', () => {
-  const text = toIcs(EVENTS, { now: new Date('2031-01-01T00:00:00Z') });
+  const text = toIcs(EVENTS, { now: new Date('2031-01-01T00:00:00Z'), spanOf: span });
 
   it('uses CRLF everywhere, including after the last line, and folds at 75 octets', () => {
     expect(text.endsWith('END:VCALENDAR\r\n')).toBe(true);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planPrompt } from '../../src/domain/planner/core.js';
 import type { CalendarItem, PlannerInput, PlannerProfile } from '../../src/domain/planner/types.js';
 import { defaultSettings } from '../../src/domain/tempo/profile.js';
-import { formatInZone, fromZoned } from '../../src/domain/tempo/zoned-time.js';
+import { formatInZone, fromZoned } from '../../src/time/zoned-time.js';
 
 const BERLIN = 'Europe/Berlin';
 const NY = 'America/New_York';

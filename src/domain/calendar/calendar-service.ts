@@ -8,12 +8,12 @@ import type { EventBus } from '../events.js';
 import { newId } from '../ids.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
-import { isTempoTag } from '../tempo/tags.js';
+import { isTempoTag } from '../../time/tags.js';
 import { importCalendar } from './calendar-import.js';
 import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
 import { normalizeEvent, type EventDraft } from './normalize.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
-import { instantOf, wallAt } from './zone.js';
+import { instantOf, wallAt } from '../../time/zone-cache.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
 export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;
@@ -473,7 +473,7 @@ export class CalendarService {
         return !isSeries(e) || (Number.isFinite(from) && Number.isFinite(to) ? occurrencesIn(e, from, to).length > 0 : true);
       })
       .sort((a, b) => a.scheduled_for.localeCompare(b.scheduled_for) || a.uid.localeCompare(b.uid));
-    return toIcs(events, { now: this.d.clock.now(), ...(name ? { name } : {}) });
+    return toIcs(events, { now: this.d.clock.now(), spanOf: span, ...(name ? { name } : {}) });
   }
 }
 

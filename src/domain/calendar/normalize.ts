@@ -1,8 +1,9 @@
 import type { EventStatus } from '../../contracts/calendar.js';
 import { validationFailed, type ErrorDetail } from '../../errors.js';
-import { canonicalRrule, RruleError } from './rrule.js';
+import { canonicalRrule, RruleError } from '../../time/rrule.js';
 import { seriesLimitProblems } from './series-limits.js';
-import { instantOf, isValidZone, wallAt } from './zone.js';
+import { instantOf, wallAt } from '../../time/zone-cache.js';
+import { isTimeZone } from '../../time/zoned-time.js';
 
 /** The parts of an event its owner sets (create input, or a stored event merged with updates). */
 export interface EventDraft {
@@ -55,7 +56,7 @@ function midnightOf(input: string, tz: string): number {
 export function normalizeEvent(d: EventDraft, where = ''): EventCore {
   const problems: ErrorDetail[] = [];
   const bad = (field: string, message: string) => problems.push({ path: `${where}${field}`, message });
-  if (!isValidZone(d.timezone)) bad('timezone', `unknown IANA time zone "${d.timezone}"`);
+  if (!isTimeZone(d.timezone)) bad('timezone', `unknown IANA time zone "${d.timezone}"`);
   const dateOnly = DATE_ONLY.test(d.scheduled_for);
   const allDay = d.all_day ?? dateOnly;
   if (dateOnly && !allDay) bad('scheduled_for', 'a date without a time needs all_day: true');

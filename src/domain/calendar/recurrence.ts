@@ -1,7 +1,8 @@
 import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { validationFailed } from '../../errors.js';
 import { iterateRule, parseRule, type RuleIterator } from './expand.js';
-import { addDays, instantOf, wallAt, wallFromMs, type Wall } from './zone.js';
+import { wallFromMs, type LocalDateTime } from '../../time/local-date.js';
+import { instantOf, midnightAfter, wallAt } from '../../time/zone-cache.js';
 
 /** What expansion needs to know of a series; `key` identifies the rest (equal keys, equal expansions). */
 export interface SeriesRule {
@@ -48,14 +49,14 @@ interface Expansion {
 /** Expansions are kept per series version and extended lazily: the iterator only ever walks forward once. */
 const cache = new Map<string, Expansion>();
 
-const wallMsOf = (w: Wall) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
+const wallMsOf = (w: Required<LocalDateTime>) => Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
 
 /** UNTIL in the series' wall clock: a date means its whole day, a UTC time is moved to the zone. */
 function untilWall(rrule: string, tz: string, allDay: boolean): number | undefined {
   const m = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?/.exec(rrule);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  let w: Wall;
+  let w: Required<LocalDateTime>;
   if (m[4] === undefined) w = { year: y, month: mo, day: d, hour: 23, minute: 59, second: 59 };
   else if (m[7] === 'Z') w = wallAt(Date.UTC(y, mo - 1, d, Number(m[4]), Number(m[5]), Number(m[6])), tz);
   else w = { year: y, month: mo, day: d, hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6]) };
@@ -139,7 +140,7 @@ export function lastRuleStart(s: SeriesRule, budget?: ExpansionBudget): number |
 export function occurrenceEnd(start: number, durationMinutes: number, tz: string, allDay: boolean): number {
   if (!allDay) return start + durationMinutes * 60_000;
   const days = Math.max(1, Math.round(durationMinutes / 1440));
-  return instantOf(addDays(wallAt(start, tz), days), tz);
+  return midnightAfter(wallAt(start, tz), days, tz);
 }
 
 /** Drop cached expansions (tests). */

@@ -3,8 +3,8 @@ import type { EventOverride } from '../../contracts/calendar.js';
 import { AppError, validationFailed, type ErrorDetail } from '../../errors.js';
 import { MAX_EMPTY_YEARS } from './expand.js';
 import { ExpansionBudget, wallIterator } from './recurrence.js';
-import { canonicalRrule, RruleError } from './rrule.js';
-import { wallAt } from './zone.js';
+import { canonicalRrule, RruleError } from '../../time/rrule.js';
+import { wallAt } from '../../time/zone-cache.js';
 
 /** What the limits look at: an event as stored, created, edited or imported. */
 export interface SeriesShape {

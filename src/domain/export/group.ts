@@ -1,5 +1,6 @@
 import type { GroupBy } from '../../contracts/export.js';
-import { formatLocalDate, localDateOf } from '../tempo/zoned-time.js';
+import { formatLocalDate } from '../../time/local-date.js';
+import { localDateOf } from '../../time/zoned-time.js';
 
 /** The group a trace falls in: its local date in the user's zone, its task or its type. */
 export function groupKeyOf(doc: Readonly<Record<string, unknown>>, by: GroupBy, zone: string): string {

@@ -4,7 +4,7 @@ import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { actorOf, assertOwner, targetUser, type Principal } from '../principal.js';
-import { normalizeTag } from '../tempo/tags.js';
+import { normalizeTag } from '../../time/tags.js';
 import { dumpTraces, type DumpSelector, type TraceDump } from './dump.js';
 import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
 import { fuseHybrid, semanticCut } from './fuse.js';

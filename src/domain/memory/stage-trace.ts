@@ -3,7 +3,7 @@ import type { StoredTrace, TraceType, TraceUpdates } from '../../contracts/memor
 import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
-import { isTempoTag, normalizeTag } from '../tempo/tags.js';
+import { isTempoTag, normalizeTag } from '../../time/tags.js';
 import { diff } from './patch.js';
 
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */

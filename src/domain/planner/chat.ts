@@ -5,7 +5,7 @@ import { AppError } from '../../errors.js';
 import type { Clock } from '../clock.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { requireScope, type Principal } from '../principal.js';
-import { isTempoTag } from '../tempo/tags.js';
+import { isTempoTag } from '../../time/tags.js';
 import { matchEvent } from './event-match.js';
 import { localStamp } from './place.js';
 import type { PlanRun } from './planner-service.js';

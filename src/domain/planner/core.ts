@@ -1,4 +1,5 @@
-import { addDays, atLocalTime, daysBetween, localDateOf, startOfIsoWeek, toZoned, WEEKDAYS, weekdayOf, type LocalDate } from '../tempo/zoned-time.js';
+import { addDays, daysBetween, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../time/local-date.js';
+import { atLocalTime, localDateOf, toZoned } from '../../time/zoned-time.js';
 import { estimateMinutes, type Estimate } from './estimate.js';
 import { matchEvent } from './event-match.js';
 import { extractFeatures } from './extract/index.js';

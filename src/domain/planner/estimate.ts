@@ -1,5 +1,5 @@
 import { applyDurationBias } from '../tempo/profile.js';
-import { tagMinutes } from '../tempo/tags.js';
+import { tagMinutes } from '../../time/tags.js';
 import type { Item } from './interpret.js';
 import { DEFAULT_MINUTES, FALLBACK_MINUTES } from './text/words.js';
 import type { PlannerProfile } from './types.js';

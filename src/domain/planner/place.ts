@@ -2,7 +2,8 @@ import { blockedIntervals } from '../tempo/blocked.js';
 import { checkAction, type CountedAction } from '../tempo/constraints.js';
 import { findFreeSlots } from '../tempo/free-slots.js';
 import type { WeeklyRange } from '../tempo/intervals.js';
-import { addDays, atLocalTime, compareDates, formatHHMM, localDateOf, parseHHMM, startOfLocalDay, toZoned, WEEKDAYS, type LocalDate } from '../tempo/zoned-time.js';
+import { addDays, compareDates, formatHHMM, parseHHMM, WEEKDAYS, type LocalDate } from '../../time/local-date.js';
+import { atLocalTime, localDateOf, startOfLocalDay, toZoned } from '../../time/zoned-time.js';
 import type { CalendarItem, PlannerProfile } from './types.js';
 
 const MINUTE = 60_000;

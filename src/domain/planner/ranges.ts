@@ -1,7 +1,7 @@
 import { DEFAULT_TIME_RANGES } from '../tempo/profile.js';
 import { WAKING_HOURS } from '../tempo/free-slots.js';
 import type { WeeklyRange } from '../tempo/intervals.js';
-import { formatHHMM, parseHHMM } from '../tempo/zoned-time.js';
+import { formatHHMM, parseHHMM } from '../../time/local-date.js';
 import type { Item } from './interpret.js';
 import type { PlannerProfile } from './types.js';
 

@@ -2,7 +2,7 @@ import type { ActionEdit, ActionInput } from '../../contracts/plans.js';
 import { validationFailed, type ErrorDetail } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
-import { tagMinutes } from '../tempo/tags.js';
+import { tagMinutes } from '../../time/tags.js';
 import type { StoredAction } from './plan.js';
 import { eventReads } from '../calendar/events.js';
 

@@ -1,5 +1,5 @@
 import type { DurationBias } from '../../contracts/tempo.js';
-import { isTempoTag, tagMinutes } from '../tempo/tags.js';
+import { isTempoTag, tagMinutes } from '../../time/tags.js';
 import type { StoredAction } from './plan.js';
 
 /**

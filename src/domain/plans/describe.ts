@@ -1,4 +1,5 @@
-import { formatHHMM, toZoned } from '../tempo/zoned-time.js';
+import { formatHHMM } from '../../time/local-date.js';
+import { toZoned } from '../../time/zoned-time.js';
 import type { StoredAction, StoredPlan } from './plan.js';
 
 /** `tue 2031-01-07 15:00` in `zone`: how sentences in traces name a time. */

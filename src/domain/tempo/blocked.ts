@@ -1,7 +1,6 @@
-import type { Blocked, BlockedWeekly } from '../../contracts/tempo.js';
+import { isWeekly } from '../../contracts/blocked.js';
+import type { Blocked } from '../../contracts/tempo.js';
 import { expandWeekly, type Interval } from './intervals.js';
-
-export const isWeekly = (b: Blocked): b is BlockedWeekly => !b.start.includes('T');
 
 /** A concrete stretch of blocked time and the block it comes from. */
 export interface BlockedInterval extends Interval {

@@ -1,7 +1,8 @@
 import type { ActionKind, Blocked, Budget, Cadence } from '../../contracts/tempo.js';
 import type { ErrorDetail } from '../../errors.js';
 import { blockedIntervals } from './blocked.js';
-import { dayPeriod, formatHHMM, isoWeekPeriod, toZoned, type Period } from './zoned-time.js';
+import { formatHHMM } from '../../time/local-date.js';
+import { dayPeriod, isoWeekPeriod, toZoned, type Period } from '../../time/zoned-time.js';
 
 /**
  * The constraint checker: pure, so the agent area can call it at proposal time and the planner

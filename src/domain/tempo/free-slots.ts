@@ -1,7 +1,7 @@
 import type { Blocked, TimeRange } from '../../contracts/tempo.js';
 import { blockedIntervals } from './blocked.js';
 import { expandWeekly, interval, normalize, subtract, type Interval, type WeeklyRange } from './intervals.js';
-import { offsetMinutes } from './zoned-time.js';
+import { offsetMinutes } from '../../time/zoned-time.js';
 
 /** Searched when no tag range applies: nobody wants an agent to book 03:00. */
 export const WAKING_HOURS: WeeklyRange = { start: '06:00', end: '22:00' };

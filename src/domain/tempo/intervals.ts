@@ -1,4 +1,5 @@
-import { addDays, atLocalTime, compareDates, localDateOf, parseHHMM, weekdayOf, type Weekday } from './zoned-time.js';
+import { addDays, compareDates, parseHHMM, weekdayOf, type Weekday } from '../../time/local-date.js';
+import { atLocalTime, localDateOf } from '../../time/zoned-time.js';
 
 /** A half-open span `[start, end)` in epoch milliseconds. */
 export interface Interval {

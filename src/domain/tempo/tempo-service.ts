@@ -5,7 +5,7 @@ import type { Store } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import type { UsersService } from '../users/users-service.js';
 import { BUILTIN_TAGS, defaultSettings, mergeSettings, tagsOfSettings, type TempoSettings } from './profile.js';
-import { isTempoTag, normalizeTag, tagMinutes } from './tags.js';
+import { isTempoTag, normalizeTag, tagMinutes } from '../../time/tags.js';
 import { traceReads } from '../memory/traces.js';
 import { eventReads } from '../calendar/events.js';
 

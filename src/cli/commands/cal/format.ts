@@ -1,5 +1,5 @@
 import type { ChalkInstance } from 'chalk';
-import { addDays, instantOf, wallAt } from '../../../domain/calendar/zone.js';
+import { midnightAfter, wallAt } from '../../../time/zone-cache.js';
 
 export interface EventView {
   uid: string;
@@ -56,7 +56,7 @@ export function agenda(events: EventView[], tz: string, c: ChalkInstance, range?
     const w = wallAt(start, e.timezone);
     const days = Math.max(1, Math.round(e.duration_minutes / 1440));
     for (let i = 0; i < days; i++) {
-      const at = instantOf(addDays(w, i), e.timezone);
+      const at = midnightAfter(w, i, e.timezone);
       if (range && (at >= range.to || at + 86_400_000 <= range.from)) continue;
       rows.push({ day: dayKey(at, e.timezone), label: dayLabel(at, e.timezone), order: '0', line: eventLine(e, e.timezone, c) + (days > 1 ? c.dim(` (day ${i + 1}/${days})`) : '') });
     }

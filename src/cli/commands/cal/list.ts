@@ -1,4 +1,4 @@
-import { instantOf } from '../../../domain/calendar/zone.js';
+import { instantOf } from '../../../time/zone-cache.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { agenda, type EventView } from './format.js';
 import { parseWhen } from './when.js';

@@ -1,5 +1,5 @@
 import * as chrono from 'chrono-node';
-import { instantOf, wallAt } from '../../../domain/calendar/zone.js';
+import { instantOf, wallAt } from '../../../time/zone-cache.js';
 import { usage } from '../../kit.js';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;

@@ -1,6 +1,6 @@
 import { ACTION_KINDS, type ActionKind } from '../../../contracts/tempo.js';
-import { tagMinutes } from '../../../domain/tempo/tags.js';
-import { WEEKDAYS, formatHHMM, type Weekday } from '../../../domain/tempo/zoned-time.js';
+import { tagMinutes } from '../../../time/tags.js';
+import { WEEKDAYS, formatHHMM, type Weekday } from '../../../time/local-date.js';
 import { usage } from '../../kit.js';
 import { isNone } from './limit-arg.js';
 

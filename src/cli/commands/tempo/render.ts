@@ -1,6 +1,7 @@
+import { isWeekly } from '../../../contracts/blocked.js';
 import type { Blocked, Budget, Cadence, DurationBias, TempoProfile, TimeRange } from '../../../contracts/tempo.js';
-import { isWeekly } from '../../../domain/tempo/blocked.js';
-import { WEEKDAYS, formatInZone, type Weekday } from '../../../domain/tempo/zoned-time.js';
+import { WEEKDAYS, type Weekday } from '../../../time/local-date.js';
+import { formatInZone } from '../../../time/zoned-time.js';
 import type { IO } from '../../output/io.js';
 import { table } from '../../output/table.js';
 

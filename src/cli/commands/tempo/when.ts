@@ -1,6 +1,7 @@
 import * as chrono from 'chrono-node';
 import type { ParsedComponents } from 'chrono-node';
-import { addDays, fromZoned, offsetMinutes, type LocalDate } from '../../../domain/tempo/zoned-time.js';
+import { addDays, type LocalDate } from '../../../time/local-date.js';
+import { fromZoned, offsetMinutes } from '../../../time/zoned-time.js';
 import { usage } from '../../kit.js';
 
 export interface OneOff {

@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node/en';
 import type { ParsedComponents } from 'chrono-node';
-import { addDays, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../tempo/zoned-time.js';
+import { addDays, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../../time/local-date.js';
 import type { DateFeature, DaysFeature, Span, TimeFeature } from './features.js';
 
 /** What "now" is for the parser: the local wall clock in the user's zone. */

@@ -1,4 +1,4 @@
-import { tagMinutes } from '../../tempo/tags.js';
+import { tagMinutes } from '../../../time/tags.js';
 import { NUMBER_RE, parseNumber } from '../text/words.js';
 import { longestFirst, matches, type DurationFeature, type RelativeFeature, type ShiftFeature, type Span } from './features.js';
 

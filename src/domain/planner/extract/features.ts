@@ -1,4 +1,4 @@
-import type { LocalDate } from '../../tempo/zoned-time.js';
+import type { LocalDate } from '../../../time/local-date.js';
 
 /** A stretch of the (normalized) prompt, `[start, end)` in UTF-16 units. */
 export interface Span {

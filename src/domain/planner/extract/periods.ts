@@ -1,4 +1,4 @@
-import { addDays, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../tempo/zoned-time.js';
+import { addDays, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../../time/local-date.js';
 import { MONTH_RE, NUMBER_RE, monthIndex, parseNumber, WEEKDAY_RE } from '../text/words.js';
 import { matches, overlapsSpan, type DaysFeature, type ProtectedFeature, type RangeFeature, type Span, type TagFeature } from './features.js';
 

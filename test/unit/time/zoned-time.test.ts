@@ -1,24 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addDays,
   atLocalTime,
   dayPeriod,
-  daysBetween,
   formatInZone,
   fromZoned,
   isTimeZone,
-  isoWeekKey,
-  isoWeekOf,
   isoWeekPeriod,
   localDateOf,
   offsetMinutes,
-  parseHHMM,
-  parseLocalDate,
-  startOfIsoWeek,
   startOfLocalDay,
   toZoned,
-  weekdayOf,
-} from '../../src/domain/tempo/zoned-time.js';
+} from '../../../src/time/zoned-time.js';
 
 const iso = (d: Date) => d.toISOString();
 const HOUR = 3_600_000;
@@ -95,28 +87,6 @@ describe('fromZoned', () => {
 });
 
 describe('local dates', () => {
-  it('does calendar arithmetic without zones', () => {
-    expect(addDays({ year: 2024, month: 12, day: 31 }, 1)).toEqual({ year: 2025, month: 1, day: 1 });
-    expect(addDays({ year: 2024, month: 3, day: 1 }, -1)).toEqual({ year: 2024, month: 2, day: 29 });
-    expect(daysBetween({ year: 2025, month: 3, day: 29 }, { year: 2025, month: 3, day: 31 })).toBe(2);
-    expect(weekdayOf({ year: 2025, month: 3, day: 10 })).toBe('mon');
-    expect(weekdayOf({ year: 2025, month: 3, day: 30 })).toBe('sun');
-  });
-
-  it('parses only real dates', () => {
-    expect(parseLocalDate('2024-02-29')).toEqual({ year: 2024, month: 2, day: 29 });
-    expect(parseLocalDate('2025-02-29')).toBeUndefined();
-    expect(parseLocalDate('2025-2-1')).toBeUndefined();
-  });
-
-  it('numbers ISO weeks like ISO 8601', () => {
-    expect(isoWeekOf({ year: 2021, month: 1, day: 3 })).toEqual({ year: 2020, week: 53 });
-    expect(isoWeekOf({ year: 2024, month: 12, day: 30 })).toEqual({ year: 2025, week: 1 });
-    expect(isoWeekOf({ year: 2026, month: 12, day: 31 })).toEqual({ year: 2026, week: 53 });
-    expect(isoWeekKey({ year: 2025, month: 3, day: 30 })).toBe('2025-W13');
-    expect(startOfIsoWeek({ year: 2025, month: 3, day: 30 })).toEqual({ year: 2025, month: 3, day: 24 });
-  });
-
   it('reads the local date of an instant in the zone, not in UTC', () => {
     expect(localDateOf(new Date('2025-03-09T23:30:00Z'), 'Europe/Berlin')).toEqual({ year: 2025, month: 3, day: 10 });
     expect(localDateOf(new Date('2025-03-10T03:30:00Z'), 'America/New_York')).toEqual({ year: 2025, month: 3, day: 9 });
@@ -124,13 +94,6 @@ describe('local dates', () => {
 });
 
 describe('wall times and periods', () => {
-  it('parses HH:MM strictly', () => {
-    expect(parseHHMM('06:00')).toBe(360);
-    expect(parseHHMM('6:05')).toBe(365);
-    expect(parseHHMM('23:59')).toBe(1439);
-    for (const bad of ['24:00', '12:60', '1200', '12:5', 'noon']) expect(parseHHMM(bad)).toBeUndefined();
-  });
-
   it('has 23- and 25-hour days at the DST changes', () => {
     const spring = dayPeriod(new Date('2025-03-30T12:00:00Z'), 'Europe/Berlin');
     expect(spring.key).toBe('2025-03-30');

@@ -1,5 +1,4 @@
 import ICAL from 'ical.js';
-import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 
 /** RFC 5545 §3.3.10 rule parts, in the order a canonical rule lists them. */
 const PARTS = ['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST'] as const;
@@ -9,6 +8,13 @@ const TOO_FREQUENT = new Set(['SECONDLY', 'MINUTELY']);
 const WEEKDAY = /^(SU|MO|TU|WE|TH|FR|SA)$/;
 const BYDAY = /^([+-]?\d{1,2})?(SU|MO|TU|WE|TH|FR|SA)$/;
 const UNTIL = /^\d{8}(T\d{6}Z?)?$/;
+
+/**
+ * Starts one rule may give on one local day: HOURLY is the densest rule allowed. Defined here, at
+ * the bottom, because the check below needs it; the API publishes it as the calendar limit
+ * `max_occurrences_per_day` (src/contracts/calendar-limits.ts).
+ */
+export const MAX_OCCURRENCES_PER_DAY = 24;
 
 const ranges: Record<string, [number, number, boolean]> = {
   // [min, max, negatives allowed]
@@ -127,6 +133,6 @@ function shapeProblem(freq: string, parts: Map<string, string>): void {
   const interval = Number(parts.get('INTERVAL') ?? 1);
   const hours = freq === 'HOURLY' ? Math.min(has('BYHOUR') ? count('BYHOUR') : 24, Math.ceil(24 / interval)) : count('BYHOUR');
   const perDay = hours * count('BYMINUTE') * count('BYSECOND');
-  const max = CALENDAR_LIMITS.max_occurrences_per_day;
+  const max = MAX_OCCURRENCES_PER_DAY;
   if (perDay > max) throw new RruleError(`the rule gives up to ${perDay} occurrences a day; at most ${max} are allowed (limit max_occurrences_per_day)`, 'max_occurrences_per_day');
 }

@@ -1,39 +1,24 @@
-import { isTimeZone, toZoned, wallMs } from '../tempo/zoned-time.js';
+import { addDays, wallFromMs, wallMs, type LocalDate, type LocalDateTime } from './local-date.js';
+import { resolveWall, toZoned } from './zoned-time.js';
 
 /**
- * Wall time ↔ instant in an IANA zone, from the runtime's own tz data (read through tempo's
- * zoned-time). Recurring events keep their wall time in their zone, so every occurrence is
- * placed with these functions; offsets are cached per span so expanding and exporting thousands
- * of occurrences does not ask Intl each time.
+ * Wall time ↔ instant in an IANA zone, from the runtime's own tz data (read through
+ * zoned-time.ts), with offsets cached per span: the bulk path. Recurring events keep their wall
+ * time in their zone, so every occurrence is placed with these functions, and expanding,
+ * importing and exporting thousands of occurrences must not ask Intl each time. Offsets here
+ * keep their seconds (Monrovia kept −00:44:30 until 1972), where zoned-time's
+ * `offsetMinutes` rounds to minutes. The calendar, iCalendar and the CLI's `cal` commands use it.
  */
 
-/** A local date and time without a zone (month 1–12). */
-export interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-/** Whether the runtime's tz data knows this IANA zone. */
-export const isValidZone = isTimeZone;
-
 /** The wall clock in `tz` at an instant (ms since the epoch). */
-export function wallAt(ms: number, tz: string): Wall {
+export function wallAt(ms: number, tz: string): Required<LocalDateTime> {
   return wallFromMs(ms + offsetAt(ms, tz));
 }
 
 /** The wall clock straight from Intl (slow: the cached offsets below are built from it). */
-function intlWallAt(ms: number, tz: string): Wall {
+function intlWallAt(ms: number, tz: string): Required<LocalDateTime> {
   const { year, month, day, hour, minute, second } = toZoned(ms, tz);
   return { year, month, day, hour, minute, second };
-}
-
-export function wallFromMs(ms: number): Wall {
-  const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
 }
 
 const DAY = 86_400_000;
@@ -97,33 +82,16 @@ export function offsetAt(ms: number, tz: string): number {
 /**
  * The instant of a wall time in `tz`, resolved as RFC 5545 §3.3.5 says: a time that occurs twice
  * (clocks going back) is the first one; a time skipped by a gap (clocks going forward) is read
- * with the offset before the gap, which moves it forward by the gap's length.
+ * with the offset before the gap, which moves it forward by the gap's length. That is
+ * `resolveWall`'s `compatible`, here with the cached offsets.
  */
-export function instantOf(w: Wall, tz: string): number {
-  const local = wallMs(w);
-  const before = offsetAt(local - DAY, tz);
-  const after = offsetAt(local + DAY, tz);
-  const candidates = [...new Set([before, after])].map((o) => local - o).filter((t) => offsetAt(t, tz) === local - t);
-  if (candidates.length) return Math.min(...candidates);
-  // Neither offset reproduces the wall time: it falls into a gap.
-  return local - before;
+export function instantOf(w: LocalDateTime, tz: string): number {
+  return resolveWall(w, tz, (t) => offsetAt(t, tz));
 }
 
-/** `YYYY-MM-DD` of a wall time. */
-export function dateKey(w: Pick<Wall, 'year' | 'month' | 'day'>): string {
-  return `${String(w.year).padStart(4, '0')}-${String(w.month).padStart(2, '0')}-${String(w.day).padStart(2, '0')}`;
-}
-
-/** Local midnight of the day `days` after the wall date `w`, as an instant in `tz`. */
-export function midnightAfter(w: Pick<Wall, 'year' | 'month' | 'day'>, days: number, tz: string): number {
-  return instantOf(addDays(w, days), tz);
-}
-
-/** The wall date `days` after `w`, at midnight. */
-export function addDays(w: Pick<Wall, 'year' | 'month' | 'day'>, days: number): Wall {
-  const d = new Date(0);
-  d.setUTCFullYear(w.year, w.month - 1, w.day + days);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: 0, minute: 0, second: 0 };
+/** Local midnight of the day `days` after the date `d`, as an instant in `tz`. */
+export function midnightAfter(d: LocalDate, days: number, tz: string): number {
+  return instantOf({ ...addDays(d, days), hour: 0, minute: 0, second: 0 }, tz);
 }
 
 /** `+HHMM` / `-HHMM` (iCalendar UTC-OFFSET) of an offset in ms. */

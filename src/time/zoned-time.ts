@@ -1,27 +1,16 @@
+import { addDays, formatLocalDate, formatLocalDateTime, isoWeekKey, startOfIsoWeek, wallMs, weekdayOf, type LocalDate, type LocalDateTime, type Weekday } from './local-date.js';
+
 /**
  * Wall-time arithmetic in an IANA zone with nothing but `Intl.DateTimeFormat`: local date/time ↔
  * instant, DST-correct. Tempo, the calendar and the planner share it, so "Monday 09:00 in
  * Europe/Berlin" means the same instant everywhere.
  *
- * Local dates are plain `{year, month, day}` values (month 1–12) with no zone attached; calendar
- * arithmetic on them (`addDays`, `weekdayOf`) never touches a zone and so never skips or repeats
- * a day around a DST change.
+ * This is the exact path: every call asks Intl, offsets are whole minutes, and a skipped or
+ * repeated wall time is resolved as the caller chooses (`Disambiguation`). Tempo, the planner and
+ * the CLI's `tempo` commands use it. Code that converts thousands of instants (recurrence
+ * expansion, iCalendar) uses src/time/zone-cache.ts, which caches offsets and resolves the same
+ * way as `compatible` here, through the same `resolveWall`.
  */
-
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
-
-export interface LocalDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
-export interface LocalDateTime extends LocalDate {
-  hour: number;
-  minute: number;
-  second?: number;
-}
 
 /** What to do with a wall time that a DST change skips (gap) or repeats (overlap). */
 export type Disambiguation = 'compatible' | 'earlier' | 'later' | 'reject';
@@ -36,6 +25,8 @@ export interface Period {
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+
+const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
 
 /** `3/30/2025 AD, 03:30:00` */
 const EN_US = /^(\d{1,2})\/(\d{1,2})\/(\d{1,6}) (AD|BC), (\d{2}):(\d{2}):(\d{2})$/;
@@ -62,6 +53,7 @@ function formatter(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
+/** Whether the runtime's tz data knows this IANA zone. */
 export function isTimeZone(zone: string): boolean {
   try {
     formatter(zone);
@@ -69,14 +61,6 @@ export function isTimeZone(zone: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Epoch milliseconds of a wall time read as if it were UTC (handles years 0–99, unlike Date.UTC). */
-export function wallMs(l: LocalDateTime): number {
-  const d = new Date(0);
-  d.setUTCFullYear(l.year, l.month - 1, l.day);
-  d.setUTCHours(l.hour, l.minute, l.second ?? 0, 0);
-  return d.getTime();
 }
 
 /** The wall clock in `zone` at `instant` (seconds included, milliseconds dropped). */
@@ -107,29 +91,43 @@ export function offsetMinutes(instant: Date | number, zone: string): number {
 }
 
 /**
- * The instant at which the wall clock in `zone` shows `local`. A wall time skipped by a DST change
- * (02:30 on a spring-forward night) or shown twice (02:30 on a fall-back night) is resolved like
- * Temporal does: `compatible` (default) takes the earlier of two and moves a skipped time forward
- * by the gap; `earlier`/`later` choose; `reject` throws a RangeError.
+ * The instant (ms) at which a wall clock shows `local`, given the zone's UTC offset (ms) at any
+ * instant: the one DST resolution of kairos, used by `fromZoned` (offsets from Intl) and by
+ * zone-cache's `instantOf` (cached offsets). A wall time shown twice (clocks going back) is the
+ * earlier instant unless `later` is asked for; a wall time skipped by a gap (clocks going forward)
+ * is read with the offset before the gap, which moves it forward by the gap's length (`earlier`
+ * reads it with the offset after, moving it back); `reject` throws a RangeError for either. The
+ * default `compatible` is Temporal's, and what RFC 5545 §3.3.5 prescribes for iCalendar.
  */
-export function fromZoned(local: LocalDateTime, zone: string, disambiguation: Disambiguation = 'compatible'): Date {
+export function resolveWall(local: LocalDateTime, zone: string, offsetAt: (ms: number) => number, disambiguation: Disambiguation = 'compatible'): number {
   const t = wallMs(local);
   // The offsets in force a day either side bracket any single transition near this wall time.
-  const before = offsetMinutes(t - DAY, zone);
-  const after = offsetMinutes(t + DAY, zone);
-  if (before === after) return new Date(t - before * MINUTE);
+  const before = offsetAt(t - DAY);
+  const after = offsetAt(t + DAY);
+  if (before === after) return t - before;
   const candidates = [...new Set([before, after])]
-    .map((o) => t - o * MINUTE)
-    .filter((ms) => offsetMinutes(ms, zone) * MINUTE === t - ms)
+    .map((o) => t - o)
+    .filter((ms) => offsetAt(ms) === t - ms)
     .sort((a, b) => a - b);
-  if (candidates.length === 1) return new Date(candidates[0]!);
+  if (candidates.length === 1) return candidates[0]!;
   if (candidates.length > 1) {
     if (disambiguation === 'reject') throw new RangeError(`${formatLocalDateTime(local)} occurs twice in ${zone}`);
-    return new Date(disambiguation === 'later' ? candidates.at(-1)! : candidates[0]!);
+    return disambiguation === 'later' ? candidates.at(-1)! : candidates[0]!;
   }
   if (disambiguation === 'reject') throw new RangeError(`${formatLocalDateTime(local)} does not exist in ${zone}`);
   // In a gap, the offset from before the change lands after the gap, the one from after it before.
-  return new Date(disambiguation === 'earlier' ? t - after * MINUTE : t - before * MINUTE);
+  return disambiguation === 'earlier' ? t - after : t - before;
+}
+
+/**
+ * The instant at which the wall clock in `zone` shows `local`, with offsets read from Intl. A wall
+ * time skipped by a DST change (02:30 on a spring-forward night) or shown twice (02:30 on a
+ * fall-back night) is resolved like Temporal does: `compatible` (default) takes the earlier of two
+ * and moves a skipped time forward by the gap; `earlier`/`later` choose; `reject` throws a
+ * RangeError.
+ */
+export function fromZoned(local: LocalDateTime, zone: string, disambiguation: Disambiguation = 'compatible'): Date {
+  return new Date(resolveWall(local, zone, (ms) => offsetMinutes(ms, zone) * MINUTE, disambiguation));
 }
 
 // ------------------------------------------------------------------ local dates
@@ -139,76 +137,7 @@ export function localDateOf(instant: Date | number, zone: string): LocalDate {
   return { year, month, day };
 }
 
-export function addDays(d: LocalDate, n: number): LocalDate {
-  const x = new Date(wallMs({ ...d, hour: 12, minute: 0 }) + n * DAY);
-  return { year: x.getUTCFullYear(), month: x.getUTCMonth() + 1, day: x.getUTCDate() };
-}
-
-/** Days from `a` to `b` (positive when b is later). */
-export function daysBetween(a: LocalDate, b: LocalDate): number {
-  return Math.round((wallMs({ ...b, hour: 0, minute: 0 }) - wallMs({ ...a, hour: 0, minute: 0 })) / DAY);
-}
-
-export function compareDates(a: LocalDate, b: LocalDate): number {
-  return a.year - b.year || a.month - b.month || a.day - b.day;
-}
-
-export function weekdayOf(d: LocalDate): Weekday {
-  const js = new Date(wallMs({ ...d, hour: 12, minute: 0 })).getUTCDay(); // 0 = Sunday
-  return WEEKDAYS[(js + 6) % 7]!;
-}
-
-const pad = (n: number, w = 2) => String(Math.abs(n)).padStart(w, '0');
-
-export function formatLocalDate(d: LocalDate): string {
-  return `${d.year < 0 ? '-' : ''}${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
-}
-
-function formatLocalDateTime(l: LocalDateTime): string {
-  return `${formatLocalDate(l)}T${pad(l.hour)}:${pad(l.minute)}`;
-}
-
-/** `YYYY-MM-DD` → a local date; undefined when it is not a real calendar date. */
-export function parseLocalDate(s: string): LocalDate | undefined {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return undefined;
-  const d = { year: Number(m[1]), month: Number(m[2]), day: Number(m[3]) };
-  const back = addDays(d, 0);
-  return compareDates(back, d) === 0 ? d : undefined;
-}
-
-/** ISO 8601 week of a local date: weeks start on Monday; week 1 holds the year's first Thursday. */
-export function isoWeekOf(d: LocalDate): { year: number; week: number } {
-  const dow = WEEKDAYS.indexOf(weekdayOf(d)); // 0 = Monday
-  const thursday = addDays(d, 3 - dow);
-  const jan1 = { year: thursday.year, month: 1, day: 1 };
-  return { year: thursday.year, week: Math.floor(daysBetween(jan1, thursday) / 7) + 1 };
-}
-
-export const isoWeekKey = (d: LocalDate) => {
-  const { year, week } = isoWeekOf(d);
-  return `${year}-W${pad(week)}`;
-};
-
-/** The Monday that starts the ISO week of `d`. */
-export function startOfIsoWeek(d: LocalDate): LocalDate {
-  return addDays(d, -WEEKDAYS.indexOf(weekdayOf(d)));
-}
-
 // ------------------------------------------------------------------ wall times of day
-
-/** `HH:MM` → minutes after midnight; undefined when malformed. */
-export function parseHHMM(s: string): number | undefined {
-  const m = /^(\d{1,2}):(\d{2})$/.exec(s);
-  if (!m) return undefined;
-  const h = Number(m[1]);
-  const min = Number(m[2]);
-  return h <= 23 && min <= 59 ? h * 60 + min : undefined;
-}
-
-export function formatHHMM(minutes: number): string {
-  return `${pad(Math.floor(minutes / 60))}:${pad(minutes % 60)}`;
-}
 
 /** The instant of `minutes` after (wall-clock) midnight on local date `d` in `zone`. */
 export function atLocalTime(d: LocalDate, minutes: number, zone: string, disambiguation: Disambiguation = 'compatible'): Date {
