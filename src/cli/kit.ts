@@ -62,7 +62,7 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
     userZone: () =>
       (zone ??= deps
         .client()
-        .then((c) => c.request<{ timezone?: string }>('GET', '/user/profile'))
+        .then((c) => c.call('GET /user/profile'))
         .then((p) => p.timezone || 'UTC')),
   };
   return deps;

@@ -140,6 +140,9 @@ export type SchemaOf<K extends EndpointName, F extends keyof EndpointSchemas> = 
 /** What the endpoint answers (after the server's schema has shaped it). */
 export type EndpointResponse<K extends EndpointName> = z.output<Endpoints[K]['response']>;
 
+/** The JSON body the endpoint accepts (before its schema's defaults and transforms). */
+export type EndpointBody<K extends EndpointName> = z.input<NonNullable<SchemaOf<K, 'body'>>>;
+
 /**
  * The endpoint with its method and path, to spread into a server route:
  * `route({ ...endpoint('GET /memory/pull'), tag, summary, auth, handler })`.

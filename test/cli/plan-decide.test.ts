@@ -43,7 +43,8 @@ function setup(answers: string[], failFirstApprove = false) {
   const calls: { method: string; path: string; body?: any }[] = [];
   let approvals = 0;
   const client = {
-    async request(method: string, path: string, o: { body?: any } = {}) {
+    async call(endpoint: string, o: { body?: any } = {}) {
+      const [method, path] = endpoint.split(' ') as [string, string];
       calls.push({ method, path, body: o.body });
       if (path === '/agent/plan') return PLAN;
       if (path === '/chat/respond') return { reply: 'Proposed 1 action.', intent: 'plan', commands: [], proposed_traces: [], plan: PLAN };

@@ -1,6 +1,6 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { Store } from '../../store/store.js';
-import { replay } from '../memory/patch.js';
+import { replay } from '../../contracts/patch.js';
 import type { TraceVersion } from '../memory/stage-trace.js';
 
 /** One trace at one version: its document as it was then. */

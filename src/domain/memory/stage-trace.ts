@@ -3,7 +3,7 @@ import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
 import { isTempoTag, normalizeTag } from '../tempo/tags.js';
-import { diff, type PatchOperation } from './patch.js';
+import { diff, type PatchOperation } from '../../contracts/patch.js';
 
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
 export interface TraceVersion {

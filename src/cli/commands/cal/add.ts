@@ -32,7 +32,7 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
     ...(opts.where ? { location: opts.where } : {}),
     ...(opts.note ? { description: opts.note } : {}),
   };
-  const ev = await client.request<EventView & { conflicts: string[] }>('POST', '/calendar/create', { body });
+  const ev = await client.call('POST /calendar/create', { body });
   deps.io.data(ev, () => `Added ${ev.uid} “${ev.title}”: ${describe(ev, zone)}${ev.rrule ? `, repeating ${ev.rrule}` : ''}`);
   if (ev.conflicts.length) deps.io.note(`kairos: overlaps ${ev.conflicts.length} event(s): ${ev.conflicts.join(', ')}`);
 }

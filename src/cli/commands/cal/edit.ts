@@ -27,7 +27,7 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
   if (opts.for) updates.duration_minutes = parseDuration(opts.for);
   if (opts.title) updates.title = opts.title;
   if (!Object.keys(updates).length) throw usage('Nothing to change: give --set key=value, --at, --for or --title.');
-  const ev = await client.request<EventView & { version: number }>('PATCH', '/calendar/edit', {
+  const ev = await client.call('PATCH /calendar/edit', {
     body: {
       uid: args[0],
       updates,

@@ -13,7 +13,7 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
     tag: opts.tag,
   };
   if (opts.output && opts.output !== '-') deps.io.hint(`kairos: exporting to ${opts.output}…`);
-  const text = await client.request<string>('GET', '/calendar/export.ics', { query, text: true, headers: { accept: 'text/calendar' } });
+  const text = await client.call('GET /calendar/export.ics', { query, headers: { accept: 'text/calendar' } });
   const count = (text.match(/^BEGIN:VEVENT\r?$/gm) ?? []).length;
   if (!opts.output || opts.output === '-') {
     deps.streams.stdout.write(text);

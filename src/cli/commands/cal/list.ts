@@ -16,7 +16,7 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
   // Seven days after --from; a bare date is midnight in the user's zone, as the server reads it.
   const fallbackEnd = () => new Date(bound(start) + 7 * DAY).toISOString();
   const to = end ?? fallbackEnd();
-  const res = await client.request<{ events: EventView[] }>('GET', '/calendar/events', { query: { start, end: to, tag: opts.tag } });
+  const res = await client.call('GET /calendar/events', { query: { start, end: to, tag: opts.tag } });
   if (deps.io.json || !deps.io.stdoutIsTTY) deps.io.data(res);
   else {
     deps.io.data(res, () => agenda(res.events, zone, deps.io.chalk, { from: bound(start), to: bound(to) }));

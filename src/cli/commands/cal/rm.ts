@@ -9,7 +9,7 @@ export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?:
     return;
   }
   const client = await deps.client();
-  const res = await client.request<{ deleted: string; recurrence_id?: string }>('DELETE', '/calendar/remove', {
+  const res = await client.call('DELETE /calendar/remove', {
     query: { uid, ...(opts.occurrence ? { recurrence_id: new Date(opts.occurrence).toISOString() } : {}) },
   });
   deps.io.data(res, () => `Removed ${what}`);

@@ -1,4 +1,3 @@
-import type { RespondResponse } from '../../../contracts/planner.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { afterProposal, type Prompter } from '../plan/decide.js';
 import { promptOf } from '../plan/plan.js';
@@ -13,7 +12,7 @@ export interface ChatOptions {
 export async function runChat({ args, opts }: RunInput<ChatOptions>, deps: CliDeps, prompter?: Prompter): Promise<void> {
   const prompt = promptOf(args);
   const client = await deps.client();
-  const r = await client.request<RespondResponse>('POST', '/chat/respond', { body: { prompt, ...(opts.task ? { task_id: opts.task } : {}) } });
+  const r = await client.call('POST /chat/respond', { body: { prompt, ...(opts.task ? { task_id: opts.task } : {}) } });
   const io = deps.io;
   if (io.json && !(r.plan && opts.yes)) return io.data(r);
   if (r.plan) {

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../../../client/http.js';
-import type { ActionEdit, ExecuteResponse, Plan } from '../../../contracts/plans.js';
+import type { ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
 import type { CliDeps } from '../../kit.js';
 import { describeExecution, describePlan } from '../queue/format.js';
@@ -26,8 +26,6 @@ export function inquirerPrompter(deps: CliDeps): Prompter {
   };
 }
 
-type Approved = Plan & { execution?: ExecuteResponse };
-
 const check = <T>(r: { ok: T } | { error: string }): true | string => ('error' in r ? r.error : true);
 
 export interface AfterOptions {
@@ -45,7 +43,7 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
   const io = deps.io;
   const c = io.chalk;
   if (opts.yes) {
-    const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: plan.plan_id, execute: opts.execute !== false } });
+    const r = await client.call('POST /agent/approve', { body: { plan_id: plan.plan_id, execute: opts.execute !== false } });
     if (io.json) return io.data(r);
     const tz = await deps.userZone();
     io.line(describePlan(plan, c, tz));
@@ -87,12 +85,12 @@ export async function decide(plan: Plan, deps: CliDeps, client: ApiClient, ask: 
     try {
       if (choice === 'reject') {
         const reason = (await ask.input('Why (optional):', { validate: () => true })).trim();
-        await client.request('POST', '/agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
+        await client.call('POST /agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
         io.line(`${c.red('✘')} Rejected ${plan.plan_id}`);
         return;
       }
       const execute = choice === 'approve-execute';
-      const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: plan.plan_id, execute, ...(edits.size ? { actions: [...edits.values()] } : {}) } });
+      const r = await client.call('POST /agent/approve', { body: { plan_id: plan.plan_id, execute, ...(edits.size ? { actions: [...edits.values()] } : {}) } });
       io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
       io.line(r.execution ? describeExecution(r.execution, c, tz) : describePlan(r, c, tz));
       return;

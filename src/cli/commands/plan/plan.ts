@@ -1,5 +1,3 @@
-import type { PreviewResponse } from '../../../contracts/planner.js';
-import type { Plan } from '../../../contracts/plans.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
 import { afterProposal, type Prompter } from './decide.js';
 import { describePreview } from './show.js';
@@ -27,11 +25,11 @@ export async function runPlan({ args, opts }: RunInput<PlanOptions>, deps: CliDe
   const client = await deps.client();
   const body = { prompt, ...(opts.task ? { task_id: opts.task } : {}) };
   if (opts.preview) {
-    const p = await client.request<PreviewResponse>('POST', '/chat/plan-preview', { body });
+    const p = await client.call('POST /chat/plan-preview', { body });
     deps.io.data(p, () => describePreview(p, deps.io.chalk));
     return;
   }
-  const plan = await client.request<Plan>('POST', '/agent/plan', { body });
+  const plan = await client.call('POST /agent/plan', { body });
   await afterProposal(plan, { yes: opts.yes, execute: opts.execute }, deps, client, prompter);
 }
 

@@ -1,7 +1,9 @@
 import type { ChalkInstance } from 'chalk';
 import type { Action, ExecuteResponse, Plan } from '../../../contracts/plans.js';
 
-export const QUEUE_STATUSES = ['proposed', 'approved', 'executed', 'rejected', 'edited', 'all'];
+export const QUEUE_STATUSES = ['proposed', 'approved', 'executed', 'rejected', 'edited', 'all'] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+export const isQueueStatus = (s: string): s is QueueStatus => (QUEUE_STATUSES as readonly string[]).includes(s);
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,5 +1,9 @@
 import type { ChalkInstance } from 'chalk';
-import type { StoredTrace } from '../../../contracts/memory.js';
+import type { z } from 'zod';
+import type { MemoryTrace } from '../../../contracts/memory.js';
+
+/** A trace as the API returns it. */
+export type Trace = z.output<typeof MemoryTrace>;
 
 /** One line, at most `n` characters. */
 export function clip(text: string, n: number): string {
@@ -11,7 +15,7 @@ export function clip(text: string, n: number): string {
 export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 16);
 
 /** A trace as labelled lines, for `show` and after an edit. */
-export function describeTrace(t: StoredTrace, c: ChalkInstance): string {
+export function describeTrace(t: Trace, c: ChalkInstance): string {
   const rows: [string, unknown][] = [
     ['uid', t.uid],
     ['type', t.type],

@@ -1,4 +1,4 @@
-import { replay, valueAt, type PatchOperation } from '../../../domain/memory/patch.js';
+import { replay, valueAt, type PatchOperation } from '../../../contracts/patch.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { fetchHistory } from './fetch-trace.js';
 import { clip } from './format.js';
