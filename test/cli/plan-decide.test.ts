@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/http.js';
 import { runChat } from '../../src/cli/commands/chat/chat.js';
-import type { Prompter } from '../../src/cli/commands/plan/decide.js';
+import type { Prompter } from '../../src/cli/input/prompter.js';
 import { runPlan } from '../../src/cli/commands/plan/plan.js';
 import type { CliDeps } from '../../src/cli/kit.js';
 import { IO } from '../../src/cli/output/io.js';

@@ -1,7 +1,7 @@
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { AppError, exitCodeFor } from '../../../errors.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { describeExecution, describePlan } from '../queue/format.js';
+import { describeExecution, describePlan } from '../../output/plans.js';
 
 type Approved = EndpointResponse<'POST /agent/approve'>;
 

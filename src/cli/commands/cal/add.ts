@@ -1,7 +1,6 @@
 import type { CliDeps, RunInput } from '../../kit.js';
-import { describe, type EventView } from './format.js';
+import { describe } from './format.js';
 import { ISO_DATE, parseDuration, parseWhen } from './when.js';
-import { userZone } from './zone.js';
 
 interface Opts {
   at: string;
@@ -17,7 +16,7 @@ interface Opts {
 
 export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const zone = opts.tz ?? (await userZone(client));
+  const zone = opts.tz ?? (await deps.userZone());
   const start = parseWhen(opts.at, zone, new Date());
   const allDay = Boolean(opts.allDay) || ISO_DATE.test(start);
   const body = {

@@ -2,13 +2,12 @@ import { instantOf } from '../../../domain/calendar/zone.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { agenda, type EventView } from './format.js';
 import { parseWhen } from './when.js';
-import { userZone } from './zone.js';
 
 const DAY = 86_400_000;
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string }>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const zone = await userZone(client);
+  const zone = await deps.userZone();
   const now = new Date();
   const start = opts.from ? parseWhen(opts.from, zone, now, '--from') : now.toISOString();
   const end = opts.to ? parseWhen(opts.to, zone, now, '--to') : undefined;

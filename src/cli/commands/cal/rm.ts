@@ -1,4 +1,4 @@
-import { confirmOrYes } from '../confirm.js';
+import { confirmOrYes } from '../../input/confirm.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?: string }>, deps: CliDeps): Promise<void> {

@@ -1,6 +1,7 @@
+import { afterProposal } from '../../flows/plan-decision.js';
+import type { Prompter } from '../../input/prompter.js';
+import { promptOf } from '../../input/prompt-text.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { afterProposal, type Prompter } from '../plan/decide.js';
-import { promptOf } from '../plan/plan.js';
 
 export interface ChatOptions {
   task?: string;

@@ -1,5 +1,5 @@
 import type { CliDeps, RunInput } from '../../kit.js';
-import { describeExecution } from '../queue/format.js';
+import { describeExecution } from '../../output/plans.js';
 
 /** Plan ids start with `pl_`; anything else names a task. */
 export async function run({ args, opts }: RunInput<{ simulate?: boolean }>, deps: CliDeps): Promise<void> {

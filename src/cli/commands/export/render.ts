@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import { clip, shortTime } from '../trace/format.js';
+import { clip } from '../../output/text.js';
+import { shortTime } from '../../output/time.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { ExportBody } from './merge.js';
 

@@ -1,5 +1,7 @@
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { afterProposal, type Prompter } from './decide.js';
+import { afterProposal } from '../../flows/plan-decision.js';
+import type { Prompter } from '../../input/prompter.js';
+import { promptOf } from '../../input/prompt-text.js';
+import type { CliDeps, RunInput } from '../../kit.js';
 import { describePreview } from './show.js';
 
 export interface PlanOptions {
@@ -7,13 +9,6 @@ export interface PlanOptions {
   task?: string;
   yes?: boolean;
   execute?: boolean;
-}
-
-/** The prompt from the arguments (`kairos plan gym tomorrow 7am` needs no quotes). */
-export function promptOf(args: string[]): string {
-  const prompt = args.join(' ').trim();
-  if (!prompt) throw usage('Say what to plan, e.g. kairos plan "dentist next Tuesday at 3pm for 45 minutes".');
-  return prompt;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { describeExecution, describePlan } from '../queue/format.js';
-import { localInput, parseDuration, parseTime, parseTitle } from './edit-values.js';
+import { describeExecution, describePlan } from '../../output/plans.js';
+import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
 
 const NON_INTERACTIVE = [
   'kairos queue                         list proposed plans',

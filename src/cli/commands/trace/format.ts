@@ -5,15 +5,6 @@ import type { MemoryTrace } from '../../../contracts/memory.js';
 /** A trace as the API returns it. */
 export type Trace = z.output<typeof MemoryTrace>;
 
-/** One line, at most `n` characters. */
-export function clip(text: string, n: number): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
-}
-
-/** `2031-02-03T09:00:00.000Z` → `2031-02-03 09:00` (UTC), for tables. */
-export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 16);
-
 /** A trace as labelled lines, for `show` and after an edit. */
 export function describeTrace(t: Trace, c: ChalkInstance): string {
   const rows: [string, unknown][] = [

@@ -2,7 +2,8 @@ import type { CallQuery } from '../../../client/call-args.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
-import { clip, shortTime } from './format.js';
+import { clip } from '../../output/text.js';
+import { shortTime } from '../../output/time.js';
 
 interface PullOpts {
   task?: string;

@@ -1,7 +1,8 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
-import { parseTraces, readInput } from './read-input.js';
+import { readInput } from '../../input/read-input.js';
+import { parseTraces } from './parse-traces.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
   const { text, name } = await readInput(args[0], deps);

@@ -1,7 +1,8 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
-import { clip, shortTime } from './format.js';
+import { clip } from '../../output/text.js';
+import { shortTime } from '../../output/time.js';
 
 interface SearchOpts {
   mode?: string;
