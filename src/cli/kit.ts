@@ -23,6 +23,8 @@ export interface CliDeps {
   userZone(): Promise<string>;
   /** Set by a command that ends with a non-zero code without throwing. */
   exitCode: number;
+  /** The whole command tree this command runs in (what completion scripts are made from). */
+  program?: Command;
 }
 
 export interface RunInput<O = Record<string, unknown>> {
@@ -62,7 +64,7 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
     userZone: () =>
       (zone ??= deps
         .client()
-        .then((c) => c.request<{ timezone?: string }>('GET', '/user/profile'))
+        .then((c) => c.call('GET /user/profile'))
         .then((p) => p.timezone || 'UTC')),
   };
   return deps;
@@ -77,6 +79,9 @@ export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O
     const cmd = cmdArgs.at(-1) as Command;
     const args = (cmdArgs.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
     const deps = await makeDeps(ctx, cmd.optsWithGlobals() as GlobalOptions);
+    let root = cmd;
+    while (root.parent) root = root.parent;
+    deps.program = root;
     ctx.ran = deps;
     const mod = await load();
     await mod.run({ args, opts: cmd.opts() as O }, deps);

@@ -1,6 +1,6 @@
+import { readCredentials } from '../config/credentials.js';
+import type { DaemonState } from '../config/daemon-state.js';
 import { homePaths, resolveHome } from '../config/paths.js';
-import { readCredentials } from '../daemon/credentials.js';
-import type { DaemonState } from '../daemon/state.js';
 import { AppError } from '../errors.js';
 import { VERSION } from '../version.js';
 import { awaitStartingDaemon, localUrl, lockHolder, runningDaemon, startDetached, stopDaemon } from './daemon-process.js';

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdir, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { readDaemonState, type DaemonState } from '../config/daemon-state.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
-import { pidAlive } from '../daemon/lock.js';
-import { readDaemonState, type DaemonState } from '../daemon/state.js';
+import { pidAlive } from '../platform/process.js';
 import { AppError } from '../errors.js';
 
 const BIN = fileURLToPath(new URL('../../bin/kairos.js', import.meta.url));

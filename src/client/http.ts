@@ -1,19 +1,12 @@
+import type { EndpointName, EndpointResponse } from '../contracts/endpoints.js';
 import { AppError } from '../errors.js';
+import type { CallRest, RawBody } from './call-args.js';
 
-export interface RequestOptions {
-  query?: Record<string, string | number | boolean | undefined | null>;
+interface RequestOptions {
+  query?: Record<string, unknown>;
   body?: unknown;
-  /** A non-JSON body (e.g. iCalendar) with its content type. */
-  raw?: { text: string; type: string };
+  raw?: RawBody;
   headers?: Record<string, string>;
-  /** Give the raw text back instead of parsing JSON (for .ics). */
-  text?: boolean;
-}
-
-export interface ApiResponse<T> {
-  status: number;
-  headers: Headers;
-  data: T;
 }
 
 export interface ClientOptions {
@@ -39,11 +32,24 @@ export class ApiClient {
     return this.opts.apiKey;
   }
 
-  async request<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<T> {
-    return (await this.send<T>(method, path, o)).data;
+  /**
+   * Call an endpoint by its name in the shared table (src/contracts/endpoints.ts), e.g.
+   * `call('GET /memory/pull', { query })`: the arguments and the result are typed by its schemas.
+   * Only the types come from the table: the name is the address, so nothing of zod loads here.
+   */
+  async call<K extends EndpointName>(name: K, ...[args]: CallRest<K>): Promise<EndpointResponse<K>> {
+    // The signature checks the arguments against the endpoint; inside, they are plain values.
+    const a = args as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; raw?: RawBody; headers?: Record<string, string> } | undefined;
+    const space = name.indexOf(' ');
+    const params = a?.params ?? {};
+    const path = name.slice(space + 1).replace(/\{(\w+)\}/g, (_m, p: string) => {
+      if (params[p] === undefined) throw new Error(`${name}: the path parameter ${p} is missing.`);
+      return encodeURIComponent(String(params[p]));
+    });
+    return this.send(name.slice(0, space), path, { query: a?.query, body: a?.body, raw: a?.raw, headers: a?.headers }) as Promise<EndpointResponse<K>>;
   }
 
-  async send<T = unknown>(method: string, path: string, o: RequestOptions = {}): Promise<ApiResponse<T>> {
+  private async send(method: string, path: string, o: RequestOptions): Promise<unknown> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
@@ -74,8 +80,10 @@ export class ApiClient {
       }
       const text = await res.text();
       if (!res.ok) throw toAppError(res.status, text);
-      const data = (o.text ? text : text ? JSON.parse(text) : undefined) as T;
-      return { status: res.status, headers: res.headers, data };
+      // A body the server labels as something other than JSON (an .ics file) is given back as text.
+      const type = res.headers.get('content-type');
+      if (type !== null && !/[/+]json\b/i.test(type)) return text;
+      return text ? JSON.parse(text) : undefined;
     }
   }
 }

@@ -28,7 +28,6 @@ export const TraceVersion = z.object({
   patch: z.array(PatchOp),
 });
 export type TraceVersion = z.infer<typeof TraceVersion>;
-export type PatchOperation = TraceVersion['patch'][number];
 
 export const StoredEvent = CalendarEvent;
 export type StoredEvent = z.infer<typeof StoredEvent>;

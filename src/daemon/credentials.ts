@@ -1,22 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { readCredentials, type Credentials } from '../config/credentials.js';
 import { SCOPES } from '../contracts/scopes.js';
 import type { Services } from '../server/services.js';
 import { writeFileDurable } from '../store/durable-file.js';
-
-export interface Credentials {
-  api_key: string;
-  user_id: string;
-  key_id: string;
-}
-
-export async function readCredentials(path: string): Promise<Credentials | undefined> {
-  try {
-    const c = JSON.parse(await readFile(path, 'utf8')) as Credentials;
-    return typeof c.api_key === 'string' ? c : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * First start creates the owner and an owner key with every scope. If credentials.json was deleted

@@ -1,31 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { link, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { pidAlive } from '../platform/process.js';
 
 export class DaemonRunningError extends Error {
   constructor(readonly pid: number, home: string) {
     super(`Another kairos daemon (pid ${pid}) is already running on ${home}. Stop it with "kairos daemon stop", or use another KAIROS_HOME.`);
-  }
-}
-
-/**
- * Whether the process runs: alive, and not a zombie. A daemon started in the background is
- * reparented to init once its CLI exits; an init that reaps late (seconds, in some containers)
- * leaves an exited (or SIGKILLed) daemon as a zombie that `kill(pid, 0)` still finds — its lock is
- * stale all the same.
- */
-export function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true; // no /proc (macOS): kill(pid, 0) is all there is
   }
 }
 

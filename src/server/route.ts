@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { EndpointSchemas } from '../contracts/endpoints.js';
 import type { Scope } from '../contracts/scopes.js';
 import type { Principal } from '../domain/principal.js';
 import type { Services } from './services.js';
@@ -31,10 +32,12 @@ export interface HandlerArgs<B, Q, P> {
 }
 
 /**
- * One endpoint: its schemas validate the request, type the handler and generate /openapi.json.
- * The handler returns the response body; the wrapper sets the status.
+ * One endpoint: its request/response half comes from the shared table (`endpoint(...)` from
+ * src/contracts/endpoints.ts), whose schemas validate the request, type the handler and generate
+ * /openapi.json; the route adds who may call it, its documentation and the handler. The handler
+ * returns the response body; the wrapper sets the status.
  */
-export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
+export interface RouteDef<B = unknown, Q = unknown, P = unknown> extends Omit<EndpointSchemas, 'body' | 'query' | 'params'> {
   method: Method;
   /** OpenAPI form, e.g. `/auth/keys/{id}/rotate`. */
   path: string;
@@ -48,12 +51,6 @@ export interface RouteDef<B = unknown, Q = unknown, P = unknown> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
-  response?: z.ZodType;
-  status?: number;
-  /** Non-JSON request bodies this route also takes (e.g. `text/calendar`); they arrive as a string. */
-  rawBodyTypes?: string[];
-  /** Response content type when it is not JSON (e.g. `text/calendar`). */
-  produces?: string;
   /** Largest accepted body in bytes (default 1 MiB). */
   bodyLimit?: number;
   /** Answered only when the daemon runs with DEBUG=true. */

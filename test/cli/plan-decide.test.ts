@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/client/http.js';
 import { runChat } from '../../src/cli/commands/chat/chat.js';
-import type { Prompter } from '../../src/cli/commands/plan/decide.js';
+import type { Prompter } from '../../src/cli/input/prompter.js';
 import { runPlan } from '../../src/cli/commands/plan/plan.js';
 import type { CliDeps } from '../../src/cli/kit.js';
 import { IO } from '../../src/cli/output/io.js';
@@ -43,7 +43,8 @@ function setup(answers: string[], failFirstApprove = false) {
   const calls: { method: string; path: string; body?: any }[] = [];
   let approvals = 0;
   const client = {
-    async request(method: string, path: string, o: { body?: any } = {}) {
+    async call(endpoint: string, o: { body?: any } = {}) {
+      const [method, path] = endpoint.split(' ') as [string, string];
       calls.push({ method, path, body: o.body });
       if (path === '/agent/plan') return PLAN;
       if (path === '/chat/respond') return { reply: 'Proposed 1 action.', intent: 'plan', commands: [], proposed_traces: [], plan: PLAN };

@@ -3,7 +3,7 @@ import { homePaths } from '../../src/config/paths.js';
 import type { StoredTrace } from '../../src/contracts/memory.js';
 import { EventBus, type LiveEvent } from '../../src/domain/events.js';
 import { MemoryService } from '../../src/domain/memory/memory-service.js';
-import { replay } from '../../src/domain/memory/patch.js';
+import { replay } from '../../src/contracts/patch.js';
 import { KeywordIndex, followStore } from '../../src/search/indexes/keyword-index.js';
 import { stageTrace, stageTraceEdit, type TraceVersion } from '../../src/domain/memory/stage-trace.js';
 import type { Principal } from '../../src/domain/principal.js';

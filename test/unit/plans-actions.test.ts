@@ -4,7 +4,7 @@ import { applyEdits } from '../../src/domain/plans/actions.js';
 import { biasKey, learn, observe } from '../../src/domain/plans/biases.js';
 import type { StoredAction } from '../../src/domain/plans/plan.js';
 import { fingerprint } from '../../src/domain/plans/produced.js';
-import { parseDuration, parseTime, parseTitle } from '../../src/cli/commands/review/edit-values.js';
+import { parseDuration, parseTime, parseTitle } from '../../src/cli/input/edit-values.js';
 
 const codes = (r: ReturnType<typeof ActionList.safeParse>) => (r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), (i as { params?: { code?: string } }).params?.code]));
 

@@ -1,5 +1,5 @@
 import type { DiffResult } from '../../contracts/export.js';
-import { diff, type PatchOperation } from '../memory/patch.js';
+import { diff, type PatchOperation } from '../../contracts/patch.js';
 import type { MemoryState, TraceState } from './history.js';
 import { projectTrace } from './redact.js';
 

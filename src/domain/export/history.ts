@@ -1,5 +1,5 @@
 import type { Store } from '../../store/store.js';
-import { replay } from '../memory/patch.js';
+import { replay } from '../../contracts/patch.js';
 import type { TraceVersion } from '../memory/stage-trace.js';
 import { traceReads } from '../memory/traces.js';
 

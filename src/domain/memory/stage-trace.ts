@@ -4,7 +4,7 @@ import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
 import { isTempoTag, normalizeTag } from '../../time/tags.js';
-import { diff } from './patch.js';
+import { diff } from '../../contracts/patch.js';
 
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
 export type { TraceVersion };

@@ -1,17 +1,4 @@
-import { z } from 'zod';
-import { MemoryTrace } from '../../contracts/memory.js';
-import {
-  ApproveRequest,
-  ApproveResponse,
-  ExecuteRequest,
-  ExecuteResponse,
-  FeedbackRequest,
-  Plan,
-  PlanRequest,
-  QueueQuery,
-  QueueResponse,
-  RejectRequest,
-} from '../../contracts/plans.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import { requireScope } from '../../domain/principal.js';
 import { route, type RouteAuth } from '../route.js';
 
@@ -20,83 +7,61 @@ export const AGENT_ANY: RouteAuth = { anyOf: ['agent:plan', 'agent:approve', 'ag
 
 export const agentRoutes = [
   route({
-    method: 'post',
-    path: '/agent/plan',
+    ...endpoint('POST /agent/plan'),
     tag: 'agent',
     summary: 'Propose a plan: an agent’s own actions, or a prompt for the planner; it enters the queue as proposed',
     description:
       'Actions are checked structurally (422 plan_invalid) and against the user’s agent constraints — blocked slots, cadence, budgets (422 constraint_violation, every violation in details). The plan gets an agent_plan trace; agent_id comes from the key.',
     auth: 'agent:plan',
-    body: PlanRequest,
-    response: Plan,
-    status: 201,
     handler: ({ body, principal, services }) => services.plans.propose(principal, body),
   }),
   route({
-    method: 'get',
-    path: '/agent/queue',
+    ...endpoint('GET /agent/queue'),
     tag: 'agent',
     summary: 'Plans by status (default: proposed, i.e. awaiting review), oldest first',
     auth: AGENT_ANY,
-    query: QueueQuery,
-    response: QueueResponse,
     handler: ({ query, principal, services }) => services.plans.queue(principal, query),
   }),
   route({
-    method: 'get',
-    path: '/agent/plans/{plan_id}',
+    ...endpoint('GET /agent/plans/{plan_id}'),
     tag: 'agent',
     summary: 'One plan, whatever its status',
     auth: AGENT_ANY,
-    params: z.object({ plan_id: z.string().min(1) }),
-    response: Plan,
     handler: ({ params, principal, services }) => services.plans.get(principal, params.plan_id),
   }),
   route({
-    method: 'post',
-    path: '/agent/approve',
+    ...endpoint('POST /agent/approve'),
     tag: 'agent',
     summary: 'Approve a proposed plan, optionally with edited actions (re-checked) and executing it at once',
     description: 'Edited actions mark the plan edited: true. With execute: true, approval and execution commit together or not at all.',
     auth: 'agent:approve',
-    body: ApproveRequest,
-    response: ApproveResponse,
     handler: ({ body, principal, services }) => services.plans.approve(principal, body),
   }),
   route({
-    method: 'post',
-    path: '/agent/reject',
+    ...endpoint('POST /agent/reject'),
     tag: 'agent',
     summary: 'Reject a proposed plan (the reason is kept)',
     auth: 'agent:approve',
-    body: RejectRequest,
-    response: Plan,
     handler: ({ body, principal, services }) => services.plans.reject(principal, body),
   }),
   route({
-    method: 'post',
-    path: '/agent/execute',
+    ...endpoint('POST /agent/execute'),
     tag: 'agent',
     summary: 'Execute an approved plan (or every approved plan of a task) atomically, or simulate it',
     description:
       'Executing needs agent:approve (the person stays in the loop); a simulation (simulate: true) also works with agent:execute, and commits nothing — the store stays byte-identical.',
     auth: { anyOf: ['agent:approve', 'agent:execute'] },
     authNote: 'executing (simulate absent or false) needs `agent:approve`',
-    body: ExecuteRequest,
-    response: ExecuteResponse,
     handler: ({ body, principal, services }) => {
       if (!body.simulate) requireScope(principal, 'agent:approve');
       return services.plans.execute(principal, body);
     },
   }),
   route({
-    method: 'post',
-    path: '/agent/feedback',
+    ...endpoint('POST /agent/feedback'),
     tag: 'agent',
     summary: 'Rate, comment on or revise a trace or a plan; logged as a trace, used to learn duration biases',
     auth: 'memory:write',
-    body: FeedbackRequest,
-    response: MemoryTrace,
     handler: ({ body, principal, services }) => services.plans.feedback(principal, body),
   }),
 ];

@@ -1,58 +1,43 @@
-import { CreatedKey, CreateKeyRequest, KeyIdParams, KeyList, LoginRequest, LoginResponse, RevokedKey } from '../../contracts/auth.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import type { RateLimiter } from '../middleware/rate-limit.js';
 import { route } from '../route.js';
 
 export const authRoutes = [
   route({
-    method: 'post',
-    path: '/auth/keys',
+    ...endpoint('POST /auth/keys'),
     tag: 'auth',
     summary: 'Create an API key (the secret is shown once)',
     description: 'A key with agent_id acts as that agent. Only scopes the caller holds can be granted.',
     auth: 'admin',
-    body: CreateKeyRequest,
-    response: CreatedKey,
-    status: 201,
     handler: ({ body, principal, services }) => services.keys.create(principal, body),
   }),
   route({
-    method: 'get',
-    path: '/auth/keys',
+    ...endpoint('GET /auth/keys'),
     tag: 'auth',
     summary: 'List API keys (no secrets): all of them with admin, otherwise only the calling key',
     auth: { selfKey: true },
-    response: KeyList,
     handler: ({ principal, services }) => ({ keys: services.keys.list(principal) }),
   }),
   route({
-    method: 'post',
-    path: '/auth/keys/{id}/rotate',
+    ...endpoint('POST /auth/keys/{id}/rotate'),
     tag: 'auth',
     summary: 'Give a key a new secret; the old one stops working at once',
     auth: { selfKey: true },
-    params: KeyIdParams,
-    response: CreatedKey,
     handler: ({ params, principal, services }) => services.keys.rotate(principal, params.id),
   }),
   route({
-    method: 'delete',
-    path: '/auth/keys/{id}',
+    ...endpoint('DELETE /auth/keys/{id}'),
     tag: 'auth',
     summary: 'Revoke a key at once',
     auth: { selfKey: true },
-    params: KeyIdParams,
-    response: RevokedKey,
     handler: ({ params, principal, services }) => services.keys.revoke(principal, params.id),
   }),
   route({
-    method: 'post',
-    path: '/user/login',
+    ...endpoint('POST /user/login'),
     tag: 'user',
     summary: 'Exchange email and password for a 12-hour token',
     description: 'Limited per client address and per email (429 rate_limited). An unknown email costs the same time as a wrong password.',
     auth: 'none',
-    body: LoginRequest,
-    response: LoginResponse,
     handler: ({ body, services, ctx }) => {
       (ctx.state.limiter as RateLimiter).chargeLoginEmail(body.email);
       return services.users.login(body.email, body.password);

@@ -1,20 +1,5 @@
-import { z } from 'zod';
-import {
-  CalendarEvent,
-  CreatedEvent,
-  CreateEventRequest,
-  EditEventRequest,
-  EventList,
-  EventsQuery,
-  ExportQuery,
-  FeedQuery,
-  ICS_LIMIT,
-  ICS_MIME,
-  ImportReport,
-  ImportRequest,
-  Removed,
-  RemoveQuery,
-} from '../../contracts/calendar.js';
+import { ICS_LIMIT } from '../../contracts/calendar.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import { badRequest } from '../../errors.js';
 import { route } from '../route.js';
 
@@ -25,57 +10,40 @@ const ics = (ctx: { set(k: string, v: string): void }, filename: string) => {
 
 export const calendarRoutes = [
   route({
-    method: 'post',
-    path: '/calendar/create',
+    ...endpoint('POST /calendar/create'),
     tag: 'calendar',
     summary: 'Create an event (one-off or recurring); the answer lists the events it overlaps',
     auth: 'calendar:write',
-    body: CreateEventRequest,
-    response: CreatedEvent,
-    status: 201,
     handler: ({ body, principal, services }) => services.calendar.create(principal, body),
   }),
   route({
-    method: 'get',
-    path: '/calendar/events',
+    ...endpoint('GET /calendar/events'),
     tag: 'calendar',
     summary: 'Events in a range, recurring series expanded into occurrences',
     auth: 'calendar:read',
-    query: EventsQuery,
-    response: EventList,
     handler: ({ query, principal, services }) => ({ events: services.calendar.list(principal.userId, query) }),
   }),
   route({
-    method: 'patch',
-    path: '/calendar/edit',
+    ...endpoint('PATCH /calendar/edit'),
     tag: 'calendar',
     summary: 'Change an event (or, with recurrence_id, one occurrence of a series)',
     auth: 'calendar:write',
-    body: EditEventRequest,
-    response: CalendarEvent,
     handler: ({ body, principal, services }) => services.calendar.edit(principal, body),
   }),
   route({
-    method: 'delete',
-    path: '/calendar/remove',
+    ...endpoint('DELETE /calendar/remove'),
     tag: 'calendar',
     summary: 'Remove an event (or, with recurrence_id, one occurrence of a series)',
     auth: 'calendar:write',
-    query: RemoveQuery,
-    response: Removed,
     handler: ({ query, principal, services }) => services.calendar.remove(principal, query.uid, query.recurrence_id),
   }),
   route({
-    method: 'post',
-    path: '/calendar/import',
+    ...endpoint('POST /calendar/import'),
     tag: 'calendar',
     summary: 'Import an iCalendar file (text/calendar body, or JSON {ics}); idempotent by UID',
     description: 'One transaction: a file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB.',
     auth: 'calendar:write',
-    body: ImportRequest,
-    rawBodyTypes: [ICS_MIME],
     bodyLimit: ICS_LIMIT,
-    response: ImportReport,
     handler: ({ body, raw, principal, services }) => {
       const text = raw ?? body?.ics;
       if (text === undefined || !text.trim()) throw badRequest('Send the iCalendar text as a text/calendar body, or as JSON {"ics": "..."}.');
@@ -83,30 +51,22 @@ export const calendarRoutes = [
     },
   }),
   route({
-    method: 'get',
-    path: '/calendar/export.ics',
+    ...endpoint('GET /calendar/export.ics'),
     tag: 'calendar',
     summary: 'Events as an RFC 5545 iCalendar file',
     auth: 'calendar:read',
-    query: ExportQuery,
-    response: z.string(),
-    produces: `${ICS_MIME}; charset=utf-8`,
     handler: ({ query, principal, services, ctx }) => {
       ics(ctx, 'kairos.ics');
       return services.calendar.exportIcs(principal.userId, query);
     },
   }),
   route({
-    method: 'get',
-    path: '/calendar/feed.ics',
+    ...endpoint('GET /calendar/feed.ics'),
     tag: 'calendar',
     summary: 'Subscription feed for calendar apps (key in the query: they cannot send headers)',
     description:
       'Authenticated by the `key` query parameter: an API key with calendar:feed (what `kairos cal subscribe-url` mints) or calendar:read (older subscriptions).',
     auth: { anyOf: ['calendar:feed', 'calendar:read'], keyIn: 'query' },
-    query: FeedQuery,
-    response: z.string(),
-    produces: `${ICS_MIME}; charset=utf-8`,
     handler: ({ query, principal, services, ctx }) => {
       ics(ctx, 'kairos-feed.ics');
       return services.calendar.exportIcs(principal.userId, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');

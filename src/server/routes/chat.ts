@@ -1,30 +1,24 @@
-import { PreviewRequest, PreviewResponse, RespondRequest, RespondResponse } from '../../contracts/planner.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import { route } from '../route.js';
 
 export const chatRoutes = [
   route({
-    method: 'post',
-    path: '/chat/plan-preview',
+    ...endpoint('POST /chat/plan-preview'),
     tag: 'chat',
     summary: 'What a prompt would plan: events and reflections, each with the reason for its time; nothing is committed',
     description:
       'The offline default planner (or the configured language model, falling back to the default) reads dates, times, durations, tempo tags, recurrences and reschedules. `context.now` and `context.timezone` fix the reference time; `context.calendar` adds busy time.',
     auth: 'agent:plan',
-    body: PreviewRequest,
-    response: PreviewResponse,
     handler: ({ body, principal, services }) => services.planner.preview(principal, body),
   }),
   route({
-    method: 'post',
-    path: '/chat/respond',
+    ...endpoint('POST /chat/respond'),
     tag: 'chat',
     summary: 'Answer a chat prompt: a scheduling prompt becomes a plan in the queue, a note proposed traces, a question an answer from memory',
     description:
       'A plan enters the queue as proposed (like POST /agent/plan with a prompt). Notes are proposed, not saved. Questions are answered from memory search (needs memory:read), with the uids used. `commands` lists what the client could run next.',
     auth: 'agent:plan',
     authNote: 'a question, answered from memory, also needs `memory:read`',
-    body: RespondRequest,
-    response: RespondResponse,
     handler: ({ body, principal, services }) => services.chat.respond(principal, body),
   }),
 ];

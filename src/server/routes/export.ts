@@ -1,10 +1,9 @@
-import { CheckpointsQuery, CheckpointsResponse, ExportQuery, ExportResponse } from '../../contracts/export.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import { route } from '../route.js';
 
 export const exportRoutes = [
   route({
-    method: 'get',
-    path: '/context/export',
+    ...endpoint('GET /context/export'),
     tag: 'export',
     summary: "Export a user's memory context: summary, full, linked or diff",
     description:
@@ -14,8 +13,6 @@ export const exportRoutes = [
       '`checkpoint=<name>` saves the version of every selected trace (409 when the name is taken). authored_by and chat_url never appear. ' +
       'Responses are cached per (user, parameters) for the configured lifetime and cleared by any write to the user’s data: `X-Cache: HIT|MISS`.',
     auth: 'export:read',
-    query: ExportQuery,
-    response: ExportResponse,
     handler: async ({ query, principal, services, ctx }) => {
       const { body, cache } = await services.exporter.export(principal, query);
       ctx.set('X-Cache', cache);
@@ -23,13 +20,10 @@ export const exportRoutes = [
     },
   }),
   route({
-    method: 'get',
-    path: '/context/checkpoints',
+    ...endpoint('GET /context/checkpoints'),
     tag: 'export',
     summary: 'The export checkpoints of a user, oldest first',
     auth: 'export:read',
-    query: CheckpointsQuery,
-    response: CheckpointsResponse,
     handler: ({ query, principal, services }) => services.exporter.checkpoints(principal, query.user_id),
   }),
 ];

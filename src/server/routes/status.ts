@@ -1,16 +1,14 @@
-import { AgentStatus } from '../../contracts/status.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import { agentStatus } from '../../domain/status.js';
 import { route } from '../route.js';
 import { AGENT_ANY } from './agent.js';
 
 export const statusRoutes = [
   route({
-    method: 'get',
-    path: '/agent/status',
+    ...endpoint('GET /agent/status'),
     tag: 'agent',
     summary: 'Runtime status: uptime, version, plan queue counts, planner, store sizes',
     auth: AGENT_ANY,
-    response: AgentStatus,
     handler: ({ principal, services }) =>
       agentStatus({
         store: services.store,

@@ -1,24 +1,20 @@
-import { z } from 'zod';
-import { API_VERSION, Health, VersionInfo } from '../../contracts/system.js';
+import { endpoint } from '../../contracts/endpoints.js';
+import { API_VERSION } from '../../contracts/system.js';
 import { route } from '../route.js';
 
 export const systemRoutes = [
   route({
-    method: 'get',
-    path: '/health',
+    ...endpoint('GET /health'),
     tag: 'system',
     summary: 'Liveness check',
     auth: 'none',
-    response: Health,
     handler: () => ({ status: 'ok' }),
   }),
   route({
-    method: 'get',
-    path: '/version',
+    ...endpoint('GET /version'),
     tag: 'system',
     summary: 'API version and build metadata',
     auth: 'none',
-    response: VersionInfo,
     handler: ({ services }) => ({
       api_version: API_VERSION,
       version: services.version,
@@ -26,12 +22,10 @@ export const systemRoutes = [
     }),
   }),
   route({
-    method: 'get',
-    path: '/openapi.json',
+    ...endpoint('GET /openapi.json'),
     tag: 'system',
     summary: 'This OpenAPI 3.1 document',
     auth: 'none',
-    response: z.record(z.string(), z.unknown()),
     handler: ({ ctx }) => ctx.state.openapi,
   }),
 ];

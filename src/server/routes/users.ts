@@ -1,49 +1,36 @@
-import { ProfileQuery, SetPasswordRequest, RegisterRequest, UpdateUserRequest, UserProfile } from '../../contracts/users.js';
+import { endpoint } from '../../contracts/endpoints.js';
 import { targetUser } from '../../domain/principal.js';
 import { route } from '../route.js';
 
 export const userRoutes = [
   route({
-    method: 'post',
-    path: '/user/register',
+    ...endpoint('POST /user/register'),
     tag: 'user',
     summary: 'Create a user (admin)',
     auth: 'admin',
-    body: RegisterRequest,
-    response: UserProfile,
-    status: 201,
     handler: ({ body, services }) => services.users.register(body),
   }),
   route({
-    method: 'get',
-    path: '/user/profile',
+    ...endpoint('GET /user/profile'),
     tag: 'user',
     summary: "The caller's profile: identity, time zone, tempo, preferences and agent constraints",
     auth: 'profile:read',
-    query: ProfileQuery,
-    response: UserProfile,
     handler: ({ query, principal, services }) => services.users.profile(targetUser(principal, query.user_id)),
   }),
   route({
-    method: 'patch',
-    path: '/user/update',
+    ...endpoint('PATCH /user/update'),
     tag: 'user',
     summary: 'Change email, display name, time zone or preferences',
     auth: 'profile:write',
     authNote: 'changing `email` needs `admin`, or a login token plus `current_password`',
-    body: UpdateUserRequest,
-    response: UserProfile,
     handler: ({ body, principal, services }) => services.users.update(principal, body.user_id, body.updates, body.current_password),
   }),
   route({
-    method: 'post',
-    path: '/user/password',
+    ...endpoint('POST /user/password'),
     tag: 'user',
     summary: "Set the caller's email and password (used by `kairos user passwd`)",
     auth: 'profile:write',
     authNote: 'needs `admin`, or a login token plus `current_password`',
-    body: SetPasswordRequest,
-    response: UserProfile,
     handler: ({ body, principal, services }) => services.users.setPassword(principal, body),
   }),
 ];

@@ -1,9 +1,9 @@
-import type { ExecuteResponse, Plan } from '../../../contracts/plans.js';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { AppError, exitCodeFor } from '../../../errors.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { describeExecution, describePlan } from '../queue/format.js';
+import { describeExecution, describePlan } from '../../output/plans.js';
 
-type Approved = Plan & { execution?: ExecuteResponse };
+type Approved = EndpointResponse<'POST /agent/approve'>;
 
 /** Each plan is approved on its own: one refused plan does not stop the others. */
 export async function run({ args, opts }: RunInput<{ execute?: boolean }>, deps: CliDeps): Promise<void> {
@@ -12,7 +12,7 @@ export async function run({ args, opts }: RunInput<{ execute?: boolean }>, deps:
   let failed: AppError | undefined;
   for (const planId of args) {
     try {
-      const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: planId, execute: opts.execute !== false } });
+      const r = await client.call('POST /agent/approve', { body: { plan_id: planId, execute: opts.execute !== false } });
       done.push(r);
       if (!deps.io.json) {
         const c = deps.io.chalk;

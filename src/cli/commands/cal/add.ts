@@ -1,7 +1,6 @@
 import type { CliDeps, RunInput } from '../../kit.js';
-import { describe, type EventView } from './format.js';
+import { describe } from './format.js';
 import { ISO_DATE, parseDuration, parseWhen } from './when.js';
-import { userZone } from './zone.js';
 
 interface Opts {
   at: string;
@@ -17,7 +16,7 @@ interface Opts {
 
 export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const zone = opts.tz ?? (await userZone(client));
+  const zone = opts.tz ?? (await deps.userZone());
   const start = parseWhen(opts.at, zone, new Date());
   const allDay = Boolean(opts.allDay) || ISO_DATE.test(start);
   const body = {
@@ -32,7 +31,7 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
     ...(opts.where ? { location: opts.where } : {}),
     ...(opts.note ? { description: opts.note } : {}),
   };
-  const ev = await client.request<EventView & { conflicts: string[] }>('POST', '/calendar/create', { body });
+  const ev = await client.call('POST /calendar/create', { body });
   deps.io.data(ev, () => `Added ${ev.uid} “${ev.title}”: ${describe(ev, zone)}${ev.rrule ? `, repeating ${ev.rrule}` : ''}`);
   if (ev.conflicts.length) deps.io.note(`kairos: overlaps ${ev.conflicts.length} event(s): ${ev.conflicts.join(', ')}`);
 }

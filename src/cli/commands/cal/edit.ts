@@ -1,8 +1,7 @@
-import { parseSetPairs } from '../../set-pairs.js';
+import { parseSetPairs } from '../../input/set-pairs.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { describe, type EventView } from './format.js';
+import { describe } from './format.js';
 import { parseDuration, parseWhen } from './when.js';
-import { userZone } from './zone.js';
 
 interface Opts {
   set?: string[];
@@ -21,13 +20,13 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
     delete updates.at;
   }
   const client = await deps.client();
-  const zone = await userZone(client);
+  const zone = await deps.userZone();
   if (opts.at) updates.scheduled_for = parseWhen(opts.at, zone, new Date());
   if (typeof updates.scheduled_for === 'string' && !/T/.test(updates.scheduled_for) && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for)) updates.scheduled_for = parseWhen(updates.scheduled_for, zone, new Date(), 'scheduled_for');
   if (opts.for) updates.duration_minutes = parseDuration(opts.for);
   if (opts.title) updates.title = opts.title;
   if (!Object.keys(updates).length) throw usage('Nothing to change: give --set key=value, --at, --for or --title.');
-  const ev = await client.request<EventView & { version: number }>('PATCH', '/calendar/edit', {
+  const ev = await client.call('PATCH /calendar/edit', {
     body: {
       uid: args[0],
       updates,

@@ -1,11 +1,10 @@
 import { writeFile } from 'node:fs/promises';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
 import { parseWhen } from './when.js';
-import { userZone } from './zone.js';
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string; output?: string }>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const zone = opts.from || opts.to ? await userZone(client) : 'UTC';
+  const zone = opts.from || opts.to ? await deps.userZone() : 'UTC';
   const now = new Date();
   const query = {
     start: opts.from ? parseWhen(opts.from, zone, now, '--from') : undefined,
@@ -13,7 +12,7 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
     tag: opts.tag,
   };
   if (opts.output && opts.output !== '-') deps.io.hint(`kairos: exporting to ${opts.output}…`);
-  const text = await client.request<string>('GET', '/calendar/export.ics', { query, text: true, headers: { accept: 'text/calendar' } });
+  const text = await client.call('GET /calendar/export.ics', { query, headers: { accept: 'text/calendar' } });
   const count = (text.match(/^BEGIN:VEVENT\r?$/gm) ?? []).length;
   if (!opts.output || opts.output === '-') {
     deps.streams.stdout.write(text);

@@ -1,20 +1,12 @@
 import type { ChalkInstance } from 'chalk';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { midnightAfter, wallAt } from '../../../time/zone-cache.js';
 
-export interface EventView {
-  uid: string;
-  title: string;
-  scheduled_for: string;
-  duration_minutes: number;
-  all_day: boolean;
-  timezone: string;
-  tag: string | null;
-  location?: string;
-  rrule?: string;
-  status: string;
-  occurrence_of?: string;
-  recurrence_id?: string;
-}
+/** The fields of an event (or occurrence) the views read. */
+export type EventView = Pick<
+  EndpointResponse<'GET /calendar/events'>['events'][number],
+  'uid' | 'title' | 'scheduled_for' | 'duration_minutes' | 'all_day' | 'timezone' | 'tag' | 'location' | 'rrule' | 'status' | 'occurrence_of' | 'recurrence_id'
+>;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const DAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

@@ -1,8 +1,8 @@
-import type { ImportReport } from '../../../contracts/calendar.js';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { readInput } from '../trace/read-input.js';
+import { readInput } from '../../input/read-input.js';
 
-function summary(r: ImportReport, name: string): string {
+function summary(r: EndpointResponse<'POST /calendar/import'>, name: string): string {
   const lines = [`Imported ${name}: ${r.imported} new, ${r.updated} updated, ${r.skipped} unchanged or not events, ${r.errors.length} error(s)`];
   const where = (p: { uid?: string; line?: number }) => [p.line !== undefined ? `line ${p.line}` : '', p.uid ? `UID ${p.uid}` : ''].filter(Boolean).join(', ');
   for (const e of r.errors) lines.push(`  error  ${where(e)}: ${e.message}`);
@@ -22,9 +22,9 @@ export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
     tick();
     timer = setInterval(tick, 200);
   }
-  let report: ImportReport;
+  let report: EndpointResponse<'POST /calendar/import'>;
   try {
-    report = await client.request<ImportReport>('POST', '/calendar/import', { raw: { text, type: 'text/calendar; charset=utf-8' } });
+    report = await client.call('POST /calendar/import', { raw: { text, type: 'text/calendar; charset=utf-8' } });
   } finally {
     if (timer) {
       clearInterval(timer);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerCal(program: Command, ctx: ProgramContext): void {
   const cal = program.command('cal').description('calendar: add, list, edit and remove events; import, export and subscribe (.ics)');

@@ -2,13 +2,12 @@ import { instantOf } from '../../../time/zone-cache.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { agenda, type EventView } from './format.js';
 import { parseWhen } from './when.js';
-import { userZone } from './zone.js';
 
 const DAY = 86_400_000;
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string }>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const zone = await userZone(client);
+  const zone = await deps.userZone();
   const now = new Date();
   const start = opts.from ? parseWhen(opts.from, zone, now, '--from') : now.toISOString();
   const end = opts.to ? parseWhen(opts.to, zone, now, '--to') : undefined;
@@ -16,7 +15,7 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
   // Seven days after --from; a bare date is midnight in the user's zone, as the server reads it.
   const fallbackEnd = () => new Date(bound(start) + 7 * DAY).toISOString();
   const to = end ?? fallbackEnd();
-  const res = await client.request<{ events: EventView[] }>('GET', '/calendar/events', { query: { start, end: to, tag: opts.tag } });
+  const res = await client.call('GET /calendar/events', { query: { start, end: to, tag: opts.tag } });
   if (deps.io.json || !deps.io.stdoutIsTTY) deps.io.data(res);
   else {
     deps.io.data(res, () => agenda(res.events, zone, deps.io.chalk, { from: bound(start), to: bound(to) }));

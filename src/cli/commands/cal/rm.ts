@@ -1,4 +1,4 @@
-import { confirmOrYes } from '../confirm.js';
+import { confirmOrYes } from '../../input/confirm.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?: string }>, deps: CliDeps): Promise<void> {
@@ -9,7 +9,7 @@ export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?:
     return;
   }
   const client = await deps.client();
-  const res = await client.request<{ deleted: string; recurrence_id?: string }>('DELETE', '/calendar/remove', {
+  const res = await client.call('DELETE /calendar/remove', {
     query: { uid, ...(opts.occurrence ? { recurrence_id: new Date(opts.occurrence).toISOString() } : {}) },
   });
   deps.io.data(res, () => `Removed ${what}`);

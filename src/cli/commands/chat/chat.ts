@@ -1,7 +1,7 @@
-import type { RespondResponse } from '../../../contracts/planner.js';
+import { afterProposal } from '../../flows/plan-decision.js';
+import type { Prompter } from '../../input/prompter.js';
+import { promptOf } from '../../input/prompt-text.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { afterProposal, type Prompter } from '../plan/decide.js';
-import { promptOf } from '../plan/plan.js';
 
 export interface ChatOptions {
   task?: string;
@@ -13,7 +13,7 @@ export interface ChatOptions {
 export async function runChat({ args, opts }: RunInput<ChatOptions>, deps: CliDeps, prompter?: Prompter): Promise<void> {
   const prompt = promptOf(args);
   const client = await deps.client();
-  const r = await client.request<RespondResponse>('POST', '/chat/respond', { body: { prompt, ...(opts.task ? { task_id: opts.task } : {}) } });
+  const r = await client.call('POST /chat/respond', { body: { prompt, ...(opts.task ? { task_id: opts.task } : {}) } });
   const io = deps.io;
   if (io.json && !(r.plan && opts.yes)) return io.data(r);
   if (r.plan) {

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerDaemon(program: Command, ctx: ProgramContext): void {
   const daemon = program.command('daemon').description('run and manage the background daemon');

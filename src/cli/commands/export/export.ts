@@ -9,17 +9,17 @@ export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promis
   const client = await deps.client();
   const { io } = deps;
   // The API wants user_id spelled out; the CLI defaults it to whoever the key belongs to.
-  const userId = opts.user ?? (await client.request<{ user_id: string }>('GET', '/user/profile')).user_id;
+  const userId = opts.user ?? (await client.call('GET /user/profile')).user_id;
   if (opts.listCheckpoints) {
-    const res = await client.request<{ checkpoints: Parameters<typeof renderCheckpoints>[0] }>('GET', '/context/checkpoints', { query: { user_id: userId } });
+    const res = await client.call('GET /context/checkpoints', { query: { user_id: userId } });
     return emit(res, () => renderCheckpoints(res.checkpoints, io.chalk), opts, deps);
   }
   const query = exportQuery(opts, userId);
-  let body = await client.request<ExportBody>('GET', '/context/export', { query });
+  let body = await client.call('GET /context/export', { query });
   let pages = 1;
   while (opts.all && body.next_cursor) {
     // The checkpoint is saved by the first page; later pages only read.
-    const next = await client.request<ExportBody>('GET', '/context/export', { query: { ...query, checkpoint: undefined, cursor: body.next_cursor } });
+    const next = await client.call('GET /context/export', { query: { ...query, checkpoint: undefined, cursor: body.next_cursor } });
     body = mergePages(body, next);
     io.hint(`page ${++pages}…`);
   }

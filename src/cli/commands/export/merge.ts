@@ -1,20 +1,12 @@
-/** The parts of an export response the CLI reads; the rest is passed through. */
-export interface ExportBody {
-  [k: string]: unknown;
-  export_format: string;
-  results?: unknown;
-  groups?: { key: string; results: unknown }[];
-  events?: unknown[];
-  next_cursor: string | null;
-  token_count?: number;
-  truncated?: boolean;
-  checkpoint?: { id: string; name: string; trace_count: number };
-}
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 
-type DiffLists = { added: unknown[]; removed: unknown[]; changed: unknown[] };
+/** One page of an export, as the API answers it. */
+export type ExportBody = EndpointResponse<'GET /context/export'>;
+type Results = NonNullable<ExportBody['results']>;
+type DiffLists = Extract<Results, { added: unknown }>;
 
-function mergeResults(a: unknown, b: unknown): unknown {
-  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+function mergeResults(a: Results, b: Results): Results {
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b] as Results;
   const x = a as DiffLists;
   const y = b as DiffLists;
   return { added: [...x.added, ...y.added], removed: [...x.removed, ...y.removed], changed: [...x.changed, ...y.changed] };

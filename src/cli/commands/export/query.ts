@@ -1,3 +1,4 @@
+import type { CallQuery } from '../../../client/call-args.js';
 import { usage } from '../../kit.js';
 
 export interface ExportOpts {
@@ -24,10 +25,13 @@ export interface ExportOpts {
   output?: string;
 }
 
-export type ExportParams = Record<string, string | number | undefined>;
+type Query = CallQuery<'GET /context/export'>;
 
-/** The query of GET /context/export from the flags: a diff flag without --format means a diff. */
-export function exportQuery(opts: ExportOpts, userId: string): ExportParams {
+/**
+ * The query of GET /context/export from the flags: a diff flag without --format means a diff.
+ * Flags pass through as typed: the daemon validates them (422 naming the parameter).
+ */
+export function exportQuery(opts: ExportOpts, userId: string): Query {
   const wantsDiff = [opts.since, opts.until, opts.sinceCheckpoint, opts.untilCheckpoint].some((v) => v !== undefined);
   const format = opts.format ?? (wantsDiff ? 'diff' : 'summary');
   if (opts.all && opts.maxTokens !== undefined) throw usage('--all and --max-tokens do not mix: the token cap holds per page. Use one or the other.');
@@ -36,13 +40,13 @@ export function exportQuery(opts: ExportOpts, userId: string): ExportParams {
   }
   return {
     user_id: userId,
-    export_format: format,
+    export_format: format as Query['export_format'],
     start_time: opts.from,
     end_time: opts.to,
     tempo_tag: opts.tag,
     task_id: opts.task,
-    type: opts.type,
-    group_by: opts.groupBy,
+    type: opts.type as Query['type'],
+    group_by: opts.groupBy as Query['group_by'],
     max_token_count: opts.maxTokens,
     include_feedback: opts.includeFeedback ? 'true' : undefined,
     include_expired: opts.includeExpired ? 'true' : undefined,

@@ -1,5 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import { clip, shortTime } from '../trace/format.js';
+import { clip } from '../../output/text.js';
+import { shortTime } from '../../output/time.js';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { ExportBody } from './merge.js';
 
 type Row = Record<string, unknown>;
@@ -53,7 +55,7 @@ export function renderExport(body: ExportBody, c: ChalkInstance, columns = 120):
 }
 
 /** `kairos export --list-checkpoints` on a terminal. */
-export function renderCheckpoints(list: { id: string; name: string; created_at: string; export_format: string; trace_count: number }[], c: ChalkInstance): string {
+export function renderCheckpoints(list: EndpointResponse<'GET /context/checkpoints'>['checkpoints'], c: ChalkInstance): string {
   if (!list.length) return c.dim('no checkpoints yet (save one with kairos export --checkpoint <name>)');
   return list.map((cp) => `${c.bold(cp.name)}  ${c.dim(cp.id)}  ${shortTime(cp.created_at)}  ${cp.export_format}  ${cp.trace_count} traces`).join('\n');
 }

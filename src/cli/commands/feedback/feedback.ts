@@ -1,4 +1,3 @@
-import type { StoredTrace } from '../../../contracts/memory.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
 
 interface Opts {
@@ -18,7 +17,7 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
       : opts.revision;
   if (opts.rating === undefined && opts.comment === undefined && revision === undefined) throw usage('Give --rating, --comment, --duration or --revision.');
   const body = { uid: args[0], ...(opts.rating !== undefined ? { rating: opts.rating } : {}), ...(opts.comment ? { comment: opts.comment } : {}), ...(revision !== undefined ? { revision } : {}) };
-  const t = await (await deps.client()).request<StoredTrace>('POST', '/agent/feedback', { body });
+  const t = await (await deps.client()).call('POST /agent/feedback', { body });
   deps.io.data(t, () =>
     [`Feedback logged on ${t.type} ${t.uid}`, t.feedback_rating !== undefined ? `  rating ${t.feedback_rating}/5` : '', t.notes ? `  notes  ${t.notes}` : ''].filter(Boolean).join('\n'),
   );

@@ -1,5 +1,4 @@
 import { SCOPES, type Scope } from '../../../contracts/scopes.js';
-import type { MintedKey } from '../../../domain/users/keys-service.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
 import { showMinted } from './show-minted.js';
 
@@ -8,7 +7,7 @@ export async function run({ args, opts }: RunInput<{ scopes: string; agent?: str
   const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (bad.length) throw usage(`Unknown scope(s): ${bad.join(', ')}. Known: ${SCOPES.join(', ')}.`);
   const client = await deps.client();
-  const k = await client.request<MintedKey>('POST', '/auth/keys', {
+  const k = await client.call('POST /auth/keys', {
     body: { name: args[0], scopes: scopes as Scope[], ...(opts.agent ? { agent_id: opts.agent } : {}), ...(opts.ttl ? { ttl_seconds: opts.ttl } : {}) },
   });
   showMinted(k, deps, 'Created');

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SCOPES } from '../../../contracts/scope-list.js';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerKeys(program: Command, ctx: ProgramContext): void {
   const keys = program.command('keys').description('create, list, rotate and revoke API keys');

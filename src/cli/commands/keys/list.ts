@@ -1,9 +1,8 @@
-import type { ApiKey } from '../../../contracts/auth.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
-  const res = await (await deps.client()).request<{ keys: ApiKey[] }>('GET', '/auth/keys');
+  const res = await (await deps.client()).call('GET /auth/keys');
   deps.io.data(res, () =>
     table(
       ['ID', 'NAME', 'AGENT', 'SCOPES', 'EXPIRES', 'STATE'],

@@ -1,9 +1,9 @@
 import type { CliDeps, RunInput } from '../../kit.js';
-import { confirmOrYes } from '../confirm.js';
+import { confirmOrYes } from '../../input/confirm.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean }>, deps: CliDeps): Promise<void> {
   const id = args[0]!;
   if (!(await confirmOrYes(deps, opts.yes, `Revoke ${id}? Clients using it stop working at once.`))) return;
-  const r = await (await deps.client()).request<{ revoked: string; revoked_at: string }>('DELETE', `/auth/keys/${encodeURIComponent(id)}`);
+  const r = await (await deps.client()).call('DELETE /auth/keys/{id}', { params: { id } });
   deps.io.data(r, () => `Revoked ${r.revoked} at ${r.revoked_at}`);
 }

@@ -1,8 +1,7 @@
-import type { MintedKey } from '../../../domain/users/keys-service.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { showMinted } from './show-minted.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
-  const k = await (await deps.client()).request<MintedKey>('POST', `/auth/keys/${encodeURIComponent(args[0]!)}/rotate`);
+  const k = await (await deps.client()).call('POST /auth/keys/{id}/rotate', { params: { id: args[0]! } });
   showMinted(k, deps, 'Rotated');
 }

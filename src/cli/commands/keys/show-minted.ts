@@ -1,8 +1,8 @@
-import type { MintedKey } from '../../../domain/users/keys-service.js';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { CliDeps } from '../../kit.js';
 
 /** Print a freshly minted or rotated key: the secret is shown this once. */
-export function showMinted(k: MintedKey, deps: CliDeps, verb: string): void {
+export function showMinted(k: EndpointResponse<'POST /auth/keys'>, deps: CliDeps, verb: string): void {
   deps.io.data(k, () =>
     [
       `${verb} ${k.id} (${k.name})${k.agent_id ? ` for agent ${k.agent_id}` : ''}`,

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerPlan(program: Command, ctx: ProgramContext): void {
   examples(

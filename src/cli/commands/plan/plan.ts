@@ -1,7 +1,7 @@
-import type { PreviewResponse } from '../../../contracts/planner.js';
-import type { Plan } from '../../../contracts/plans.js';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { afterProposal, type Prompter } from './decide.js';
+import { afterProposal } from '../../flows/plan-decision.js';
+import type { Prompter } from '../../input/prompter.js';
+import { promptOf } from '../../input/prompt-text.js';
+import type { CliDeps, RunInput } from '../../kit.js';
 import { describePreview } from './show.js';
 
 export interface PlanOptions {
@@ -9,13 +9,6 @@ export interface PlanOptions {
   task?: string;
   yes?: boolean;
   execute?: boolean;
-}
-
-/** The prompt from the arguments (`kairos plan gym tomorrow 7am` needs no quotes). */
-export function promptOf(args: string[]): string {
-  const prompt = args.join(' ').trim();
-  if (!prompt) throw usage('Say what to plan, e.g. kairos plan "dentist next Tuesday at 3pm for 45 minutes".');
-  return prompt;
 }
 
 /**
@@ -27,11 +20,11 @@ export async function runPlan({ args, opts }: RunInput<PlanOptions>, deps: CliDe
   const client = await deps.client();
   const body = { prompt, ...(opts.task ? { task_id: opts.task } : {}) };
   if (opts.preview) {
-    const p = await client.request<PreviewResponse>('POST', '/chat/plan-preview', { body });
+    const p = await client.call('POST /chat/plan-preview', { body });
     deps.io.data(p, () => describePreview(p, deps.io.chalk));
     return;
   }
-  const plan = await client.request<Plan>('POST', '/agent/plan', { body });
+  const plan = await client.call('POST /agent/plan', { body });
   await afterProposal(plan, { yes: opts.yes, execute: opts.execute }, deps, client, prompter);
 }
 

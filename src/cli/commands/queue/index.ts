@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
-import { QUEUE_STATUSES } from './format.js';
+import { examples } from '../../examples.js';
+import { QUEUE_STATUSES } from './statuses.js';
 
 export function registerQueue(program: Command, ctx: ProgramContext): void {
   examples(

@@ -1,10 +1,10 @@
-import type { Plan } from '../../../contracts/plans.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { QUEUE_STATUSES, describePlan } from './format.js';
+import { describePlan } from '../../output/plans.js';
+import { QUEUE_STATUSES, isQueueStatus } from './statuses.js';
 
 export async function run({ opts }: RunInput<{ status?: string; task?: string }>, deps: CliDeps): Promise<void> {
-  if (opts.status !== undefined && !QUEUE_STATUSES.includes(opts.status)) throw usage(`--status must be one of ${QUEUE_STATUSES.join(', ')}, not "${opts.status}".`);
-  const r = await (await deps.client()).request<{ plans: Plan[] }>('GET', '/agent/queue', { query: { status: opts.status, task_id: opts.task } });
+  if (opts.status !== undefined && !isQueueStatus(opts.status)) throw usage(`--status must be one of ${QUEUE_STATUSES.join(', ')}, not "${opts.status}".`);
+  const r = await (await deps.client()).call('GET /agent/queue', { query: { status: opts.status, task_id: opts.task } });
   const tz = deps.io.json ? 'UTC' : await deps.userZone();
   deps.io.data(r, () => {
     const what = opts.status === 'all' ? '' : `${opts.status ?? 'proposed'} `;

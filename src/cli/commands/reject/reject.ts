@@ -1,7 +1,6 @@
-import type { Plan } from '../../../contracts/plans.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ args, opts }: RunInput<{ reason?: string }>, deps: CliDeps): Promise<void> {
-  const r = await (await deps.client()).request<Plan>('POST', '/agent/reject', { body: { plan_id: args[0], ...(opts.reason ? { reason: opts.reason } : {}) } });
+  const r = await (await deps.client()).call('POST /agent/reject', { body: { plan_id: args[0], ...(opts.reason ? { reason: opts.reason } : {}) } });
   deps.io.data(r, () => `Rejected ${r.plan_id}${r.reason ? `: ${r.reason}` : ''}`);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerReview(program: Command, ctx: ProgramContext): void {
   examples(

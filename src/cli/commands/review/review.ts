@@ -1,8 +1,8 @@
-import type { Action, ActionEdit, ExecuteResponse, Plan } from '../../../contracts/plans.js';
+import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { describeExecution, describePlan } from '../queue/format.js';
-import { localInput, parseDuration, parseTime, parseTitle } from './edit-values.js';
+import { describeExecution, describePlan } from '../../output/plans.js';
+import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
 
 const NON_INTERACTIVE = [
   'kairos queue                         list proposed plans',
@@ -42,7 +42,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     throw usage(`kairos review is interactive: it needs a terminal on stdin and stdout. Without one, use:\n  ${NON_INTERACTIVE}`);
   }
   const client = await deps.client();
-  const { plans } = await client.request<{ plans: Plan[] }>('GET', '/agent/queue', { query: { status: 'proposed', task_id: opts.task } });
+  const { plans } = await client.call('GET /agent/queue', { query: { status: 'proposed', task_id: opts.task } });
   const io = deps.io;
   const c = io.chalk;
   const tz = await deps.userZone();
@@ -129,7 +129,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
       else if (choice === 'approve' || choice === 'approve-execute') {
         const body = { plan_id: plan.plan_id, execute: choice === 'approve-execute', ...(edits.size ? { actions: [...edits.values()] } : {}) };
         try {
-          const r = await client.request<Plan & { execution?: ExecuteResponse }>('POST', '/agent/approve', { body });
+          const r = await client.call('POST /agent/approve', { body });
           io.line(c.green(`✔ ${r.execution ? 'Approved and executed' : 'Approved'} ${r.plan_id}${r.edited ? ' (edited)' : ''}`));
           if (r.execution) io.line(describeExecution(r.execution, c, tz));
           decision = 'approved';
@@ -139,7 +139,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
       } else if (choice === 'reject') {
         const reason = (await input({ message: 'Why? (optional, remembered for the agents)' }, ctx)).trim();
         try {
-          await client.request('POST', '/agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
+          await client.call('POST /agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
           io.line(c.red(`✘ Rejected ${plan.plan_id}${reason ? `: ${reason}` : ''}`));
           decision = 'rejected';
         } catch (e) {

@@ -1,9 +1,9 @@
-import type { AgentStatus, ModelStatus } from '../../../contracts/status.js';
+import type { ModelStatus } from '../../../contracts/status.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const s = await client.request<AgentStatus>('GET', '/agent/status');
+  const s = await client.call('GET /agent/status');
   const c = deps.io.chalk;
   deps.io.data(s, () =>
     [

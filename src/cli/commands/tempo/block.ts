@@ -1,4 +1,5 @@
 import { BlockedInput, blockKey } from '../../../contracts/tempo.js';
+import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { adjust, fetchProfile } from './api.js';
 import { isWallRange, parseDays, parseDuration, parseWallRange } from './parse.js';
@@ -16,7 +17,7 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
   const when = args.join(' ').trim();
   const current = await fetchProfile(deps);
   const label = opts.label ? { label: opts.label } : {};
-  let block: Record<string, unknown>;
+  let block: NonNullable<EndpointBody<'POST /tempo/adjust'>['preferences']['blocked_add']>[number];
   if (isWallRange(when)) {
     const days = opts.days ? parseDays(opts.days) : undefined;
     block = { ...parseWallRange(when), ...(days ? { days } : {}), ...label };

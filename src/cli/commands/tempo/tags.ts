@@ -1,6 +1,6 @@
 import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ opts }: RunInput<{ user?: string }>, deps: CliDeps): Promise<void> {
-  const tags = await (await deps.client()).request<string[]>('GET', '/tempo/tags', { query: { user_id: opts.user } });
+  const tags = await (await deps.client()).call('GET /tempo/tags', { query: { user_id: opts.user } });
   deps.io.data(tags, () => tags.join('\n'));
 }

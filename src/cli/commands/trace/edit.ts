@@ -1,13 +1,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StoredTrace } from '../../../contracts/memory.js';
 import type { ApiClient } from '../../../client/http.js';
 import { AppError } from '../../../errors.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { openEditor } from './editor.js';
 import { fetchTrace } from './fetch-trace.js';
-import { describeTrace } from './format.js';
+import { describeTrace, type Trace } from './format.js';
 import { changedFields, parseTraceSets } from './set-updates.js';
 
 interface EditOpts {
@@ -16,12 +15,12 @@ interface EditOpts {
 }
 
 const send = (client: ApiClient, uid: string, updates: Record<string, unknown>, expected_version?: number) =>
-  client.request<StoredTrace>('PATCH', '/memory/edit', { body: { uid, updates, ...(expected_version !== undefined ? { expected_version } : {}) } });
+  client.call('PATCH /memory/edit', { body: { uid, updates, ...(expected_version !== undefined ? { expected_version } : {}) } });
 
 export async function run({ args, opts }: RunInput<EditOpts>, deps: CliDeps): Promise<void> {
   const uid = args[0]!;
   const client = await deps.client();
-  const show = (t: StoredTrace) => deps.io.data(t, () => `${describeTrace(t, deps.io.chalk)}\n${deps.io.chalk.green(`saved as version ${t.version}`)}`);
+  const show = (t: Trace) => deps.io.data(t, () => `${describeTrace(t, deps.io.chalk)}\n${deps.io.chalk.green(`saved as version ${t.version}`)}`);
   if (opts.set.length) {
     show(await send(client, uid, parseTraceSets(opts.set), opts.expectedVersion));
     return;

@@ -1,17 +1,12 @@
 import type { ChalkInstance } from 'chalk';
-import type { StoredTrace } from '../../../contracts/memory.js';
+import type { z } from 'zod';
+import type { MemoryTrace } from '../../../contracts/memory.js';
 
-/** One line, at most `n` characters. */
-export function clip(text: string, n: number): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
-}
-
-/** `2031-02-03T09:00:00.000Z` → `2031-02-03 09:00` (UTC), for tables. */
-export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 16);
+/** A trace as the API returns it. */
+export type Trace = z.output<typeof MemoryTrace>;
 
 /** A trace as labelled lines, for `show` and after an edit. */
-export function describeTrace(t: StoredTrace, c: ChalkInstance): string {
+export function describeTrace(t: Trace, c: ChalkInstance): string {
   const rows: [string, unknown][] = [
     ['uid', t.uid],
     ['type', t.type],

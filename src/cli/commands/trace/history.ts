@@ -1,7 +1,7 @@
-import { replay, valueAt, type PatchOperation } from '../../../domain/memory/patch.js';
+import { replay, valueAt, type PatchOperation } from '../../../contracts/patch.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { fetchHistory } from './fetch-trace.js';
-import { clip } from './format.js';
+import { clip } from '../../output/text.js';
 
 // Every version changes these; the header line already says so.
 const BOOKKEEPING = new Set(['/version', '/updated_at']);

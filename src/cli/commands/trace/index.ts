@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 const TYPES = 'goal|observation|reflection|agent_plan|calendar_event|transition';
 

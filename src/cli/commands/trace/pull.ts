@@ -1,7 +1,9 @@
-import type { StoredTrace } from '../../../contracts/memory.js';
+import type { CallQuery } from '../../../client/call-args.js';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
-import { clip, shortTime } from './format.js';
+import { clip } from '../../output/text.js';
+import { shortTime } from '../../output/time.js';
 
 interface PullOpts {
   task?: string;
@@ -16,24 +18,25 @@ interface PullOpts {
   user?: string;
 }
 
-type Page = { traces: StoredTrace[]; next_cursor: string | null };
+type Page = EndpointResponse<'GET /memory/pull'>;
 
 export async function run({ opts }: RunInput<PullOpts>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  const query = {
+  // Flags pass through as typed: the daemon validates them (422 naming the parameter).
+  const query: CallQuery<'GET /memory/pull'> = {
     user_id: opts.user,
     task_id: opts.task,
     tempo_tag: opts.tag,
-    type: opts.type,
+    type: opts.type as CallQuery<'GET /memory/pull'>['type'],
     start_time: opts.since,
     end_time: opts.until,
     limit: opts.limit,
     include_expired: opts.includeExpired ? 'true' : undefined,
   };
-  let page = await client.request<Page>('GET', '/memory/pull', { query: { ...query, cursor: opts.cursor } });
+  let page = await client.call('GET /memory/pull', { query: { ...query, cursor: opts.cursor } });
   const traces = [...page.traces];
   while (opts.all && page.next_cursor) {
-    page = await client.request<Page>('GET', '/memory/pull', { query: { ...query, cursor: page.next_cursor } });
+    page = await client.call('GET /memory/pull', { query: { ...query, cursor: page.next_cursor } });
     traces.push(...page.traces);
   }
   const result: Page = { traces, next_cursor: page.next_cursor };

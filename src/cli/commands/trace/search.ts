@@ -1,7 +1,8 @@
-import type { SearchResponse } from '../../../contracts/memory.js';
+import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { table } from '../../output/table.js';
-import { clip, shortTime } from './format.js';
+import { clip } from '../../output/text.js';
+import { shortTime } from '../../output/time.js';
 
 interface SearchOpts {
   mode?: string;
@@ -13,16 +14,17 @@ interface SearchOpts {
 }
 
 export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): Promise<void> {
-  const body = {
+  // Flags pass through as typed: the daemon validates them (422 naming the field).
+  const body: EndpointBody<'POST /memory/search'> = {
     query: args.join(' '),
-    mode: opts.mode,
-    type: opts.type,
+    mode: opts.mode as EndpointBody<'POST /memory/search'>['mode'],
+    type: opts.type as EndpointBody<'POST /memory/search'>['type'],
     tempo_tag: opts.tag,
     task_id: opts.task,
     limit: opts.limit,
     include_expired: opts.includeExpired || undefined,
   };
-  const res = await (await deps.client()).request<SearchResponse>('POST', '/memory/search', { body });
+  const res = await (await deps.client()).call('POST /memory/search', { body });
   if (!deps.io.json) {
     if (res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode_used} results instead of ${res.mode}${res.embeddings?.fallback_reason ? `: ${res.embeddings.fallback_reason}` : ''}`);
     else if (res.embeddings?.fallback_reason) deps.io.note(`kairos: ${res.embeddings.fallback_reason}`);

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { collect, lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerUser(program: Command, ctx: ProgramContext): void {
   const user = program.command('user').description('your profile, password and login tokens');

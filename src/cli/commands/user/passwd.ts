@@ -1,7 +1,6 @@
 import { text } from 'node:stream/consumers';
-import type { UserProfile } from '../../../contracts/users.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { readSecret } from '../../read-secret.js';
+import { readSecret } from '../../input/read-secret.js';
 
 export async function run({ opts }: RunInput<{ email?: string; passwordStdin?: boolean; current?: boolean }>, deps: CliDeps): Promise<void> {
   let current: string | undefined;
@@ -16,6 +15,6 @@ export async function run({ opts }: RunInput<{ email?: string; passwordStdin?: b
     password = await readSecret(deps, opts.passwordStdin, 'New password:', true);
   }
   const body = { password, ...(opts.email ? { email: opts.email } : {}), ...(current !== undefined ? { current_password: current } : {}) };
-  const p = await (await deps.client()).request<UserProfile>('POST', '/user/password', { body });
+  const p = await (await deps.client()).call('POST /user/password', { body });
   deps.io.data(p, () => `Password set; log in as ${p.email}. Earlier login tokens no longer work.`);
 }

@@ -1,7 +1,6 @@
-import type { UserProfile } from '../../../contracts/users.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { showProfile } from './show-profile.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
-  showProfile(await (await deps.client()).request<UserProfile>('GET', '/user/profile'), deps);
+  showProfile(await (await deps.client()).call('GET /user/profile'), deps);
 }

@@ -1,7 +1,6 @@
-import type { UserProfile } from '../../../contracts/users.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { readSecret } from '../../read-secret.js';
-import { parseSetPairs } from '../../set-pairs.js';
+import { readSecret } from '../../input/read-secret.js';
+import { parseSetPairs } from '../../input/set-pairs.js';
 import { showProfile } from './show-profile.js';
 
 export async function run(
@@ -16,5 +15,5 @@ export async function run(
   if (!Object.keys(updates).length) throw usage('Nothing to update: give --name, --email, --tz or --set key=value.');
   const current = opts.current ? await readSecret(deps, opts.passwordStdin, 'Current password:') : undefined;
   const body = { updates, ...(current !== undefined ? { current_password: current } : {}) };
-  showProfile(await (await deps.client()).request<UserProfile>('PATCH', '/user/update', { body }), deps);
+  showProfile(await (await deps.client()).call('PATCH /user/update', { body }), deps);
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
-import { examples } from '../../program.js';
+import { examples } from '../../examples.js';
 
 export function registerWatch(program: Command, ctx: ProgramContext): void {
   examples(

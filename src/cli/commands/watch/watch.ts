@@ -1,6 +1,6 @@
 import { AppError } from '../../../errors.js';
 import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { when } from '../queue/format.js';
+import { when } from '../../output/time.js';
 
 const TOPICS = ['plans', 'traces', 'events'];
 

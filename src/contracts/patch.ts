@@ -1,8 +1,14 @@
-import type { PatchOperation } from '../../contracts/stored.js';
 import jsonpatch from 'fast-json-patch';
+import type { z } from 'zod';
+import type { PatchOp } from './memory.js';
+
+/**
+ * The RFC 6902 patches of a trace's history (`GET /memory/history`, `trace_versions.patch`), and
+ * how to read them: the daemon makes and replays them, the CLI replays them to show a trace.
+ */
 
 /** An RFC 6902 operation as stored in `trace_versions.patch`. */
-export type { PatchOperation };
+export type PatchOperation = z.output<typeof PatchOp>;
 
 /** The patch from one stored version to the next (fast-json-patch `compare`). */
 export function diff(from: object, to: object): PatchOperation[] {

@@ -1,32 +1,10 @@
-import type { ApiClient } from '../../../client/http.js';
-import type { ActionEdit, ExecuteResponse, Plan } from '../../../contracts/plans.js';
-import { AppError } from '../../../errors.js';
-import type { CliDeps } from '../../kit.js';
-import { describeExecution, describePlan } from '../queue/format.js';
-import { localInput, parseDuration, parseTime, parseTitle } from '../review/edit-values.js';
-
-/** The questions asked at a terminal; injected so the flow is testable without one. */
-export interface Prompter {
-  select<T extends string>(message: string, choices: { value: T; name: string }[]): Promise<T>;
-  input(message: string, opts: { default?: string; validate: (v: string) => true | string }): Promise<string>;
-}
-
-/** @inquirer/prompts on the command's own streams, loaded only when a question is asked. */
-export function inquirerPrompter(deps: CliDeps): Prompter {
-  const ctx = { input: deps.streams.stdin, output: deps.streams.stdout } as never;
-  return {
-    async select(message, choices) {
-      const { select } = await import('@inquirer/prompts');
-      return select({ message, choices }, ctx);
-    },
-    async input(message, opts) {
-      const { input } = await import('@inquirer/prompts');
-      return input({ message, default: opts.default, validate: opts.validate }, ctx);
-    },
-  };
-}
-
-type Approved = Plan & { execution?: ExecuteResponse };
+import type { ApiClient } from '../../client/http.js';
+import type { ActionEdit, Plan } from '../../contracts/plans.js';
+import { AppError } from '../../errors.js';
+import { localInput, parseDuration, parseTime, parseTitle } from '../input/edit-values.js';
+import { inquirerPrompter, type Prompter } from '../input/prompter.js';
+import type { CliDeps } from '../kit.js';
+import { describeExecution, describePlan } from '../output/plans.js';
 
 const check = <T>(r: { ok: T } | { error: string }): true | string => ('error' in r ? r.error : true);
 
@@ -39,13 +17,14 @@ export interface AfterOptions {
 /**
  * What happens once a plan is proposed: `--yes` approves (and executes) it; at a terminal the
  * person decides at once (approve and execute, approve only, edit an action, reject, keep it in
- * the queue); otherwise the commands to decide later are shown.
+ * the queue); otherwise the commands to decide later are shown. Shared by `kairos plan` and
+ * `kairos chat`.
  */
 export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDeps, client: ApiClient, prompter?: Prompter): Promise<void> {
   const io = deps.io;
   const c = io.chalk;
   if (opts.yes) {
-    const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: plan.plan_id, execute: opts.execute !== false } });
+    const r = await client.call('POST /agent/approve', { body: { plan_id: plan.plan_id, execute: opts.execute !== false } });
     if (io.json) return io.data(r);
     const tz = await deps.userZone();
     io.line(describePlan(plan, c, tz));
@@ -87,12 +66,12 @@ export async function decide(plan: Plan, deps: CliDeps, client: ApiClient, ask: 
     try {
       if (choice === 'reject') {
         const reason = (await ask.input('Why (optional):', { validate: () => true })).trim();
-        await client.request('POST', '/agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
+        await client.call('POST /agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
         io.line(`${c.red('✘')} Rejected ${plan.plan_id}`);
         return;
       }
       const execute = choice === 'approve-execute';
-      const r = await client.request<Approved>('POST', '/agent/approve', { body: { plan_id: plan.plan_id, execute, ...(edits.size ? { actions: [...edits.values()] } : {}) } });
+      const r = await client.call('POST /agent/approve', { body: { plan_id: plan.plan_id, execute, ...(edits.size ? { actions: [...edits.values()] } : {}) } });
       io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
       io.line(r.execution ? describeExecution(r.execution, c, tz) : describePlan(r, c, tz));
       return;

@@ -1,23 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import type { Action, ExecuteResponse, Plan } from '../../../contracts/plans.js';
-
-export const QUEUE_STATUSES = ['proposed', 'approved', 'executed', 'rejected', 'edited', 'all'];
-
-const formats = new Map<string, Intl.DateTimeFormat>();
-
-/**
- * `tue 2031-01-07 15:00` in the user's time zone (the zone the planner reasons in), so a plan's
- * times read the same as its reasoning whatever zone the terminal is in.
- */
-export function when(iso: string, tz: string): string {
-  let f = formats.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone: tz, weekday: 'short', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formats.set(tz, f);
-  }
-  const p = Object.fromEntries(f.formatToParts(new Date(iso)).map((x) => [x.type, x.value]));
-  return `${p.weekday!.toLowerCase()} ${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
-}
+import type { Action, ExecuteResponse, Plan } from '../../contracts/plans.js';
+import { when } from './time.js';
 
 /** `15:45`, or a full stamp when the end falls on another day. */
 function until(startIso: string, minutes: number, tz: string): string {

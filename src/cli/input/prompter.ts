@@ -1,0 +1,22 @@
+import type { CliDeps } from '../kit.js';
+
+/** The questions asked at a terminal; injected so the flow is testable without one. */
+export interface Prompter {
+  select<T extends string>(message: string, choices: { value: T; name: string }[]): Promise<T>;
+  input(message: string, opts: { default?: string; validate: (v: string) => true | string }): Promise<string>;
+}
+
+/** @inquirer/prompts on the command's own streams, loaded only when a question is asked. */
+export function inquirerPrompter(deps: CliDeps): Prompter {
+  const ctx = { input: deps.streams.stdin, output: deps.streams.stdout } as never;
+  return {
+    async select(message, choices) {
+      const { select } = await import('@inquirer/prompts');
+      return select({ message, choices }, ctx);
+    },
+    async input(message, opts) {
+      const { input } = await import('@inquirer/prompts');
+      return input({ message, default: opts.default, validate: opts.validate }, ctx);
+    },
+  };
+}
