@@ -5,10 +5,9 @@
 // the clone (it installs the project into its npx cache as a link, and a link's `prepare` runs).
 // Rebuilding then cost 12–16 s on every first `npx kairos`; a dist/ newer than every source is
 // the one that build would produce, so it is kept. `npm run build` always compiles.
-import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { build } from './build.mjs';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -51,7 +50,5 @@ if (!why) {
   process.stdout.write('kairos: dist/ is up to date, not rebuilding\n');
 } else {
   process.stdout.write(`kairos: building (${why})\n`);
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit', cwd: ROOT });
-  process.exitCode = r.status ?? 1;
+  process.exitCode = build();
 }

@@ -22,7 +22,9 @@ type BodyPart<K extends EndpointName> =
       : { body: z.input<B> }
     : { body?: undefined };
 
+// `{} extends T` is how a type asks "may every key of T be left out?": the empty object type is meant.
 type QueryPart<K extends EndpointName> =
+  // biome-ignore lint/complexity/noBannedTypes: see above
   SchemaOf<K, 'query'> extends infer Q extends z.ZodType ? ({} extends QueryArg<Q> ? { query?: QueryArg<Q> } : { query: QueryArg<Q> }) : { query?: undefined };
 
 type ParamsPart<K extends EndpointName> = SchemaOf<K, 'params'> extends infer P extends z.ZodType ? { params: z.input<P> } : { params?: undefined };
@@ -34,4 +36,5 @@ export type CallArgs<K extends EndpointName> = BodyPart<K> & QueryPart<K> & Para
 export type CallQuery<K extends EndpointName> = QueryArg<NonNullable<SchemaOf<K, 'query'>>>;
 
 /** `call(name)` may leave the arguments out when the endpoint needs none. */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends` asks whether every argument is optional
 export type CallRest<K extends EndpointName> = {} extends CallArgs<K> ? [args?: CallArgs<K>] : [args: CallArgs<K>];

@@ -18,7 +18,7 @@ export interface HomePaths {
 
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
   const h = env.KAIROS_HOME;
-  return h && h.trim() ? resolve(h) : join(homedir(), '.kairos');
+  return h?.trim() ? resolve(h) : join(homedir(), '.kairos');
 }
 
 export function homePaths(home: string): HomePaths {
@@ -42,7 +42,7 @@ export function homePaths(home: string): HomePaths {
  */
 export function userCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_CACHE_HOME?.trim();
-  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.cache'), 'kairos');
+  return join(xdg?.startsWith('/') ? xdg : join(homedir(), '.cache'), 'kairos');
 }
 
 export const DIR_MODE = 0o700;

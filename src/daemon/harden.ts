@@ -47,7 +47,7 @@ export function hardenIntrinsics(): Hardened {
   enableOverrides(Object.prototype);
   for (const [name, target] of TARGETS) {
     Object.freeze(target);
-    if (Reflect.set(target, probe, true) || Object.prototype.hasOwnProperty.call(target, probe)) throw new Error(`could not freeze ${name}`);
+    if (Reflect.set(target, probe, true) || Object.hasOwn(target, probe)) throw new Error(`could not freeze ${name}`);
   }
   return { frozen: TARGETS.map(([name]) => name) };
 }

@@ -61,19 +61,18 @@ class ZonedWall implements ICalTemporalZonedDateTimeStub {
   }
 
   toPlainDateTime(): ICalTemporalPlainDateTimeStub {
-    const w: Required<LocalDateTime> = this;
     const zone = this.timeZoneId;
     const ms = this.epochMs;
-    const date: ICalTemporalPlainDateStub = { year: w.year, month: w.month, day: w.day, toJSON: () => isoWall(w).slice(0, 10), toString: () => isoWall(w).slice(0, 10) };
+    const date: ICalTemporalPlainDateStub = { year: this.year, month: this.month, day: this.day, toJSON: () => isoWall(this).slice(0, 10), toString: () => isoWall(this).slice(0, 10) };
     return {
-      year: w.year,
-      month: w.month,
-      day: w.day,
-      hour: w.hour,
-      minute: w.minute,
-      second: w.second,
-      toJSON: () => isoWall(w),
-      toString: () => isoWall(w),
+      year: this.year,
+      month: this.month,
+      day: this.day,
+      hour: this.hour,
+      minute: this.minute,
+      second: this.second,
+      toJSON: () => isoWall(this),
+      toString: () => isoWall(this),
       toPlainDate: () => date,
       toZonedDateTime: (tz: string) => new ZonedWall(ms, tz ?? zone),
     };

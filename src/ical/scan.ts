@@ -40,7 +40,7 @@ const propName = (l: string) => {
   const m = /^([A-Za-z0-9-]+)[;:]/.exec(l);
   return m ? m[1]!.toUpperCase() : undefined;
 };
-const valueOf = (l: string) => {
+const valueOfLine = (l: string) => {
   // The value starts after the first colon outside a quoted parameter value.
   let q = false;
   for (let i = 0; i < l.length; i++) {
@@ -143,7 +143,7 @@ export function scanIcs(input: string): Scan {
       const inEvent = current !== undefined && stack.at(-1) === 'VEVENT';
       const firstUid = inEvent && name === 'UID' && current!.uid === undefined;
       if (current && inEvent) {
-        if (firstUid) current.uid = unescapeText(valueOf(text)).trim() || undefined;
+        if (firstUid) current.uid = unescapeText(valueOfLine(text)).trim() || undefined;
         else if (name === 'RECURRENCE-ID') current.isOverride = true;
         else if (name === 'RRULE') current.rrules++;
       }

@@ -50,7 +50,7 @@ function authenticate(def: RouteDef, services: Services, limiter: RateLimiter) {
     // Public routes were counted in the address's anonymous bucket by the rate-limit middleware.
     if (def.auth === 'none') return next();
     const fromQuery = typeof def.auth === 'object' && 'keyIn' in def.auth && def.auth.keyIn === 'query';
-    let principal;
+    let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
     try {
       principal = fromQuery
         ? await resolvePrincipal(services, queryKey(ctx), {})

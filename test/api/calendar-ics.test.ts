@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { removeHome, startDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { describeShared, HAS_SHARED, SHARED } from '../helpers/shared.js';
 

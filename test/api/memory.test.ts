@@ -513,7 +513,10 @@ describe('live events', () => {
     const ws = new WebSocket(`ws://127.0.0.1:${d.port}/ws`, { headers: { authorization: `Bearer ${d.key}` } });
     const got: any[] = [];
     ws.on('message', (m) => got.push(JSON.parse(String(m))));
-    await new Promise((ok, fail) => (ws.once('open', ok), ws.once('error', fail)));
+    await new Promise((ok, fail) => {
+      ws.once('open', ok);
+      ws.once('error', fail);
+    });
     await push([trace('live', { uid: 'live-1' })]);
     await edit({ uid: 'live-1', updates: { content: 'live edit' } });
     const deadline = Date.now() + 3000;

@@ -10,9 +10,9 @@ describe('kairos plan', () => {
     const r = await cli(['plan', '--preview', 'Dentist on 2031-01-07 at 3pm for 45 minutes and gym on 2031-01-08 at 7am']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Proposed 2 actions');
-    expect(r.stdout).toMatch(/1\. +add +“Dentist”  Tue 2031-01-07 15:00–15:45  45 min/);
+    expect(r.stdout).toMatch(/1\. +add +“Dentist” {2}Tue 2031-01-07 15:00–15:45 {2}45 min/);
     expect(r.stdout).toContain('why: Explicit time: "2031-01-07 at 3pm" → Tue 2031-01-07 15:00 (UTC); 45 min as stated.');
-    expect(r.stdout).toMatch(/2\. +add +“Gym”  Wed 2031-01-08 07:00–08:00/);
+    expect(r.stdout).toMatch(/2\. +add +“Gym” {2}Wed 2031-01-08 07:00–08:00/);
     const q = await d.api('GET', '/agent/queue?status=all');
     expect(q.json.plans).toEqual([]);
   });

@@ -27,7 +27,7 @@ function contender(): Contender {
   const waiters: (() => void)[] = [];
   child.stdout!.on('data', (d) => {
     buf += d;
-    let i;
+    let i: number;
     while ((i = buf.indexOf('\n')) >= 0) {
       lines.push(buf.slice(0, i));
       buf = buf.slice(i + 1);

@@ -18,7 +18,10 @@ describe('hybrid fusion', () => {
       similarity,
     );
     expect(fused.map((h) => h.uid)).toEqual(['both', 'sem', 'kw']);
-    for (const h of fused) expect(h.score).toBeGreaterThanOrEqual(0), expect(h.score).toBeLessThanOrEqual(1);
+    for (const h of fused) {
+      expect(h.score).toBeGreaterThanOrEqual(0);
+      expect(h.score).toBeLessThanOrEqual(1);
+    }
     // keyword-only hits still get their semantic similarity.
     expect(fused.find((h) => h.uid === 'kw')!.semantic).toBeCloseTo(0.2);
     expect(fused[0]!.score).toBeCloseTo(KEYWORD_WEIGHT * (10 / 12) + (1 - KEYWORD_WEIGHT) * 0.8, 5);

@@ -7,7 +7,7 @@ import { replay } from '../../src/contracts/patch.js';
 import { KeywordIndex, followStore } from '../../src/search/indexes/keyword-index.js';
 import { stageTrace, stageTraceEdit, type TraceVersion } from '../../src/domain/memory/stage-trace.js';
 import type { Principal } from '../../src/domain/principal.js';
-import { AppError } from '../../src/errors.js';
+import type { AppError } from '../../src/errors.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
 

@@ -169,7 +169,7 @@ export class CalendarService {
     const cap = CALENDAR_LIMITS.max_conflict_intervals;
     const budget = new ExpansionBudget();
     let truncated = false;
-    let mine: Busy[] = [];
+    const mine: Busy[] = [];
     let others: Busy[] = [];
     try {
       const s = span(e, budget);

@@ -64,7 +64,10 @@ export class ExportCache {
       if (IRRELEVANT.has(c)) continue;
       for (const change of commit.changes(c)) {
         if (change.op === 'put') this.clearUser(change.doc.user_id);
-        else return this.clearAll();
+        else {
+          this.clearAll();
+          return;
+        }
       }
     }
   }

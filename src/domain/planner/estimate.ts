@@ -15,7 +15,7 @@ export interface Estimate {
 }
 
 const REFLECT_MINUTES = 15;
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The bias key that applies to a task: its @label tag, its whole title (the key feedback learns
@@ -23,13 +23,13 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  */
 export function biasKeyFor(profile: PlannerProfile, title: string, tag?: string): string | undefined {
   const biases = profile.duration_biases;
-  if (tag && tag.startsWith('@') && biases[tag] !== undefined) return tag;
+  if (tag?.startsWith('@') && biases[tag] !== undefined) return tag;
   const t = title.trim().toLowerCase().replace(/\s+/g, ' ');
   if (biases[t] !== undefined) return t;
   const keys = Object.keys(biases)
     .filter((k) => !k.startsWith('@') && k.trim())
     .sort((a, b) => b.length - a.length);
-  return keys.find((k) => new RegExp(`(?:^|\\b)${escape(k.toLowerCase())}(?:\\b|$)`).test(t));
+  return keys.find((k) => new RegExp(`(?:^|\\b)${escapeRegExp(k.toLowerCase())}(?:\\b|$)`).test(t));
 }
 
 /** How long an item takes: as stated, else the usual length of its kind, adjusted by the profile's duration biases. */

@@ -41,7 +41,7 @@ export class EditedFollower {
   stage(tx: Tx, collection: 'events' | 'traces', uid: string, after: Record<string, unknown> | undefined, actor: string): void {
     const planId = this.produced.planOf(collection, uid);
     const plan = planId ? tx.get('plans', planId) : undefined;
-    if (!plan || plan.status !== 'executed') return;
+    if (plan?.status !== 'executed') return;
     const item = plan.produced?.find((x) => x.collection === collection && x.uid === uid);
     if (!item || (after && fingerprint(after) === item.fingerprint)) return;
     const now = this.d.clock.now();

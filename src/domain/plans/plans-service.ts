@@ -11,7 +11,7 @@ import {
   type QueueQuery,
 } from '../../contracts/plans.js';
 import type { PreferencesInput } from '../../contracts/tempo.js';
-import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
+import { conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';

@@ -218,7 +218,7 @@ export class KeywordIndex implements TraceIndex {
 
   search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
     const idx = this.perUser.get(userId);
-    if (!idx || !idx.live) return [];
+    if (!idx?.live) return [];
     const qterms = [...new Set(keywordTerms(query))].slice(0, 32);
     if (!qterms.length) return [];
     const { total, matched, best } = this.scratch(idx.uids.length);

@@ -30,7 +30,12 @@ export function principalAxes(vectors: Float32Array, dim: number, k: number): Fl
     }
   }
   const m = new Matrix(dim, dim);
-  for (let a = 0; a < dim; a++) for (let b = a; b < dim; b++) m.set(a, b, moment[a * dim + b]!), m.set(b, a, moment[a * dim + b]!);
+  for (let a = 0; a < dim; a++) {
+    for (let b = a; b < dim; b++) {
+      m.set(a, b, moment[a * dim + b]!);
+      m.set(b, a, moment[a * dim + b]!);
+    }
+  }
   const evd = new EigenvalueDecomposition(m, { assumeSymmetric: true });
   const values = evd.realEigenvalues;
   const order = values.map((v, i) => [v, i] as const).sort((x, y) => y[0] - x[0]);

@@ -1,6 +1,6 @@
 import { instantOf } from '../../../time/zone-cache.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { agenda, type EventView } from './format.js';
+import { agenda, } from './format.js';
 import { parseWhen } from './when.js';
 
 const DAY = 86_400_000;

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { usage } from '../../kit.js';
-import { mergePages, type ExportBody } from './merge.js';
+import { mergePages, } from './merge.js';
 import { exportQuery, type ExportOpts } from './query.js';
 import { renderCheckpoints, renderExport } from './render.js';
 

@@ -34,7 +34,7 @@ const RULES: Rule[] = [
   [new RegExp(`\\b(${N})\\s*(?:${H}|h)\\s*(?:and\\s+)?(${N})\\s*(?:${M}|m)\\b`), (m) => (num(m[1]) ?? NaN) * 60 + (num(m[2]) ?? NaN)],
   // "2 hrs", "3 hours", "two-hour", "1.5 hours", "a couple of hours"
   [new RegExp(`\\b(${N})[\\s-]*${H}\\b`), (m) => (num(m[1]) ?? NaN) * 60],
-  [new RegExp(`\\b(?<![\\d:.])(\\d+(?:\\.\\d+)?)h\\b`), (m) => Number(m[1]) * 60],
+  [/\b(?<![\d:.])(\d+(?:\.\d+)?)h\b/, (m) => Number(m[1]) * 60],
   // "45 min", "90-minute", "20 mins"
   [new RegExp(`\\b(${N})[\\s-]*${M}\\b`), (m) => num(m[1]) ?? NaN],
   [/\b(?<![\d:.])(\d+)m\b/, (m) => Number(m[1])],

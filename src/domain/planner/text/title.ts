@@ -1,9 +1,9 @@
 import { FILLER_WORDS, LEADING_PHRASES, TRAILING_PHRASES } from './words.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const byLength = (a: string, b: string) => b.length - a.length;
-const LEADING = new RegExp(`^(?:${[...LEADING_PHRASES].sort(byLength).map(escape).join('|')})\\b\\s*`, 'i');
-const TRAILING = new RegExp(`\\s*\\b(?:${[...TRAILING_PHRASES].sort(byLength).map(escape).join('|')})$`, 'i');
+const LEADING = new RegExp(`^(?:${[...LEADING_PHRASES].sort(byLength).map(escapeRegExp).join('|')})\\b\\s*`, 'i');
+const TRAILING = new RegExp(`\\s*\\b(?:${[...TRAILING_PHRASES].sort(byLength).map(escapeRegExp).join('|')})$`, 'i');
 
 /** The words of a text that say what the task is: not filler, not a bare number. */
 export function contentWords(text: string): string[] {

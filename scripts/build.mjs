@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+// `npm run build`: dist/ from src/, from scratch. tsc never deletes the output of a source that
+// was moved or removed; such a leftover would keep running from dist/ (and look stale to
+// scripts/prepare.mjs for ever), so the folder is emptied first.
+import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/** Build dist/; returns tsc's exit status. */
+export function build() {
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  return spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit', cwd: ROOT }).status ?? 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = build();
