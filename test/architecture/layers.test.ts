@@ -34,6 +34,7 @@ function refused(path: string, source: string): boolean {
 /** [file, an import it must not make, an import it may make]. */
 const PROBES: [string, string, string][] = [
   ['src/time/probe.ts', '../contracts/common.js', './zone.js'],
+  ['src/platform/probe.ts', '../config/paths.js', 'node:fs'],
   ['src/contracts/probe.ts', '../domain/clock.js', '../time/tags.js'],
   ['src/ical/probe.ts', '../domain/calendar/event.js', '../time/zone.js'],
   ['src/store/probe.ts', '../domain/clock.js', '../contracts/stored.js'],
