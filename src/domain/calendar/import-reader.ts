@@ -21,8 +21,10 @@ import { nextTurn, TurnSlice } from './turns.js';
 export const INLINE_MAX_CHARS = 32 * 1024;
 /** Items per message from the worker: each message is decoded in one turn of the main thread. */
 const SLICE_ITEMS = 250;
+/** Characters of the text encoded per turn on their way to the worker. */
+const ENCODE_CHARS = 512 * 1024;
 
-/** What the worker is given (workerData); the text follows as its first message. */
+/** What the worker is given (workerData); the text follows as its first message, UTF-8 in parts. */
 export interface ReaderInput {
   defaultTz: string;
   sliceItems: number;
@@ -48,7 +50,7 @@ export interface ReaderOptions {
   workerUrl?: URL;
 }
 
-const limitDetail = (limit: 'import_parse_ms' | 'import_parse_memory_mb', message: string) => [{ path: 'body', message, limit, max: CALENDAR_LIMITS[limit] }];
+const limitDetail = (limit: 'import_parse_ms' | 'import_parse_memory_mb', message: string, max: number) => [{ path: 'body', message, limit, max }];
 
 /** Reads files for imports; one per calendar service (it counts the workers running). */
 export class ImportReader {
@@ -99,8 +101,21 @@ export class ImportReader {
     const input: ReaderInput = { defaultTz, sliceItems: SLICE_ITEMS };
     const worker = new Worker(this.workerUrl, { workerData: input, resourceLimits: { maxOldGenerationSizeMb: this.memoryMb } });
     const done = this.collect(worker);
-    await nextTurn();
-    worker.postMessage(text);
+    // It may end (a timeout) before the text is all sent: its refusal is the answer, not unhandled.
+    done.catch(() => {});
+    // The text goes over as UTF-8 bytes, encoded a window per turn and handed over without a
+    // copy: posting the string itself copied 20 MB (two bytes a character) in one turn.
+    const parts: ArrayBuffer[] = [];
+    for (let at = 0; at < text.length; ) {
+      await nextTurn();
+      let end = Math.min(text.length, at + ENCODE_CHARS);
+      // Never between the two halves of a surrogate pair (an emoji would become two U+FFFD).
+      if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end++;
+      const b = Buffer.from(text.slice(at, end), 'utf8');
+      parts.push(b.buffer.slice(b.byteOffset, b.byteOffset + b.length) as ArrayBuffer);
+      at = end;
+    }
+    worker.postMessage(parts, parts);
     return done;
   }
 
@@ -119,7 +134,7 @@ export class ImportReader {
       };
       const timer = setTimeout(() => {
         const s = this.timeoutMs / 1000;
-        finish(validationFailed(`Reading this file took longer than the ${s} s an import may spend on it (limit import_parse_ms); split it into smaller files.`, limitDetail('import_parse_ms', `read for more than ${s} s`)));
+        finish(validationFailed(`Reading this file took longer than the ${s} s an import may spend on it (limit import_parse_ms); split it into smaller files.`, limitDetail('import_parse_ms', `read for more than ${s} s`, this.timeoutMs)));
       }, this.timeoutMs);
       worker.on('message', (m: ReaderMessage) => {
         if (m.kind === 'checked') for (const x of m.items) out.checked.push(x);
@@ -132,7 +147,7 @@ export class ImportReader {
       });
       worker.on('error', (e: Error) => {
         if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
-          finish(validationFailed(`Reading this file needs more than the ${this.memoryMb} MB an import may use (limit import_parse_memory_mb); split it into smaller files.`, limitDetail('import_parse_memory_mb', `needs more than ${this.memoryMb} MB`)));
+          finish(validationFailed(`Reading this file needs more than the ${this.memoryMb} MB an import may use (limit import_parse_memory_mb); split it into smaller files.`, limitDetail('import_parse_memory_mb', `needs more than ${this.memoryMb} MB`, this.memoryMb)));
         else finish(failed(e));
       });
       // Messages posted just before the worker ended are still on their way: let them land first.
@@ -155,6 +170,8 @@ export class ImportReader {
     else this.running--;
   }
 }
+
+const isHighSurrogate = (c: number) => c >= 0xd800 && c <= 0xdbff;
 
 const failed = (cause: unknown) =>
   new AppError(500, 'import_failed', 'The file could not be read: the import’s parser stopped unexpectedly. Nothing was imported.', { cause, expose: true });

@@ -12,7 +12,8 @@ const { defaultTz, sliceItems } = workerData as ReaderInput;
 const port = parentPort!;
 const post = (m: ReaderMessage) => port.postMessage(m);
 
-port.once('message', (text: string) => {
+port.once('message', (parts: ArrayBuffer[]) => {
+  const text = Buffer.concat(parts.map((p) => Buffer.from(p))).toString('utf8');
   const out = prepareImport(text, defaultTz);
   for (let i = 0; i < out.checked.length; i += sliceItems) post({ kind: 'checked', items: out.checked.slice(i, i + sliceItems) });
   for (let i = 0; i < out.errors.length; i += sliceItems) post({ kind: 'errors', items: out.errors.slice(i, i + sliceItems) });
