@@ -102,7 +102,10 @@ describe('no request holds the event loop past the bound', () => {
     expect([a.json.updated, b.json.updated].sort()).toEqual([0, 5000]);
     expect([a.json.skipped, b.json.skipped].sort()).toEqual([0, 5000]);
     expect(a.json.imported + b.json.imported).toBe(0);
-    const all = await d.api('GET', '/calendar/events?expand=false');
+    // The listing's expansion budget may run out on a busy machine; the work done is kept, so a retry goes on.
+    let all = await d.api('GET', '/calendar/events?expand=false');
+    for (let i = 0; i < 5 && all.status === 422; i++) all = await d.api('GET', '/calendar/events?expand=false');
+    expect(all.status, all.text.slice(0, 300)).toBe(200);
     expect(all.json.events.filter((e: { uid: string }) => e.uid.startsWith('bench-'))).toHaveLength(5000);
   }, 600_000);
 

@@ -78,7 +78,7 @@ export const calendarRoutes = [
     path: '/calendar/import',
     tag: 'calendar',
     summary: 'Import an iCalendar file (text/calendar body, or JSON {ics}); idempotent by UID',
-    description: 'One transaction: a file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB.',
+    description: 'A file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB; a large file is read in a worker thread (import_parse_ms, import_parse_memory_mb) and stored 100 events per transaction.',
     auth: 'calendar:write',
     body: ImportRequest,
     rawBodyTypes: [ICS_MIME],
