@@ -28,6 +28,10 @@ export const CALENDAR_LIMITS = {
   max_conflict_intervals: 20_000,
   /** Wall-clock budget (ms) of the recurrence expansion one request may spend. */
   expansion_budget_ms: 60,
+  /** Wall-clock time (ms) reading one imported file may take, in its worker thread. */
+  import_parse_ms: 120_000,
+  /** Heap (MB) reading one imported file may use, in its worker thread. */
+  import_parse_memory_mb: 512,
 } as const;
 
 export type CalendarLimit = keyof typeof CALENDAR_LIMITS;

@@ -15,6 +15,7 @@ import {
   Removed,
   RemoveQuery,
 } from './calendar.js';
+import { EventLoopGap } from './debug.js';
 import { CheckpointsQuery, CheckpointsResponse, ExportQuery, ExportResponse } from './export.js';
 import {
   EditRequest,
@@ -101,6 +102,7 @@ export const endpoints = {
   'POST /chat/respond': { body: RespondRequest, response: RespondResponse },
   'POST /chat/trace-summary': { body: TraceSummaryRequest, response: TraceSummaryResponse },
   'POST /debug/trace-dump': { body: TraceDumpRequest, response: TraceDumpResponse },
+  'GET /debug/event-loop': { response: EventLoopGap },
 
   'POST /calendar/create': { body: CreateEventRequest, response: CreatedEvent, status: 201 },
   'GET /calendar/events': { query: EventsQuery, response: EventList },

@@ -7,7 +7,7 @@ import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 import { cors } from './middleware/cors.js';
 import { errorEnvelope } from './middleware/errors.js';
 import { hostCheck } from './middleware/host-check.js';
-import { RateLimiter, rateLimit } from './middleware/rate-limit.js';
+import { limiterOf, type RateLimiter, rateLimit } from './middleware/rate-limit.js';
 import { traceId } from './middleware/trace-id.js';
 import { buildOpenApi } from './openapi.js';
 import type { RouteDef } from './route.js';
@@ -24,7 +24,7 @@ export function createApp(services: Services): Koa {
   app.silent = true; // errors are logged by the envelope middleware, not printed by Koa
   const routes = allRoutes();
   const openapi = buildOpenApi(routes, { version: services.version });
-  const limiter = new RateLimiter(services.config.rateLimit, services.clock);
+  const limiter = limiterOf(services);
   const publicRoutes = new Set(routes.filter((r) => r.auth === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`));
   const router = new Router();
   for (const def of routes) {

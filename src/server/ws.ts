@@ -8,6 +8,7 @@ import { hashSecret } from '../domain/users/keys-service.js';
 import { AppError } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
 import { forbiddenHost, hostAllowed, hostName } from './middleware/host-check.js';
+import { limiterOf } from './middleware/rate-limit.js';
 import type { Services } from './services.js';
 
 export const TOPICS = ['plans', 'traces', 'events'] as const;
@@ -41,12 +42,13 @@ interface Conn {
   alive: boolean;
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 429: 'Too Many Requests' };
 
-function refuse(socket: Duplex, status: number, code: string, message: string): void {
+function refuse(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: { code, message, trace_id: 'ws' } });
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.write(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
   socket.destroy();
 }
@@ -88,6 +90,7 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   const sendError = (c: Conn, code: string, message: string) => c.socket.send(JSON.stringify({ type: 'error', error: { code, message } }));
 
   const hostOk = hostAllowed(services.config.host);
+  const limiter = limiterOf(services);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (!hostOk(hostName(req.headers.host))) {
       const e = forbiddenHost(req.headers.host);
@@ -146,8 +149,17 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
         });
       })
       .catch((e: unknown) => {
-        const err = e instanceof AppError ? e : new AppError(401, 'unauthorized', 'Unauthorized.');
-        refuse(socket, err.status, err.code, err.message);
+        let err = e instanceof AppError ? e : new AppError(401, 'unauthorized', 'Unauthorized.');
+        // A refused credential counts against the client's address, as on HTTP (rate-limit.ts):
+        // past the limit the answer is 429, so upgrades buy no more guesses than requests do.
+        if (err.status === 401) {
+          try {
+            limiter.chargeAnonymous(req.socket.remoteAddress ?? '');
+          } catch (limited) {
+            if (limited instanceof AppError) err = limited;
+          }
+        }
+        refuse(socket, err.status, err.code, err.message, err.headers);
       });
   });
 

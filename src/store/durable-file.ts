@@ -2,6 +2,7 @@ import { copyFile, open, rename, readFile, unlink, type FileHandle } from 'node:
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';
+import { jsonInSlices } from './json-in-slices.js';
 
 /**
  * Write all of `buf` at `position`: a write may take only part of it (a file-size limit, a disk
@@ -111,6 +112,16 @@ export class DurableJSONFile implements Adapter<unknown> {
   }
 
   async write(data: unknown): Promise<void> {
-    await writeFileDurable(this.path, JSON.stringify(data, null, 1) + '\n');
+    // Serialized a slice per event-loop turn: a big store's snapshot must not stall requests.
+    const parts = await jsonInSlices(data);
+    await replaceDurably(this.path, (tmp) =>
+      syncFile(tmp, async (fh) => {
+        let at = 0;
+        for (const b of parts) {
+          await writeFully(fh, b, at);
+          at += b.length;
+        }
+      }),
+    );
   }
 }

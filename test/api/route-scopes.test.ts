@@ -50,6 +50,7 @@ const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
   'POST /chat/respond': () => ({ body: { prompt: 'gym tomorrow at 7am for 1h' } }),
   'POST /chat/trace-summary': () => ({ body: { trace_ids: ['tr_unknown'] } }),
   'POST /debug/trace-dump': () => ({ body: { trace_uid: 'tr_unknown' } }),
+  'GET /debug/event-loop': () => ({}),
   'POST /calendar/create': () => ({ body: { title: 'matrix', scheduled_for: '2025-06-02T10:00:00Z', duration_minutes: 30 } }),
   'GET /calendar/events': () => ({ query: 'start=2025-06-01T00:00:00Z&end=2025-06-08T00:00:00Z' }),
   'PATCH /calendar/edit': () => ({ body: { uid: 'ev_unknown', updates: { title: 'x' } } }),

@@ -10,9 +10,11 @@ import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { isTempoTag } from '../../time/tags.js';
 import { importCalendar } from './calendar-import.js';
-import { busyOf, isSeries, iso, ms, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
-import { normalizeEvent, type EventDraft } from './normalize.js';
+import { ImportReader } from './import-reader.js';
+import { busyIn, isSeries, iso, ms, occurrenceMaker, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
+import { normalizeEvent, type EventCore, type EventDraft } from './normalize.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
+import { nextTurn, SLICE_MS, TurnSlice } from './turns.js';
 import { instantOf, wallAt } from '../../time/zone-cache.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
@@ -26,6 +28,8 @@ export interface CalendarDeps {
   zoneOf: (userId: string) => string;
   /** Publish a committed trace (memory.announce). */
   announceTrace?: (trace: StoredTrace, kind: 'created' | 'updated') => void;
+  /** Reads imported files (default: large ones in a worker thread, see import-reader.ts). */
+  importReader?: ImportReader;
 }
 
 const DAY = 86_400_000;
@@ -51,8 +55,13 @@ interface Staged {
  */
 export class CalendarService {
   private readonly hooks: EventHook[] = [];
+  private readonly reader: ImportReader;
+  /** Per user, the end of the last import queued to store its events (they store one after the other). */
+  private readonly importing = new Map<string, Promise<void>>();
 
-  constructor(private readonly d: CalendarDeps) {}
+  constructor(private readonly d: CalendarDeps) {
+    this.reader = d.importReader ?? new ImportReader();
+  }
 
   /** Let another area react to an edit or removal atomically. */
   onEdit(hook: EventHook): void {
@@ -72,12 +81,15 @@ export class CalendarService {
   /**
    * Events and occurrences of a user overlapping [start, end), sorted by start. Bounded: the range
    * is at most `max_listing_days`, the answer at most `max_listing_occurrences` items, and the
-   * expansion work at most `expansion_budget_ms` (each a 422 naming the limit).
+   * expansion work at most `expansion_budget_ms` (each a 422 naming the limit). The user's events
+   * are gone through a slice per turn of the event loop (turns.ts), the budget's clock stopped
+   * while other requests run.
    */
-  list(userId: string, q: { start?: string; end?: string; tag?: string; expand?: boolean }): EventItem[] {
+  async list(userId: string, q: { start?: string; end?: string; tag?: string; expand?: boolean }): Promise<EventItem[]> {
     const tz = this.d.zoneOf(userId);
     const budget = new ExpansionBudget();
-    if (q.expand === false) return this.series(userId, q, tz, budget);
+    const slice = new TurnSlice(SLICE_MS, budget);
+    if (q.expand === false) return this.series(userId, q, tz, budget, slice);
     const from = q.start ? this.instant(q.start, tz) : this.d.clock.now().getTime();
     const to = q.end ? this.instant(q.end, tz) : from + 30 * DAY;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
@@ -89,10 +101,14 @@ export class CalendarService {
     const items: EventItem[] = [];
     let bytes = 0;
     for (const e of this.d.store.byIndex('events', 'user_id', userId)) {
+      if (slice.due) await slice.yield();
       if (q.tag !== undefined && e.tag !== q.tag) continue;
       // Every occurrence repeats its series' texts (a description may be 100 kB).
       const size = 600 + e.title.length + (e.description?.length ?? 0) + (e.location?.length ?? 0) + (e.rrule?.length ?? 0);
-      for (const item of this.occurrences(e, from, to, budget)) {
+      const made = this.mayMeet(e, from, to, budget) ? occurrenceMaker(e, from, to, budget) : { length: 0, at: () => e };
+      for (let i = 0; i < made.length; i++) {
+        if ((i & 255) === 255 && slice.due) await slice.yield();
+        const item = made.at(i);
         if (items.length >= cap)
           throw validationFailed(`The range holds more than ${cap} events and occurrences; ask for a shorter range.`, [
             { path: 'end', message: `more than ${cap} items`, limit: 'max_listing_occurrences', max: cap },
@@ -105,22 +121,24 @@ export class CalendarService {
         items.push(item);
       }
     }
+    await slice.maybeYield();
     return items.sort(byStartThenUid);
   }
 
   /** Events as stored (a series once), those that can occur in the range when one is given. */
-  private series(userId: string, q: { start?: string; end?: string; tag?: string }, tz: string, budget: ExpansionBudget): StoredEvent[] {
+  private async series(userId: string, q: { start?: string; end?: string; tag?: string }, tz: string, budget: ExpansionBudget, slice: TurnSlice): Promise<StoredEvent[]> {
     const from = q.start ? this.instant(q.start, tz) : -Infinity;
     const to = q.end ? this.instant(q.end, tz) : Infinity;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
-    return this.d.store
-      .byIndex('events', 'user_id', userId)
-      .filter((e) => q.tag === undefined || e.tag === q.tag)
-      .filter((e) => {
-        const s = span(e, budget);
-        return s.first < to && (s.last === undefined || s.last > from || (s.last === s.first && s.first >= from));
-      })
-      .sort(byStartThenUid);
+    const out: StoredEvent[] = [];
+    for (const e of this.d.store.byIndex('events', 'user_id', userId)) {
+      if (slice.due) await slice.yield();
+      if (q.tag !== undefined && e.tag !== q.tag) continue;
+      const s = span(e, budget);
+      if (s.first < to && (s.last === undefined || s.last > from || (s.last === s.first && s.first >= from))) out.push(e);
+    }
+    await slice.maybeYield();
+    return out.sort(byStartThenUid);
   }
 
   /**
@@ -134,9 +152,8 @@ export class CalendarService {
     const to = new Date(end).getTime();
     const out: Busy[] = [];
     outer: for (const e of source.byIndex('events', 'user_id', userId)) {
-      for (const item of this.occurrences(e, from, to, budget)) {
-        const b = busyOf(item);
-        if (!b) continue;
+      if (!this.mayMeet(e, from, to, budget)) continue;
+      for (const b of busyIn(e, from, to, budget)) {
         if (out.length >= limit) break outer;
         out.push(b);
       }
@@ -144,12 +161,11 @@ export class CalendarService {
     return out.sort((a, b) => a.start - b.start);
   }
 
-  private occurrences(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): EventItem[] {
-    // Cheap test first: most events are nowhere near the range.
-    if (!isSeries(e)) return occurrencesIn(e, from, to);
+  /** Cheap test first: most events are nowhere near the range. */
+  private mayMeet(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): boolean {
+    if (!isSeries(e)) return true;
     const s = span(e, budget);
-    if (s.first >= to || (s.last !== undefined && s.last <= from)) return [];
-    return occurrencesIn(e, from, to, budget);
+    return !(s.first >= to || (s.last !== undefined && s.last <= from));
   }
 
   private instant(input: string, tz: string): number {
@@ -162,48 +178,52 @@ export class CalendarService {
    * series). Sort and sweep, never occurrence against occurrence: both sides sorted by start, a
    * running maximum of the new event's ends, and for each other interval one binary search.
    * At most `max_conflict_intervals` intervals and one expansion budget are spent; past either,
-   * the answer is what was found so far and `truncated` says so.
+   * the answer is what was found so far and `truncated` says so. The user's other events are
+   * gone through a slice per turn of the event loop.
    */
-  conflictsOf(tx: Pick<Tx, 'byIndex'>, e: StoredEvent): { uids: string[]; truncated: boolean } {
+  async conflictsOf(e: StoredEvent): Promise<{ uids: string[]; truncated: boolean }> {
     if (e.status === 'cancelled') return { uids: [], truncated: false };
     const cap = CALENDAR_LIMITS.max_conflict_intervals;
     const budget = new ExpansionBudget();
+    const slice = new TurnSlice(SLICE_MS, budget);
     let truncated = false;
-    const mine: Busy[] = [];
-    let others: Busy[] = [];
+    let mine: Busy[] = [];
+    const others: Busy[] = [];
     try {
       const s = span(e, budget);
       const until = Math.min(s.last ?? Infinity, s.first + CONFLICT_HORIZON);
-      for (const item of occurrencesIn(e, s.first, until, budget)) {
-        const b = busyOf(item);
-        if (!b) continue;
-        if (mine.length >= cap) {
-          truncated = true;
-          break;
-        }
-        mine.push(b);
+      mine = busyIn(e, s.first, until, budget);
+      if (mine.length > cap) {
+        truncated = true;
+        mine = mine.slice(0, cap);
       }
       if (!mine.length) return { uids: [], truncated };
-      mine.sort((a, b) => a.start - b.start);
       let to = -Infinity;
       for (const b of mine) if (b.end > to) to = b.end;
+      const from = mine[0]!.start;
       const room = cap - mine.length;
-      others = this.busy(e.user_id, mine[0]!.start, to, tx, budget, room + 1);
-      if (others.length > room) {
-        truncated = true;
-        others = others.slice(0, room);
+      await slice.maybeYield();
+      outer: for (const other of this.d.store.byIndex('events', 'user_id', e.user_id)) {
+        if (slice.due) await slice.yield();
+        if (other.uid === e.uid || !this.mayMeet(other, from, to, budget)) continue;
+        for (const b of busyIn(other, from, to, budget)) {
+          if (others.length >= room) {
+            truncated = true;
+            break outer;
+          }
+          others.push(b);
+        }
       }
     } catch (err) {
       if (!(err instanceof AppError) || err.status !== 422) throw err;
       truncated = true;
-      mine.sort((a, b) => a.start - b.start);
     }
     // maxEnd[k]: the latest end among mine[0..k-1] (the new event's intervals starting first).
     const maxEnd: number[] = [-Infinity];
     for (const b of mine) maxEnd.push(Math.max(maxEnd[maxEnd.length - 1]!, b.end));
     const found = new Set<string>();
     for (const o of others) {
-      if (o.uid === e.uid || found.has(o.uid)) continue;
+      if (found.has(o.uid)) continue;
       // Intervals of mine starting before o ends; one of them reaching past o's start overlaps it.
       let lo = 0;
       let hi = mine.length;
@@ -219,16 +239,27 @@ export class CalendarService {
 
   // ------------------------------------------------------------------ writes (routes)
 
+  /**
+   * Create an event. Stretches of work, each given its own turn of the event loop after the
+   * request's schema check: normalizing the event (thousands of RDATEs and EXDATEs) and checking
+   * its limits, storing it with its trace, then the conflict sweep over the user's other events
+   * (a slice per turn), against the store as committed.
+   */
   async create(p: Principal, input: CreateEventInput): Promise<StoredEvent & { conflicts: string[]; conflicts_truncated?: true }> {
     const now = this.d.clock.now();
     const actor = actorOf(p);
+    await nextTurn();
+    const core = normalizeEvent({ ...input, timezone: input.timezone ?? this.d.zoneOf(p.userId) });
+    await nextTurn();
     const out = await this.d.store.transact((tx) => {
-      const event = this.stageCreate(tx, p.userId, input, actor, now, 'api');
+      const event = this.stageCore(tx, p.userId, core, now, 'api');
       const trace = this.stageRecord(tx, 'created', event, actor, now);
-      return { event, trace, conflicts: this.conflictsOf(tx, event) };
+      return { event, trace };
     });
     this.publish({ kind: 'created', event: out.event, trace: out.trace });
-    return { ...out.event, conflicts: out.conflicts.uids, ...(out.conflicts.truncated ? { conflicts_truncated: true as const } : {}) };
+    await nextTurn();
+    const conflicts = await this.conflictsOf(out.event);
+    return { ...out.event, conflicts: conflicts.uids, ...(conflicts.truncated ? { conflicts_truncated: true as const } : {}) };
   }
 
   async edit(p: Principal, req: { uid: string; updates: EventUpdates; expected_version?: number; recurrence_id?: string }): Promise<StoredEvent> {
@@ -283,10 +314,13 @@ export class CalendarService {
    */
   stageCreate(tx: Tx, userId: string, input: CreateEventInput & { source?: EventSource }, _actor: string, now: Date, source: EventSource = 'api'): StoredEvent {
     const { source: given, ...fields } = input;
-    const src = given ?? source;
-    const core = normalizeEvent({ ...fields, timezone: fields.timezone ?? this.d.zoneOf(userId) });
+    return this.stageCore(tx, userId, normalizeEvent({ ...fields, timezone: fields.timezone ?? this.d.zoneOf(userId) }), now, given ?? source);
+  }
+
+  /** Stage a new event from its normalized fields. */
+  private stageCore(tx: Tx, userId: string, core: EventCore, now: Date, source: EventSource): StoredEvent {
     const nowIso = now.toISOString();
-    const event: StoredEvent = { uid: newId('ev', now.getTime()), user_id: userId, ...core, source: src, created_at: nowIso, updated_at: nowIso, version: 1 };
+    const event: StoredEvent = { uid: newId('ev', now.getTime()), user_id: userId, ...core, source, created_at: nowIso, updated_at: nowIso, version: 1 };
     tx.put('events', event);
     return event;
   }
@@ -447,6 +481,8 @@ export class CalendarService {
         store: this.d.store,
         clock: this.d.clock,
         zoneOf: this.d.zoneOf,
+        reader: this.reader,
+        exclusive: (userId, fn) => this.afterImportsOf(userId, fn),
         record: (tx, kind, event, actor, now, before) => this.stageRecord(tx, kind, event, actor, now, before),
         onUpdate: (tx, before, after, actor) => this.hooks.forEach((h) => h(tx, before, after, actor)),
         publish: (kind, event, trace) => this.publish({ kind, event, trace }),
@@ -454,6 +490,20 @@ export class CalendarService {
       p,
       text,
     );
+  }
+
+  /** Run `fn` once the user's earlier imports have stored their events. */
+  private afterImportsOf<T>(userId: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.importing.get(userId) ?? Promise.resolve()).then(fn);
+    const tail = run.then(
+      () => {},
+      () => {},
+    );
+    this.importing.set(userId, tail);
+    void tail.then(() => {
+      if (this.importing.get(userId) === tail) this.importing.delete(userId);
+    });
+    return run;
   }
 
   /** The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and the tag). */

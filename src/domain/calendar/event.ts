@@ -32,16 +32,19 @@ const overlaps = (start: number, end: number, from: number, to: number) => start
 
 const endOf = (e: StoredEvent, start: number, duration = e.duration_minutes) => occurrenceEnd(start, duration, e.timezone, e.all_day);
 
+/** One occurrence found in a range: its identity (original start), its start, and its override. */
+interface Found {
+  rid: number;
+  start: number;
+  o?: EventOverride;
+}
+
 /**
- * The occurrences of an event overlapping [from, to): the event itself when it does not recur;
- * otherwise the rule's and RDATE's starts minus EXDATEs, with overridden instances replaced by
- * their override (which may have moved into or out of the range).
+ * The occurrences of a series overlapping [from, to), unsorted: the rule's and RDATE's starts
+ * minus EXDATEs, with overridden instances replaced by their override (which may have moved into
+ * or out of the range).
  */
-export function occurrencesIn(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): EventItem[] {
-  if (!isSeries(e)) {
-    const start = ms(e.scheduled_for);
-    return overlaps(start, endOf(e, start), from, to) ? [e] : [];
-  }
+function found(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): Found[] {
   const excluded = new Set((e.exdates ?? []).map(ms));
   const overrides = new Map((e.overrides ?? []).map((o) => [ms(o.recurrence_id), o]));
   // An occurrence starting before `from` can still reach into the range.
@@ -57,35 +60,76 @@ export function occurrencesIn(e: StoredEvent, from: number, to: number, budget?:
     const s = ms(r);
     if (s >= from - reach && s < to) starts.add(s);
   }
-  const out: EventItem[] = [];
+  const out: Found[] = [];
   for (const s of starts) {
     if (excluded.has(s) || overrides.has(s)) continue;
-    if (overlaps(s, endOf(e, s), from, to)) out.push(occurrence(e, s, s));
+    if (overlaps(s, endOf(e, s), from, to)) out.push({ rid: s, start: s });
   }
   for (const [rid, o] of overrides) {
     if (excluded.has(rid)) continue;
     const s = ms(o.scheduled_for);
-    if (overlaps(s, endOf(e, s, o.duration_minutes), from, to)) out.push(occurrence(e, rid, s, o));
+    if (overlaps(s, endOf(e, s, o.duration_minutes), from, to)) out.push({ rid, start: s, o });
   }
-  // Same-format ISO strings: code-point order is time order (localeCompare costs far more).
-  return out.sort((a, b) => (a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : 0));
+  return out;
 }
 
-function occurrence(e: StoredEvent, rid: number, start: number, o?: EventOverride): EventItem {
+/**
+ * The occurrences of an event overlapping [from, to), by start: the event itself when it does
+ * not recur; otherwise its series' occurrences (see `found`).
+ */
+export function occurrencesIn(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): EventItem[] {
+  const m = occurrenceMaker(e, from, to, budget);
+  return Array.from({ length: m.length }, (_, i) => m.at(i));
+}
+
+/**
+ * occurrencesIn, made one at a time: `length` occurrences, `at(i)` builds the i-th by start. A
+ * listing on the event loop builds thousands of them, pausing between two.
+ */
+export function occurrenceMaker(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): { length: number; at(i: number): EventItem } {
+  if (!isSeries(e)) {
+    const start = ms(e.scheduled_for);
+    return overlaps(start, endOf(e, start), from, to) ? { length: 1, at: () => e } : { length: 0, at: () => e };
+  }
   // An occurrence carries the series' fields but not its lists: thousands of occurrences each
   // holding thousands of RDATEs made a listing hundreds of megabytes (the series, as stored, is
-  // what `expand=false` lists).
+  // what `expand=false` lists). The rest of the series is copied once, not once per occurrence.
   const { overrides: _o, rdates: _r, exdates: _x, ...series } = e;
+  const list = found(e, from, to, budget).sort((a, b) => a.start - b.start);
+  return { length: list.length, at: (i) => occurrence(series as StoredEvent, e, list[i]!) };
+}
+
+/**
+ * What the event keeps busy in [from, to), by start: its occurrences' intervals without building
+ * the occurrences (a conflict sweep over series of thousands of RDATEs needs only the times).
+ * Cancelled occurrences keep nothing busy.
+ */
+export function busyIn(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): Busy[] {
+  if (!isSeries(e)) {
+    const start = ms(e.scheduled_for);
+    return e.status !== 'cancelled' && overlaps(start, endOf(e, start), from, to) ? [{ uid: e.uid, title: e.title, start, end: endOf(e, start), status: e.status }] : [];
+  }
+  const out: Busy[] = [];
+  for (const f of found(e, from, to, budget)) {
+    const status = f.o?.status ?? e.status;
+    if (status === 'cancelled') continue;
+    out.push({ uid: e.uid, recurrence_id: iso(f.rid), title: f.o?.title ?? e.title, start: f.start, end: endOf(e, f.start, f.o?.duration_minutes), status });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+function occurrence(series: StoredEvent, e: StoredEvent, f: Found): EventItem {
+  const o = f.o;
   return {
     ...series,
     ...(o?.title !== undefined ? { title: o.title } : {}),
     ...(o?.description !== undefined ? { description: o.description } : {}),
     ...(o?.location !== undefined ? { location: o.location } : {}),
     ...(o?.status !== undefined ? { status: o.status } : {}),
-    scheduled_for: iso(start),
+    scheduled_for: iso(f.start),
     duration_minutes: o?.duration_minutes ?? e.duration_minutes,
     occurrence_of: e.uid,
-    recurrence_id: iso(rid),
+    recurrence_id: iso(f.rid),
   };
 }
 

@@ -24,10 +24,23 @@ const CACHE_SIZE = 2_000;
  * and the next request goes on from there.
  */
 export class ExpansionBudget {
-  private readonly deadline: number;
+  private deadline: number;
+  private pausedAt?: number;
   private ticks = 0;
   constructor(readonly ms: number = CALENDAR_LIMITS.expansion_budget_ms) {
     this.deadline = performance.now() + ms;
+  }
+  /**
+   * Stop the clock while the request gives the event loop back (turns.ts): the budget bounds the
+   * request's own work, not the time other requests run meanwhile.
+   */
+  pause(): void {
+    this.pausedAt ??= performance.now();
+  }
+  resume(): void {
+    if (this.pausedAt === undefined) return;
+    this.deadline += performance.now() - this.pausedAt;
+    this.pausedAt = undefined;
   }
   /** Throws 422 naming the limit once the budget is spent (checked every 256 occurrences). */
   tick(): void {

@@ -55,6 +55,18 @@ export class RateLimiter {
   }
 }
 
+const limiters = new WeakMap<object, RateLimiter>();
+
+/**
+ * The one limiter of a daemon (of its services): HTTP requests and WebSocket upgrades count in
+ * the same buckets, so a credential refused on either is charged to the same address.
+ */
+export function limiterOf(owner: { config: { rateLimit: number }; clock: Clock }): RateLimiter {
+  let l = limiters.get(owner);
+  if (!l) limiters.set(owner, (l = new RateLimiter(owner.config.rateLimit, owner.clock)));
+  return l;
+}
+
 /**
  * Every request with a credential counts in the bucket of (credential, client IP); requests
  * without one, and requests to public routes, in the client IP's anonymous bucket (the login
