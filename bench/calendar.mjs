@@ -59,7 +59,9 @@ export async function benchCalendar({ events = 10_000, log = console.log } = {})
     if (res.status !== 200 || report.imported !== events) throw new Error(`import failed: HTTP ${res.status} ${JSON.stringify(report).slice(0, 300)}`);
 
     t = performance.now();
-    const again = await (await fetch(`${d.base}/calendar/import`, { method: 'POST', headers: { ...headers, 'content-type': 'text/calendar' }, body: ics })).json();
+    const again = await (
+      await fetch(`${d.base}/calendar/import`, { method: 'POST', headers: { ...headers, 'content-type': 'text/calendar' }, body: ics })
+    ).json();
     const reimportMs = performance.now() - t;
     if (again.skipped !== events) throw new Error(`re-import changed something: ${JSON.stringify(again).slice(0, 200)}`);
 
@@ -85,7 +87,9 @@ export async function benchCalendar({ events = 10_000, log = console.log } = {})
       import_loop_gap_ms: importLoop.gap,
       import_hold_vs_100ms: Math.round(importLoop.hold) / 100,
     };
-    log(`calendar: node-ical parse ${result.node_ical_parse_s} s; import ${result.import_s} s (${result.import_events_per_s} events/s, ${result.import_vs_parse}x parse${result.goal_import_within_2x_parse ? '' : ' — over the 2x goal'}); event loop held at most ${result.import_loop_hold_ms} ms during the import (gap ${result.import_loop_gap_ms} ms); re-import ${result.reimport_unchanged_s} s; export ${result.export_s} s (${result.export_events_per_s} events/s)`);
+    log(
+      `calendar: node-ical parse ${result.node_ical_parse_s} s; import ${result.import_s} s (${result.import_events_per_s} events/s, ${result.import_vs_parse}x parse${result.goal_import_within_2x_parse ? '' : ' — over the 2x goal'}); event loop held at most ${result.import_loop_hold_ms} ms during the import (gap ${result.import_loop_gap_ms} ms); re-import ${result.reimport_unchanged_s} s; export ${result.export_s} s (${result.export_events_per_s} events/s)`,
+    );
     return result;
   } finally {
     d.child.kill('SIGTERM');

@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { homePaths } from '../dist/config/paths.js';
 import { ExportService } from '../dist/domain/export/export-service.js';
-import { UsersService } from '../dist/domain/users/users-service.js';
 import { tempoProfileParts } from '../dist/domain/tempo/tempo-service.js';
+import { UsersService } from '../dist/domain/users/users-service.js';
 import { emptyDb } from '../dist/store/schema.js';
 import { Store } from '../dist/store/store.js';
 
@@ -41,7 +41,17 @@ async function seed(n) {
   const home = mkdtempSync(join(tmpdir(), 'kairos-bench-export-'));
   const db = emptyDb();
   const now = new Date(T0).toISOString();
-  db.collections.users.push({ user_id: USER, email: null, display_name: 'bench', timezone: 'Europe/Berlin', preferences: {}, password_hash: null, is_owner: true, created_at: now, updated_at: now });
+  db.collections.users.push({
+    user_id: USER,
+    email: null,
+    display_name: 'bench',
+    timezone: 'Europe/Berlin',
+    preferences: {},
+    password_hash: null,
+    is_owner: true,
+    created_at: now,
+    updated_at: now,
+  });
   for (let i = 0; i < n; i++) db.collections.traces.push(trace(i));
   writeFileSync(homePaths(home).db, JSON.stringify(db), { mode: 0o600 });
   const store = await Store.open(homePaths(home), { snapshotEveryOps: 1e9, snapshotEveryMs: 3_600_000 });
@@ -108,4 +118,5 @@ export async function run() {
 }
 
 // `node bench/export.mjs` on its own prints the rows.
-if (import.meta.url === `file://${process.argv[1]}`) for (const r of await run()) console.log(`${r.name.padEnd(64)} ${r.value.toFixed(2).padStart(9)} ${r.unit}${r.goal ? `   (goal ${r.goal})` : ''}`);
+if (import.meta.url === `file://${process.argv[1]}`)
+  for (const r of await run()) console.log(`${r.name.padEnd(64)} ${r.value.toFixed(2).padStart(9)} ${r.unit}${r.goal ? `   (goal ${r.goal})` : ''}`);

@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loopGap, startDaemon } from './_daemon.mjs';
 
-
 const range = (n) => Array.from({ length: n }, (_, i) => i).join(',');
 
 /** The hostile requests: each was a hang, a 500, a minute-long stall or a huge answer before. */
@@ -19,13 +18,22 @@ function hostile() {
   const create = (body) => ['POST', '/calendar/create', { title: 'bench', timezone: 'UTC', ...body }];
   const list = (s, e) => ['GET', `/calendar/events?start=${s}&end=${e}`];
   return [
-    ['one a second (HOURLY;BYMINUTE×BYSECOND)', create({ scheduled_for: '2031-01-01T00:00:00Z', rrule: `FREQ=HOURLY;BYMINUTE=${range(60)};BYSECOND=${range(60)}` })],
+    [
+      'one a second (HOURLY;BYMINUTE×BYSECOND)',
+      create({ scheduled_for: '2031-01-01T00:00:00Z', rrule: `FREQ=HOURLY;BYMINUTE=${range(60)};BYSECOND=${range(60)}` }),
+    ],
     ['DAILY;BYMONTHDAY=-1,-2 (hung ical.js)', create({ scheduled_for: '2031-01-30T09:00:00Z', rrule: 'FREQ=DAILY;BYMONTHDAY=-1,-2;COUNT=5' })],
     ['never matches (MONTHLY;BYDAY=1MO;BYMONTHDAY=15)', create({ scheduled_for: '2031-01-01T09:00:00Z', rrule: 'FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=15' })],
     ['never matches (HOURLY;BYMONTH=2;BYMONTHDAY=30)', create({ scheduled_for: '2031-01-01T09:00:00Z', rrule: 'FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=30' })],
     ['HOURLY;COUNT=999999 (conflict check)', create({ scheduled_for: '2031-01-01T00:00:00Z', rrule: 'FREQ=HOURLY;COUNT=999999', duration_minutes: 10 })],
     ['HOURLY endless', create({ scheduled_for: '2031-01-01T00:20:00Z', rrule: 'FREQ=HOURLY', duration_minutes: 10 })],
-    ['5,000 RDATEs', create({ scheduled_for: '2031-01-01T09:00:00Z', rdates: Array.from({ length: 5000 }, (_, i) => new Date(Date.UTC(2031, 0, 1, 9) + i * 3_600_000).toISOString()) })],
+    [
+      '5,000 RDATEs',
+      create({
+        scheduled_for: '2031-01-01T09:00:00Z',
+        rdates: Array.from({ length: 5000 }, (_, i) => new Date(Date.UTC(2031, 0, 1, 9) + i * 3_600_000).toISOString()),
+      }),
+    ],
     ['year listing over the item cap', list('2031-01-01T00:00:00Z', '2032-01-01T00:00:00Z')],
     ['month listing', list('2031-03-01T00:00:00Z', '2031-04-01T00:00:00Z')],
   ];
@@ -73,7 +81,9 @@ export async function benchRecur({ rounds = 3, log = console.log } = {}) {
     await probe;
     const [slowName, slowMs] = [...worstBy].sort((a, b) => b[1] - a[1])[0];
     const [holdName, worst] = [...holdBy].sort((a, b) => b[1].hold - a[1].hold)[0];
-    log(`recur: worst /health round trip ${worstHealth.toFixed(0)} ms; slowest hostile request ${slowMs.toFixed(0)} ms (${slowName}); event loop held at most ${worst.hold} ms (gap ${worst.gap} ms, ${holdName})`);
+    log(
+      `recur: worst /health round trip ${worstHealth.toFixed(0)} ms; slowest hostile request ${slowMs.toFixed(0)} ms (${slowName}); event loop held at most ${worst.hold} ms (gap ${worst.gap} ms, ${holdName})`,
+    );
     return [
       { name: 'worst /health round trip during hostile rules', value: worstHealth, unit: 'ms', goal: '≤ 100 ms hold' },
       { name: 'worst event-loop hold (daemon timer) during hostile rules', value: worst.hold, unit: 'ms', goal: '≤ 100 ms' },

@@ -12,12 +12,16 @@ const MODES = ['keyword', 'semantic', 'hybrid'];
 const ROUNDS = 5;
 const BATCH = 1000;
 
-const readJsonl = (f) => readFileSync(f, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+const readJsonl = (f) =>
+  readFileSync(f, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l));
 
 /** A deterministic pseudo-random generator, so every run pushes the same traces. */
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** The i-th synthetic trace: a fixture sentence with a few words of another, at its own time. */
@@ -84,10 +88,18 @@ export async function run() {
     await latencies(d, queries.slice(0, 5));
     const big = await latencies(d, queries);
     const ingestRss = rssOf(d.pid);
-    for (const [n, r] of [['10k', small], ['100k', big]]) {
+    for (const [n, r] of [
+      ['10k', small],
+      ['100k', big],
+    ]) {
       for (const mode of MODES) {
         rows.push({ name: `${mode} search at ${n} traces p50`, value: r[mode].p50, unit: 'ms' });
-        rows.push({ name: `${mode} search at ${n} traces p99`, value: r[mode].p99, unit: 'ms', ...(mode === 'hybrid' && n === '100k' ? { goal: '<= 30 ms' } : {}) });
+        rows.push({
+          name: `${mode} search at ${n} traces p99`,
+          value: r[mode].p99,
+          unit: 'ms',
+          ...(mode === 'hybrid' && n === '100k' ? { goal: '<= 30 ms' } : {}),
+        });
       }
     }
     // Stopping flushes the store: db.json then holds all 100,000 traces. The daemon's memory is

@@ -6,7 +6,16 @@ import { join } from 'node:path';
 import { homePaths } from '../dist/config/paths.js';
 import { Store } from '../dist/store/store.js';
 
-const doc = (i) => ({ uid: `tr_bench_${i}`, user_id: 'usr_bench', task_id: `task-${i % 100}`, type: 'observation', timestamp: new Date(1_800_000_000_000 + i * 60_000).toISOString(), content: `bench trace number ${i} about the quarterly report and the gym`, importance: 3, version: 1 });
+const doc = (i) => ({
+  uid: `tr_bench_${i}`,
+  user_id: 'usr_bench',
+  task_id: `task-${i % 100}`,
+  type: 'observation',
+  timestamp: new Date(1_800_000_000_000 + i * 60_000).toISOString(),
+  content: `bench trace number ${i} about the quarterly report and the gym`,
+  importance: 3,
+  version: 1,
+});
 
 async function writeLatency(store, n, from) {
   const ms = [];
@@ -23,9 +32,15 @@ export async function run() {
   const home = mkdtempSync(join(tmpdir(), 'kairos-bench-'));
   try {
     const store = await Store.open(homePaths(home), { snapshotEveryOps: 1e9, snapshotEveryMs: 3_600_000 });
-    for (let i = 0; i < 1000; i += 500) await store.transact((tx) => { for (let j = i; j < i + 500; j++) tx.put('traces', doc(j)); });
+    for (let i = 0; i < 1000; i += 500)
+      await store.transact((tx) => {
+        for (let j = i; j < i + 500; j++) tx.put('traces', doc(j));
+      });
     const small = await writeLatency(store, 200, 1_000_000);
-    for (let i = 1000; i < 100_000; i += 2000) await store.transact((tx) => { for (let j = i; j < i + 2000; j++) tx.put('traces', doc(j)); });
+    for (let i = 1000; i < 100_000; i += 2000)
+      await store.transact((tx) => {
+        for (let j = i; j < i + 2000; j++) tx.put('traces', doc(j));
+      });
     const big = await writeLatency(store, 200, 2_000_000);
     let t = performance.now();
     await Promise.all(Array.from({ length: 200 }, (_, i) => store.transact((tx) => tx.put('traces', doc(3_000_000 + i)))));

@@ -12,7 +12,11 @@ import { BuiltinModel, SHIPPED_MODEL_DIR } from '../dist/search/models/builtin-m
 const out = resolve(process.argv[2] ?? SHIPPED_MODEL_DIR);
 mkdirSync(out, { recursive: true });
 const started = Date.now();
-const model = new BuiltinModel({ cacheDirs: [out], writeDir: out, log: (msg, extra) => process.stderr.write(`${msg} ${extra ? JSON.stringify(extra) : ''}\n`) });
+const model = new BuiltinModel({
+  cacheDirs: [out],
+  writeDir: out,
+  log: (msg, extra) => process.stderr.write(`${msg} ${extra ? JSON.stringify(extra) : ''}\n`),
+});
 await model.complete;
 const error = model.error ?? model.encoderError;
 if (error) {

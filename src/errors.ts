@@ -16,7 +16,12 @@ export class AppError extends Error {
   readonly expose: boolean;
   readonly headers?: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown; expose?: boolean } = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    opts: { details?: ErrorDetail[]; headers?: Record<string, string>; cause?: unknown; expose?: boolean } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.name = 'AppError';
     this.status = status;
@@ -32,8 +37,7 @@ export const unauthorized = (message = 'A valid API key or token is required.') 
 export const forbidden = (message: string) => new AppError(403, 'forbidden', message);
 export const notFound = (message: string) => new AppError(404, 'not_found', message);
 export const conflict = (message: string, code = 'conflict', details?: ErrorDetail[]) => new AppError(409, code, message, { details });
-export const validationFailed = (message: string, details?: ErrorDetail[], code = 'validation_failed') =>
-  new AppError(422, code, message, { details });
+export const validationFailed = (message: string, details?: ErrorDetail[], code = 'validation_failed') => new AppError(422, code, message, { details });
 export const internal = (message = 'Internal error.') => new AppError(500, 'internal', message);
 /** The disk refused a write (ENOSPC, EFBIG, EDQUOT): nothing of it was applied. The message holds no internals. */
 export const storageFull = (cause?: unknown) =>

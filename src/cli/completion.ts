@@ -12,7 +12,10 @@ function walk(cmd: Command, path: string[]): Node {
   return {
     path,
     description: cmd.description().split('\n')[0] ?? '',
-    options: cmd.options.filter((o) => !o.hidden).flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f))).concat('--help'),
+    options: cmd.options
+      .filter((o) => !o.hidden)
+      .flatMap((o) => [o.short, o.long].filter((f): f is string => Boolean(f)))
+      .concat('--help'),
     children: cmd.commands.map((c) => walk(c, [...path, c.name()])),
   };
 }
@@ -71,7 +74,18 @@ export function completionScript(program: Command, shell: 'bash' | 'zsh' | 'fish
     '  esac',
   ].join('\n');
   if (shell === 'bash') {
-    return [HEADER, '_kairos() {', '  local -a line=("${COMP_WORDS[@]}")', '  local cword=$COMP_CWORD', body, '  cur="${COMP_WORDS[COMP_CWORD]}"', '  COMPREPLY=($(compgen -W "$words" -- "$cur"))', '}', 'complete -F _kairos kairos', ''].join('\n');
+    return [
+      HEADER,
+      '_kairos() {',
+      '  local -a line=("${COMP_WORDS[@]}")',
+      '  local cword=$COMP_CWORD',
+      body,
+      '  cur="${COMP_WORDS[COMP_CWORD]}"',
+      '  COMPREPLY=($(compgen -W "$words" -- "$cur"))',
+      '}',
+      'complete -F _kairos kairos',
+      '',
+    ].join('\n');
   }
   return [
     '#compdef kairos',

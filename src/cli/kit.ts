@@ -54,13 +54,15 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
     globals,
     exitCode: 0,
     client: () =>
-      (client ??= import('../client/connect.js').then(({ connect }) => connect({
-        env: ctx.env,
-        url: globals.url,
-        apiKey: globals.apiKey,
-        autostart: globals.autostart !== false && !ctx.env.KAIROS_URL,
-        note: (l) => io.note(l),
-      }))),
+      (client ??= import('../client/connect.js').then(({ connect }) =>
+        connect({
+          env: ctx.env,
+          url: globals.url,
+          apiKey: globals.apiKey,
+          autostart: globals.autostart !== false && !ctx.env.KAIROS_URL,
+          note: (l) => io.note(l),
+        }),
+      )),
     userZone: () =>
       (zone ??= deps
         .client()

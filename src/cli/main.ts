@@ -24,7 +24,8 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     if ((err as Error)?.name === 'ExitPromptError') return ExitCode.usage;
     const json = ctx.ran?.globals.json;
     if (err instanceof AppError) {
-      if (json) streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
+      if (json)
+        streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
       else {
         streams.stderr.write(`kairos: ${err.message}\n`);
         for (const d of err.details ?? []) streams.stderr.write(`  ${d.path}: ${d.message}\n`);

@@ -1,23 +1,23 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
 import { registerApprove } from './commands/approve/index.js';
+import { registerCal } from './commands/cal/index.js';
+import { registerChat } from './commands/chat/index.js';
+import { registerCompletion } from './commands/completion/index.js';
+import { registerDaemon } from './commands/daemon/index.js';
 import { registerExecute } from './commands/execute/index.js';
+import { registerExport } from './commands/export/index.js';
 import { registerFeedback } from './commands/feedback/index.js';
+import { registerKeys } from './commands/keys/index.js';
+import { registerPlan } from './commands/plan/index.js';
 import { registerQueue } from './commands/queue/index.js';
 import { registerReject } from './commands/reject/index.js';
 import { registerReview } from './commands/review/index.js';
-import { registerWatch } from './commands/watch/index.js';
-import { registerCal } from './commands/cal/index.js';
-import { registerChat } from './commands/chat/index.js';
-import { registerPlan } from './commands/plan/index.js';
-import { registerCompletion } from './commands/completion/index.js';
-import { registerDaemon } from './commands/daemon/index.js';
-import { registerExport } from './commands/export/index.js';
-import { registerKeys } from './commands/keys/index.js';
 import { registerStatus } from './commands/status/index.js';
 import { registerTempo } from './commands/tempo/index.js';
 import { registerTrace } from './commands/trace/index.js';
 import { registerUser } from './commands/user/index.js';
+import { registerWatch } from './commands/watch/index.js';
 import type { ProgramContext } from './kit.js';
 
 /**

@@ -33,7 +33,9 @@ async function autostart(home: string, o: ConnectOptions): Promise<DaemonState> 
   };
   const s = await startDetached(home, o.env, { portFallback: true, onSpawn });
   if (spawned && s.port_fallback_from !== undefined) {
-    o.note(`kairos: port ${s.port_fallback_from} is in use by another program; the daemon listens on ${s.port} instead (recorded in daemon.json; set "port" in ${homePaths(home).config} to choose one)`);
+    o.note(
+      `kairos: port ${s.port_fallback_from} is in use by another program; the daemon listens on ${s.port} instead (recorded in daemon.json; set "port" in ${homePaths(home).config} to choose one)`,
+    );
   }
   return s;
 }

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { mkdir, open, readFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { readDaemonState, type DaemonState } from '../config/daemon-state.js';
+import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
-import { pidAlive } from '../platform/process.js';
 import { AppError } from '../errors.js';
+import { pidAlive } from '../platform/process.js';
 
 const BIN = fileURLToPath(new URL('../../bin/kairos.js', import.meta.url));
 const START_TIMEOUT_MS = 10_000;
@@ -168,7 +168,11 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
     const s = await runningDaemon(home);
     if (s) return s;
     if (Date.now() > deadline) {
-      throw new AppError(503, 'daemon_unreachable', `Another command has been starting the kairos daemon for ${Math.round((START_GRACE_MS + 5000) / 1000)} s without success (log: ${paths.daemonLog}).`);
+      throw new AppError(
+        503,
+        'daemon_unreachable',
+        `Another command has been starting the kairos daemon for ${Math.round((START_GRACE_MS + 5000) / 1000)} s without success (log: ${paths.daemonLog}).`,
+      );
     }
     await sleep(POLL_MS);
   }
@@ -255,7 +259,8 @@ export async function stopDaemon(home: string, timeoutMs = STOP_TIMEOUT_MS): Pro
   }
   const deadline = Date.now() + timeoutMs;
   while (pidAlive(pid)) {
-    if (Date.now() > deadline) throw new AppError(500, 'daemon_stuck', `The daemon (pid ${pid}) did not stop within ${timeoutMs / 1000} s; see ${homePaths(home).daemonLog}.`);
+    if (Date.now() > deadline)
+      throw new AppError(500, 'daemon_stuck', `The daemon (pid ${pid}) did not stop within ${timeoutMs / 1000} s; see ${homePaths(home).daemonLog}.`);
     await sleep(25);
   }
   return { pid };

@@ -39,7 +39,9 @@ export class ApiClient {
    */
   async call<K extends EndpointName>(name: K, ...[args]: CallRest<K>): Promise<EndpointResponse<K>> {
     // The signature checks the arguments against the endpoint; inside, they are plain values.
-    const a = args as { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; raw?: RawBody; headers?: Record<string, string> } | undefined;
+    const a = args as
+      | { params?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; raw?: RawBody; headers?: Record<string, string> }
+      | undefined;
     const space = name.indexOf(' ');
     const params = a?.params ?? {};
     const path = name.slice(space + 1).replace(/\{(\w+)\}/g, (_m, p: string) => {
@@ -70,7 +72,11 @@ export class ApiClient {
       try {
         res = await fetch(url, { method, headers, body });
       } catch (e) {
-        throw new AppError(503, 'daemon_unreachable', `Cannot reach the kairos daemon at ${this.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}).`);
+        throw new AppError(
+          503,
+          'daemon_unreachable',
+          `Cannot reach the kairos daemon at ${this.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}).`,
+        );
       }
       if (res.status === 429 && attempt < maxTries) {
         const retryAfter = Number(res.headers.get('retry-after')) || 1;

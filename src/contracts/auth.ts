@@ -5,9 +5,19 @@ import { Scope } from './scopes.js';
 export const CreateKeyRequest = z
   .object({
     name: z.string().min(1).max(100),
-    agent_id: z.string().min(1).max(100).regex(/^[\w.:@-]+$/, 'letters, digits and . _ : @ -').optional(),
+    agent_id: z
+      .string()
+      .min(1)
+      .max(100)
+      .regex(/^[\w.:@-]+$/, 'letters, digits and . _ : @ -')
+      .optional(),
     scopes: z.array(Scope).min(1),
-    ttl_seconds: z.number().int().positive().max(10 * 365 * 24 * 3600).optional(),
+    ttl_seconds: z
+      .number()
+      .int()
+      .positive()
+      .max(10 * 365 * 24 * 3600)
+      .optional(),
     user_id: z.string().optional().describe('admin only: mint a key for another user'),
   })
   .strict();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { rruleProblem } from '../time/rrule.js';
-import { IsoDateTime, QueryBool } from './common.js';
 import { CALENDAR_LIMITS } from './calendar-limits.js';
+import { IsoDateTime, QueryBool } from './common.js';
 import { TimeZone } from './users.js';
 
 export const EVENT_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
@@ -10,12 +10,14 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
 /** Start of an event: a date-time with offset, or a plain date for an all-day event. */
-export const EventStart = z
-  .union([IsoDateTime, z.iso.date()])
-  .describe('ISO 8601 date-time with offset; a plain date (YYYY-MM-DD) only with all_day: true');
+export const EventStart = z.union([IsoDateTime, z.iso.date()]).describe('ISO 8601 date-time with offset; a plain date (YYYY-MM-DD) only with all_day: true');
 
 const Title = z.string().trim().min(1).max(1000);
-const Duration = z.number().int('whole minutes').positive('must be > 0').max(366 * 1440, 'at most a year');
+const Duration = z
+  .number()
+  .int('whole minutes')
+  .positive('must be > 0')
+  .max(366 * 1440, 'at most a year');
 const Text = z.string().max(100_000);
 const Tag = z.string().trim().min(1).max(100).describe('free label used to filter listings and exports (e.g. a tempo tag such as @deep-work)');
 const TaskId = z.string().min(1).max(255);
@@ -83,7 +85,10 @@ export type EventItem = z.infer<typeof EventItem>;
 
 export const CreatedEvent = CalendarEvent.extend({
   conflicts: z.array(z.string()).describe('uids of events (or series) overlapping the new event'),
-  conflicts_truncated: z.literal(true).optional().describe('present when the conflict check stopped at its cap (max_conflict_intervals or the expansion budget): conflicts may be incomplete'),
+  conflicts_truncated: z
+    .literal(true)
+    .optional()
+    .describe('present when the conflict check stopped at its cap (max_conflict_intervals or the expansion budget): conflicts may be incomplete'),
 }).meta({ id: 'CreatedEvent' });
 
 export const CreateEventRequest = z
@@ -131,7 +136,9 @@ export const EditEventRequest = z
     uid: z.string().min(1),
     updates: EventUpdates,
     expected_version: z.number().int().min(1).optional().describe('refuse with 409 version_conflict unless the event is at this version'),
-    recurrence_id: IsoDateTime.optional().describe('edit only this occurrence of a series (an override); title, scheduled_for, duration_minutes, description, location, status'),
+    recurrence_id: IsoDateTime.optional().describe(
+      'edit only this occurrence of a series (an override); title, scheduled_for, duration_minutes, description, location, status',
+    ),
   })
   .strict();
 

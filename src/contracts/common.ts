@@ -22,8 +22,6 @@ export const ClientId = z
   .regex(/^[\x21-\x7e][\x20-\x7e]*$/, 'must be printable ASCII without leading space');
 
 /** Query booleans arrive as strings. */
-export const QueryBool = z
-  .enum(['true', 'false', '1', '0'])
-  .transform((v) => v === 'true' || v === '1');
+export const QueryBool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const QueryInt = (min: number, max: number) => z.coerce.number().int().min(min).max(max);

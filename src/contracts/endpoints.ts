@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { CreatedKey, CreateKeyRequest, KeyIdParams, KeyList, LoginRequest, LoginResponse, RevokedKey } from './auth.js';
 import {
   CalendarEvent,
+  ExportQuery as CalendarExportQuery,
   CreatedEvent,
   CreateEventRequest,
   EditEventRequest,
   EventList,
   EventsQuery,
-  ExportQuery as CalendarExportQuery,
   FeedQuery,
   ICS_MIME,
   ImportReport,

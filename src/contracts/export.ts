@@ -62,7 +62,8 @@ export const ExportQuery = z
       for (const k of DIFF_ONLY) if (q[k] !== undefined) fail(k, `${k} applies to export_format=diff only`);
     }
     if (q.max_token_count !== undefined && q.export_format !== 'summary') fail('max_token_count', 'max_token_count applies to export_format=summary only');
-    if (q.start_time !== undefined && q.end_time !== undefined && Date.parse(q.start_time) > Date.parse(q.end_time)) fail('end_time', 'end_time is before start_time');
+    if (q.start_time !== undefined && q.end_time !== undefined && Date.parse(q.start_time) > Date.parse(q.end_time))
+      fail('end_time', 'end_time is before start_time');
   });
 export type ExportQuery = z.infer<typeof ExportQuery>;
 
@@ -116,7 +117,10 @@ export const ExportResponse = z.object({
   export_format: z.enum(EXPORT_FORMATS),
   generated_at: IsoDateTime,
   results: Results.optional().describe('without group_by'),
-  groups: z.array(z.object({ key: z.string(), results: Results })).optional().describe('with group_by'),
+  groups: z
+    .array(z.object({ key: z.string(), results: Results }))
+    .optional()
+    .describe('with group_by'),
   events: z.array(z.record(z.string(), z.unknown())).optional().describe('linked: calendar events reached through linked_event_uid'),
   next_cursor: z.string().nullable().describe('null on the last page'),
   checkpoint: CheckpointInfo.optional().describe('the checkpoint this export saved'),

@@ -8,9 +8,9 @@ export type TraceType = (typeof TRACE_TYPES)[number];
 
 /** Types a client may push or edit into: transitions are the server's record of plan state changes. */
 export const CLIENT_TRACE_TYPES = TRACE_TYPES.filter((t) => t !== 'transition') as Exclude<TraceType, 'transition'>[];
-const ClientTraceType = z.enum(CLIENT_TRACE_TYPES as [Exclude<TraceType, 'transition'>, ...Exclude<TraceType, 'transition'>[]]).describe(
-  'goal, observation, reflection, agent_plan or calendar_event (transition traces are recorded by the server)',
-);
+const ClientTraceType = z
+  .enum(CLIENT_TRACE_TYPES as [Exclude<TraceType, 'transition'>, ...Exclude<TraceType, 'transition'>[]])
+  .describe('goal, observation, reflection, agent_plan or calendar_event (transition traces are recorded by the server)');
 
 const TaskId = z.string().min(1).max(255).describe('task the trace belongs to');
 const Importance = z.number().int().min(1).max(5).describe('1 (low) – 5 (high)');
@@ -19,7 +19,6 @@ const Content = z.string().min(1).max(100_000);
 const Notes = z.string().max(100_000);
 const TraceIds = z.array(ClientId).max(1000);
 const Fields = z.record(z.string(), z.unknown()).describe('structured data (transition traces keep {from, to, actor, plan_id} here)');
-
 
 export const MemoryTrace = z
   .object({
@@ -157,10 +156,7 @@ export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 export const SearchRequest = z
   .object({
     query: z.string().trim().min(1).max(1000),
-    mode: z
-      .enum(SEARCH_MODES)
-      .optional()
-      .describe('keyword (BM25), semantic (sentence vectors, cosine) or hybrid (both fused; the default)'),
+    mode: z.enum(SEARCH_MODES).optional().describe('keyword (BM25), semantic (sentence vectors, cosine) or hybrid (both fused; the default)'),
     type: TraceTypeSchema.optional(),
     tempo_tag: TempoTagSchema.optional(),
     task_id: z.string().optional(),
@@ -191,7 +187,9 @@ export const EmbeddingsInfo = z
     preparing: z
       .string()
       .optional()
-      .describe('first start of an installation only: the sentence encoder half of the built-in model is still being prepared, and its word vectors answer alone until then'),
+      .describe(
+        'first start of an installation only: the sentence encoder half of the built-in model is still being prepared, and its word vectors answer alone until then',
+      ),
   })
   .describe('the embeddings behind the semantic part of this answer');
 export type EmbeddingsInfo = z.infer<typeof EmbeddingsInfo>;

@@ -21,7 +21,11 @@ export const MAX_ACTIONS = 50;
 
 const TaskId = z.string().trim().min(1).max(255);
 const Title = z.string().trim().min(1).max(1000);
-const Minutes = z.number().int('whole minutes').min(0).max(366 * 1440, 'at most a year');
+const Minutes = z
+  .number()
+  .int('whole minutes')
+  .min(0)
+  .max(366 * 1440, 'at most a year');
 const Confidence = z.number().min(0).max(1);
 
 // ------------------------------------------------------------------ response shapes
@@ -44,7 +48,14 @@ export const Action = z
     status: z.enum(PLAN_STATUSES),
     edited: z.boolean().optional().describe('changed by the person at approval'),
     original: z
-      .object({ title: z.string(), scheduled_for: IsoDateTime, duration_minutes: z.number().int(), task_id: z.string(), content: z.string().optional(), tempo_tag: z.string().optional() })
+      .object({
+        title: z.string(),
+        scheduled_for: IsoDateTime,
+        duration_minutes: z.number().int(),
+        task_id: z.string(),
+        content: z.string().optional(),
+        tempo_tag: z.string().optional(),
+      })
       .optional()
       .describe('the proposed values of an edited action'),
     conflicts: z.array(z.string()).optional().describe('uids of calendar events the action overlaps (informative, not a violation)'),
@@ -86,7 +97,9 @@ export const ActionInput = z
     task_id: TaskId.optional().describe("default: the plan's task_id"),
     title: Title.optional().describe('required for add_event; reschedule_event: default the event title; reflect: default the start of content'),
     scheduled_for: IsoDateTime.optional().describe('required for add_event and reschedule_event (the new start); reflect: default now'),
-    duration_minutes: Minutes.optional().describe('required for add_event unless tempo_tag is a duration block; reschedule_event: default the event duration; reflect: default 0'),
+    duration_minutes: Minutes.optional().describe(
+      'required for add_event unless tempo_tag is a duration block; reschedule_event: default the event duration; reflect: default 0',
+    ),
     estimate_minutes: Minutes.optional().describe('default duration_minutes'),
     tempo_tag: TempoTagSchema.optional(),
     event_uid: z.string().min(1).max(255).optional().describe('reschedule_event: the event to move (required)'),
@@ -102,9 +115,11 @@ export const ActionInput = z
     if (a.kind === 'add_event') {
       need('title', 'an add_event names the event');
       need('scheduled_for', 'an add_event needs a start time');
-      if (a.duration_minutes === undefined && (a.tempo_tag === undefined || tagMinutes(a.tempo_tag) === undefined)) need('duration_minutes', 'an add_event needs a duration (or a duration tempo tag such as 25m)');
+      if (a.duration_minutes === undefined && (a.tempo_tag === undefined || tagMinutes(a.tempo_tag) === undefined))
+        need('duration_minutes', 'an add_event needs a duration (or a duration tempo tag such as 25m)');
       if (a.duration_minutes === 0) ctx.addIssue({ code: 'custom', path: ['duration_minutes'], message: 'an event lasts at least a minute' });
-      if (a.event_uid !== undefined) ctx.addIssue({ code: 'custom', path: ['event_uid'], message: 'event_uid belongs to reschedule_event; add_event creates its own event' });
+      if (a.event_uid !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['event_uid'], message: 'event_uid belongs to reschedule_event; add_event creates its own event' });
     } else if (a.kind === 'reschedule_event') {
       need('event_uid', 'reschedule_event names the event to move');
       need('scheduled_for', 'reschedule_event needs the new start time');
@@ -127,7 +142,8 @@ export const ActionList = z
   .array(z.unknown())
   .transform((items, ctx) => {
     if (items.length === 0) ctx.addIssue({ code: 'custom', path: [], message: 'a plan needs at least one action', params: PLAN_INVALID });
-    if (items.length > MAX_ACTIONS) ctx.addIssue({ code: 'custom', path: [], message: `a plan holds at most ${MAX_ACTIONS} actions, not ${items.length}`, params: PLAN_INVALID });
+    if (items.length > MAX_ACTIONS)
+      ctx.addIssue({ code: 'custom', path: [], message: `a plan holds at most ${MAX_ACTIONS} actions, not ${items.length}`, params: PLAN_INVALID });
     const out: ActionInput[] = [];
     items.forEach((item, i) => {
       const r = ActionInput.safeParse(item);
@@ -143,7 +159,10 @@ export const ActionList = z
   .meta({
     description: `the agent's own actions (1–${MAX_ACTIONS}); problems answer 422 plan_invalid`,
     items: (() => {
-      const { $schema: _s, ...items } = z.toJSONSchema(ActionInput, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+      const { $schema: _s, ...items } = z.toJSONSchema(ActionInput, { io: 'input', target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
+        string,
+        unknown
+      >;
       return items;
     })(),
     maxItems: MAX_ACTIONS,
@@ -207,9 +226,7 @@ export const ApproveRequest = z
   .strict();
 export type ApproveRequest = z.infer<typeof ApproveRequest>;
 
-export const RejectRequest = z
-  .object({ plan_id: z.string().min(1), reason: z.string().trim().min(1).max(10_000).optional() })
-  .strict();
+export const RejectRequest = z.object({ plan_id: z.string().min(1), reason: z.string().trim().min(1).max(10_000).optional() }).strict();
 
 export const ExecuteRequest = z
   .object({
@@ -279,5 +296,8 @@ export const FeedbackRequest = z
     revision: Revision.optional(),
   })
   .strict()
-  .refine((b) => b.rating !== undefined || b.comment !== undefined || b.revision !== undefined, { message: 'give a rating, a comment or a revision', path: ['rating'] });
+  .refine((b) => b.rating !== undefined || b.comment !== undefined || b.revision !== undefined, {
+    message: 'give a rating, a comment or a revision',
+    path: ['rating'],
+  });
 export type FeedbackRequest = z.infer<typeof FeedbackRequest>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { WEEKDAYS, parseHHMM, formatHHMM, type Weekday } from '../time/local-date.js';
-import { isTempoTag, normalizeTag, tagMinutes, TEMPO_TAG_HINT, TempoTagSchema } from '../time/tags.js';
+import { formatHHMM, parseHHMM, WEEKDAYS, type Weekday } from '../time/local-date.js';
+import { isTempoTag, normalizeTag, TEMPO_TAG_HINT, TempoTagSchema, tagMinutes } from '../time/tags.js';
 import { ClientId, IsoDateTime } from './common.js';
 
 /**
@@ -16,7 +16,10 @@ const TAG_CODE = { code: 'invalid_tempo_tag' };
 
 // ------------------------------------------------------------------ response shapes
 
-const HHMM = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/).describe('local wall time HH:MM');
+const HHMM = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/)
+  .describe('local wall time HH:MM');
 const Day = z.enum(WEEKDAYS);
 
 export const TimeRange = z.object({
@@ -56,7 +59,9 @@ export const CadenceRule = z.object({
   per_event: z.boolean().optional().describe('reschedule_event only: count per rescheduled event'),
 });
 export type CadenceRule = z.infer<typeof CadenceRule>;
-export const Cadence = z.object(Object.fromEntries(ACTION_KINDS.map((k) => [k, CadenceRule.optional()])) as Record<ActionKind, z.ZodOptional<typeof CadenceRule>>);
+export const Cadence = z.object(
+  Object.fromEntries(ACTION_KINDS.map((k) => [k, CadenceRule.optional()])) as Record<ActionKind, z.ZodOptional<typeof CadenceRule>>,
+);
 export type Cadence = Partial<Record<ActionKind, CadenceRule>>;
 
 const Limits = z.object({ per_day: z.number().int().optional(), per_week: z.number().int().optional() });
@@ -161,19 +166,22 @@ export const BlockedInput = z
 
 const Count = z.number().int().min(0).max(100_000);
 
-
 export const CadenceRuleInput = z
   .strictObject({ max: Count, per: z.enum(['day', 'week']), per_event: z.boolean().optional() }, known('cadence field', ['max', 'per', 'per_event']))
   .describe('at most `max` proposals of this kind per day or ISO week (in the user’s zone)');
 
 export const CadenceInput = z
   .strictObject(
-    Object.fromEntries(ACTION_KINDS.map((k) => [k, CadenceRuleInput.nullable().optional()])) as Record<ActionKind, z.ZodOptional<z.ZodNullable<typeof CadenceRuleInput>>>,
+    Object.fromEntries(ACTION_KINDS.map((k) => [k, CadenceRuleInput.nullable().optional()])) as Record<
+      ActionKind,
+      z.ZodOptional<z.ZodNullable<typeof CadenceRuleInput>>
+    >,
     known('action kind', ACTION_KINDS),
   )
   .superRefine((c, ctx) => {
     for (const k of ACTION_KINDS) {
-      if (k !== 'reschedule_event' && c[k]?.per_event) ctx.addIssue({ code: 'custom', path: [k, 'per_event'], message: 'per_event applies only to reschedule_event' });
+      if (k !== 'reschedule_event' && c[k]?.per_event)
+        ctx.addIssue({ code: 'custom', path: [k, 'per_event'], message: 'per_event applies only to reschedule_event' });
     }
   })
   .describe('action kind → rule; null removes the rule');
@@ -238,37 +246,55 @@ const wordKey = (raw: string) => {
 
 const BiasInput = z.union([
   z.number().gt(0).max(10).describe('multiplier of the estimate (0 < x ≤ 10)'),
-  z.object({ minutes: z.number().int().min(-1440).max(1440) }).strict().describe('minutes added to the estimate'),
+  z
+    .object({ minutes: z.number().int().min(-1440).max(1440) })
+    .strict()
+    .describe('minutes added to the estimate'),
 ]);
 
 const PREFERENCE_KEYS = ['time_ranges', 'tag_mappings', 'duration_biases', 'blocked', 'blocked_add', 'blocked_remove', 'cadence', 'budget'];
 
 export const PreferencesInput = z
-  .strictObject({
-    time_ranges: keyedRecord(TimeRangeInput, labelKey, 'tag'),
-    tag_mappings: keyedRecord(TempoTagSchema, wordKey, 'word'),
-    duration_biases: keyedRecord(BiasInput, wordKey, 'kind or tag'),
-    blocked: z.array(BlockedInput).max(500).describe('the whole list of blocked time (replaces the stored one)'),
-    blocked_add: z.array(BlockedInput).max(500).describe('blocks to append to the stored list, in one step with any other change (no read-modify-write race)'),
-    blocked_remove: z.array(BlockedInput).max(500).describe('blocks to take out of the stored list, matched by start, end, days and label; one not there is ignored'),
-    cadence: CadenceInput,
-    budget: BudgetInput,
-    timezone: z
-      .unknown()
-      .refine(() => false, { message: "the time zone is the user's: change it with PATCH /user/update {updates: {timezone}}" })
-      .optional(),
-  }, known('preference', PREFERENCE_KEYS))
+  .strictObject(
+    {
+      time_ranges: keyedRecord(TimeRangeInput, labelKey, 'tag'),
+      tag_mappings: keyedRecord(TempoTagSchema, wordKey, 'word'),
+      duration_biases: keyedRecord(BiasInput, wordKey, 'kind or tag'),
+      blocked: z.array(BlockedInput).max(500).describe('the whole list of blocked time (replaces the stored one)'),
+      blocked_add: z
+        .array(BlockedInput)
+        .max(500)
+        .describe('blocks to append to the stored list, in one step with any other change (no read-modify-write race)'),
+      blocked_remove: z
+        .array(BlockedInput)
+        .max(500)
+        .describe('blocks to take out of the stored list, matched by start, end, days and label; one not there is ignored'),
+      cadence: CadenceInput,
+      budget: BudgetInput,
+      timezone: z
+        .unknown()
+        .refine(() => false, { message: "the time zone is the user's: change it with PATCH /user/update {updates: {timezone}}" })
+        .optional(),
+    },
+    known('preference', PREFERENCE_KEYS),
+  )
   .partial()
   .superRefine((p, ctx) => {
     if (p.blocked && (p.blocked_add || p.blocked_remove))
-      ctx.addIssue({ code: 'custom', path: ['blocked'], message: 'send either blocked (the whole list) or blocked_add/blocked_remove (changes to it), not both' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['blocked'],
+        message: 'send either blocked (the whole list) or blocked_add/blocked_remove (changes to it), not both',
+      });
   });
 export type PreferencesInput = z.output<typeof PreferencesInput>;
 
 export const AdjustRequest = z
   .object({
     user_id: z.string().optional().describe("default: the caller's"),
-    preferences: PreferencesInput.describe('partial update: objects merge key by key, null removes a key, blocked replaces the list, blocked_add/blocked_remove change it'),
+    preferences: PreferencesInput.describe(
+      'partial update: objects merge key by key, null removes a key, blocked replaces the list, blocked_add/blocked_remove change it',
+    ),
   })
   .strict();
 

@@ -41,9 +41,7 @@ const CurrentPassword = z
 
 export const UpdateUserRequest = z.object({ user_id: z.string().optional(), updates: UserUpdates, current_password: CurrentPassword.optional() }).strict();
 
-export const SetPasswordRequest = z
-  .object({ email: z.string().email().optional(), password: Password, current_password: CurrentPassword.optional() })
-  .strict();
+export const SetPasswordRequest = z.object({ email: z.string().email().optional(), password: Password, current_password: CurrentPassword.optional() }).strict();
 
 export const UserProfile = z
   .object({

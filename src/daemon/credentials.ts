@@ -1,4 +1,4 @@
-import { readCredentials, type Credentials } from '../config/credentials.js';
+import { type Credentials, readCredentials } from '../config/credentials.js';
 import { SCOPES } from '../contracts/scopes.js';
 import type { Services } from '../server/services.js';
 import { writeFileDurable } from '../store/durable-file.js';

@@ -4,7 +4,10 @@ import { basename, dirname, join } from 'node:path';
 import { pidAlive } from '../platform/process.js';
 
 export class DaemonRunningError extends Error {
-  constructor(readonly pid: number, home: string) {
+  constructor(
+    readonly pid: number,
+    home: string,
+  ) {
     super(`Another kairos daemon (pid ${pid}) is already running on ${home}. Stop it with "kairos daemon stop", or use another KAIROS_HOME.`);
   }
 }

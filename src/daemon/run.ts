@@ -1,14 +1,14 @@
+import { chmod, mkdir, readFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { chmod, mkdir, readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { readConfigFile, resolveConfig } from '../config/config.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
 import { systemClock } from '../domain/clock.js';
 import { AppError } from '../errors.js';
-import { answerClientErrors } from '../server/client-errors.js';
 import { createApp } from '../server/app.js';
+import { answerClientErrors } from '../server/client-errors.js';
 import { createServices, type Services } from '../server/services.js';
 import { attachWebSocket } from '../server/ws.js';
 import { isNoSpace } from '../store/durable-file.js';
@@ -16,7 +16,7 @@ import { Store, StoreOpenError } from '../store/store.js';
 import { VERSION } from '../version.js';
 import { ensureOwnerCredentials } from './credentials.js';
 import { hardenIntrinsics } from './harden.js';
-import { DaemonRunningError, acquireLock } from './lock.js';
+import { acquireLock, DaemonRunningError } from './lock.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
 
 export interface RunOptions {
@@ -58,7 +58,11 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
   const tls = Boolean(opts.tlsCert || opts.tlsKey);
   if (tls && !(opts.tlsCert && opts.tlsKey)) throw new AppError(422, 'usage', 'TLS needs both --tls-cert and --tls-key.');
   if (!isLoopback(config.host) && !tls && !opts.insecure) {
-    throw new AppError(422, 'usage', `Refusing to listen on ${config.host} without TLS: pass --tls-cert and --tls-key, or --insecure to accept plain HTTP on the network.`);
+    throw new AppError(
+      422,
+      'usage',
+      `Refusing to listen on ${config.host} without TLS: pass --tls-cert and --tls-key, or --insecure to accept plain HTTP on the network.`,
+    );
   }
 
   const release = await acquireLock(paths.lock, paths.home).catch((e: unknown) => {
@@ -86,9 +90,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     await ensureOwnerCredentials(services, paths.credentials);
     const app = createApp(services);
     const handler = app.callback();
-    const server = tls
-      ? createHttpsServer({ cert: await readFile(opts.tlsCert!), key: await readFile(opts.tlsKey!) }, handler)
-      : createHttpServer(handler);
+    const server = tls ? createHttpsServer({ cert: await readFile(opts.tlsCert!), key: await readFile(opts.tlsKey!) }, handler) : createHttpServer(handler);
     answerClientErrors(server);
     const ws = attachWebSocket(server, services);
     let fallbackFrom: number | undefined;
@@ -103,7 +105,16 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     if (fallbackFrom !== undefined) logger.warn({ port, taken: fallbackFrom }, `port ${fallbackFrom} is in use; listening on ${port} instead`);
     const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `${tls ? 'https' : 'http'}://${shownHost}:${port}`;
-    await writeDaemonState(paths.daemonJson, { pid: process.pid, host: config.host, port, url, version: VERSION, started_at: startedAt.toISOString(), tls, ...(fallbackFrom !== undefined ? { port_fallback_from: fallbackFrom } : {}) });
+    await writeDaemonState(paths.daemonJson, {
+      pid: process.pid,
+      host: config.host,
+      port,
+      url,
+      version: VERSION,
+      started_at: startedAt.toISOString(),
+      tls,
+      ...(fallbackFrom !== undefined ? { port_fallback_from: fallbackFrom } : {}),
+    });
     (opts.stdout ?? ((l) => process.stdout.write(l + '\n')))(`kairos listening on ${url}`);
     logger.info({ url, version: VERSION, home: paths.home }, 'daemon started');
 
@@ -152,7 +163,11 @@ function startFailure(e: unknown, port?: number, configFile?: string): AppError 
   if (e instanceof StoreOpenError || e instanceof DaemonRunningError) return new AppError(500, 'daemon_start_failed', e.message);
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    return new AppError(500, 'daemon_start_failed', `Port ${port} is in use by another program: choose another with --port, or set "port" in ${configFile} (0 = any free port).`);
+    return new AppError(
+      500,
+      'daemon_start_failed',
+      `Port ${port} is in use by another program: choose another with --port, or set "port" in ${configFile} (0 = any free port).`,
+    );
   }
   if (code === 'EACCES') return new AppError(500, 'daemon_start_failed', `Not allowed: ${(e as Error).message}`);
   return new AppError(500, 'daemon_start_failed', `The daemon could not start: ${(e as Error).message}`);

@@ -1,5 +1,5 @@
 import { unlink } from 'node:fs/promises';
-import { readDaemonState, type DaemonState } from '../config/daemon-state.js';
+import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
 import { writeFileDurable } from '../store/durable-file.js';
 
 export const writeDaemonState = (path: string, s: DaemonState) => writeFileDurable(path, JSON.stringify(s, null, 2) + '\n');

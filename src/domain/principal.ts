@@ -26,12 +26,12 @@ export function requireScope(p: Principal, s: Scope): void {
 export function targetUser(p: Principal, requested?: string | null): string {
   if (!requested || requested === p.userId) return p.userId;
   if (p.scopes.has('admin')) return requested;
-  throw forbidden("You can only access your own data.");
+  throw forbidden('You can only access your own data.');
 }
 
 /** Guard on a record already loaded: 403 when it belongs to someone else. */
 export function assertOwner(p: Principal, ownerId: string): void {
-  if (ownerId !== p.userId && !p.scopes.has('admin')) throw forbidden("You can only access your own data.");
+  if (ownerId !== p.userId && !p.scopes.has('admin')) throw forbidden('You can only access your own data.');
 }
 
 /** Who to record as the actor of a change (history entries, transitions, authored_by). */

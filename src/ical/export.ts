@@ -1,7 +1,7 @@
 import ical, {
-  ICalEventStatus,
   type ICalCalendar,
   type ICalEventData,
+  ICalEventStatus,
   type ICalTemporalInstantStub,
   type ICalTemporalPlainDateStub,
   type ICalTemporalPlainDateTimeStub,
@@ -25,7 +25,11 @@ export interface EventSpan {
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 const basicDate = (w: LocalDate) => `${pad(w.year, 4)}${pad(w.month)}${pad(w.day)}`;
-const basicUtc = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const basicUtc = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const isoWall = (w: Required<LocalDateTime>) => `${pad(w.year, 4)}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:${pad(w.second)}`;
 
 /**
@@ -57,13 +61,24 @@ class ZonedWall implements ICalTemporalZonedDateTimeStub {
   toInstant(): ICalTemporalInstantStub {
     const ms = this.epochMs;
     const zone = this.timeZoneId;
-    return { epochMilliseconds: ms, toJSON: () => new Date(ms).toISOString(), toString: () => new Date(ms).toISOString(), toZonedDateTimeISO: (tz: string) => new ZonedWall(ms, tz ?? zone) };
+    return {
+      epochMilliseconds: ms,
+      toJSON: () => new Date(ms).toISOString(),
+      toString: () => new Date(ms).toISOString(),
+      toZonedDateTimeISO: (tz: string) => new ZonedWall(ms, tz ?? zone),
+    };
   }
 
   toPlainDateTime(): ICalTemporalPlainDateTimeStub {
     const zone = this.timeZoneId;
     const ms = this.epochMs;
-    const date: ICalTemporalPlainDateStub = { year: this.year, month: this.month, day: this.day, toJSON: () => isoWall(this).slice(0, 10), toString: () => isoWall(this).slice(0, 10) };
+    const date: ICalTemporalPlainDateStub = {
+      year: this.year,
+      month: this.month,
+      day: this.day,
+      toJSON: () => isoWall(this).slice(0, 10),
+      toString: () => isoWall(this).slice(0, 10),
+    };
     return {
       year: this.year,
       month: this.month,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as nodeIcalNs from 'node-ical';
 import { EVENT_STATUSES, type EventOverride, type EventStatus } from '../contracts/calendar.js';
-import { canonicalRrule, RruleError } from '../time/rrule.js';
 import type { LocalDate, LocalDateTime } from '../time/local-date.js';
+import { canonicalRrule, RruleError } from '../time/rrule.js';
 import { instantOf, wallAt } from '../time/zone-cache.js';
 import { isTimeZone } from '../time/zoned-time.js';
-import { scanIcs, type Problem, type VeventBlock } from './scan.js';
+import { type Problem, scanIcs, type VeventBlock } from './scan.js';
 import { matchVtimezone } from './vtimezone-match.js';
 
 /** An event read from a file, in kairos' terms (instants in UTC ISO, zone kept for wall-clock rules). */
@@ -62,8 +62,22 @@ class EventError extends Error {}
 const text = (v: NText): string => (typeof v === 'string' ? v : typeof v?.val === 'string' ? v.val : v?.val !== undefined ? String(v.val) : '');
 const isUid = (s: string) => s.length >= 1 && s.length <= 255 && /^[\x21-\x7e][\x20-\x7e]*$/.test(s);
 const iso = (ms: number) => new Date(ms).toISOString();
-const localWall = (d: Date): Required<LocalDateTime> => ({ year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate(), hour: d.getHours(), minute: d.getMinutes(), second: d.getSeconds() });
-const utcWall = (d: Date): Required<LocalDateTime> => ({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() });
+const localWall = (d: Date): Required<LocalDateTime> => ({
+  year: d.getFullYear(),
+  month: d.getMonth() + 1,
+  day: d.getDate(),
+  hour: d.getHours(),
+  minute: d.getMinutes(),
+  second: d.getSeconds(),
+});
+const utcWall = (d: Date): Required<LocalDateTime> => ({
+  year: d.getUTCFullYear(),
+  month: d.getUTCMonth() + 1,
+  day: d.getUTCDate(),
+  hour: d.getUTCHours(),
+  minute: d.getUTCMinutes(),
+  second: d.getUTCSeconds(),
+});
 const midnight = (w: LocalDateTime): Required<LocalDateTime> => ({ ...w, hour: 0, minute: 0, second: 0 });
 const dayNumber = (w: LocalDate) => Math.round(Date.UTC(w.year, w.month - 1, w.day) / 86_400_000);
 
@@ -218,7 +232,9 @@ function convert(v: NEvent, uid: string, line: number | undefined, block: Vevent
     try {
       // node-ical keys each override twice: by date and by ISO instant. For all-day series the date is the identity.
       if (allDay && !/^\d{4}-\d{2}-\d{2}$/.test(key)) continue;
-      const rid = allDay ? instantOf(midnight({ year: +key.slice(0, 4), month: +key.slice(5, 7), day: +key.slice(8, 10), hour: 0, minute: 0, second: 0 }), tz) : instant(r.recurrenceid ?? r.start!, tz, ctx, false);
+      const rid = allDay
+        ? instantOf(midnight({ year: +key.slice(0, 4), month: +key.slice(5, 7), day: +key.slice(8, 10), hour: 0, minute: 0, second: 0 }), tz)
+        : instant(r.recurrenceid ?? r.start!, tz, ctx, false);
       if (overrides.has(rid)) continue;
       const o = convert(r, uid, undefined, undefined, { ...ctx, warn: () => {} });
       const ov: EventOverride = { recurrence_id: iso(rid), scheduled_for: o.scheduled_for, duration_minutes: o.duration_minutes };

@@ -1,4 +1,4 @@
-import { wallFromMs, type LocalDateTime } from '../time/local-date.js';
+import { type LocalDateTime, wallFromMs } from '../time/local-date.js';
 import { formatOffset, offsetAt, wallAt } from '../time/zone-cache.js';
 
 const DAY = 86_400_000;

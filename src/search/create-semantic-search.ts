@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/store.js';
-import { BuiltinModel, modelLocations } from './models/builtin-model.js';
 import { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
+import { BuiltinModel, modelLocations } from './models/builtin-model.js';
 import { OpenAIEmbeddings } from './providers/openai-embeddings.js';
 import { SemanticSearch } from './semantic-search.js';
 

@@ -1,10 +1,10 @@
 import type { StoredTrace } from '../contracts/memory.js';
 import type { Store } from '../store/store.js';
-import type { BuiltinEmbedder } from './models/builtin-embedder.js';
-import { MODEL_PACKAGE, type BuiltinModel } from './models/builtin-model.js';
-import { PROVIDER_BATCH, type OpenAIEmbeddings } from './providers/openai-embeddings.js';
-import { traceText } from './text/trace-text.js';
 import { VectorIndex } from './indexes/vector-index.js';
+import type { BuiltinEmbedder } from './models/builtin-embedder.js';
+import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
+import { type OpenAIEmbeddings, PROVIDER_BATCH } from './providers/openai-embeddings.js';
+import { traceText } from './text/trace-text.js';
 
 /**
  * A commit writing more traces than this (an .ics import, a large push) is embedded a slice per
@@ -238,7 +238,8 @@ export class ProviderSpace {
       throw this.fail(e);
     }
     const index = this.index ?? this.accept([vector]);
-    if (vector.length !== index.dims) throw this.fail(new Error(`the provider's query vector has ${vector.length} dimensions, its trace vectors ${index.dims}`));
+    if (vector.length !== index.dims)
+      throw this.fail(new Error(`the provider's query vector has ${vector.length} dimensions, its trace vectors ${index.dims}`));
     return { index, vector };
   }
 }

@@ -1,7 +1,7 @@
 import type { EmbeddingsInfo } from '../contracts/memory.js';
 import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
-import type { ModelStatus } from './models/builtin-model.js';
 import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
+import type { ModelStatus } from './models/builtin-model.js';
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */
 const MODEL_WAIT_MS = 2_000;
@@ -54,7 +54,9 @@ export class SemanticSearch implements SemanticSearchPort {
       provider: 'builtin',
       model: this.builtin.name,
       ...(fallback !== undefined ? { fallback_reason: fallback } : {}),
-      ...(current && this.builtin.model.upgrading ? { preparing: 'the sentence encoder is being prepared (first start only; several minutes): the word vectors answer alone until then' } : {}),
+      ...(current && this.builtin.model.upgrading
+        ? { preparing: 'the sentence encoder is being prepared (first start only; several minutes): the word vectors answer alone until then' }
+        : {}),
     };
     if (!current) {
       const why = this.builtin.model.error

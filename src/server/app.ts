@@ -113,7 +113,8 @@ function handle(def: RouteDef, services: Services, openapi: object) {
     if (def.body) {
       const hasBody = Number(ctx.get('content-length') || 0) > 0 || Boolean(ctx.get('transfer-encoding'));
       if (def.rawBodyTypes?.length && ctx.is(def.rawBodyTypes)) raw = String(ctx.request.body ?? '');
-      else if (hasBody && !ctx.is('application/json', '+json')) throw badRequest(`Send the body as application/json${def.rawBodyTypes?.length ? ` or ${def.rawBodyTypes.join(', ')}` : ''}.`);
+      else if (hasBody && !ctx.is('application/json', '+json'))
+        throw badRequest(`Send the body as application/json${def.rawBodyTypes?.length ? ` or ${def.rawBodyTypes.join(', ')}` : ''}.`);
       else body = parseOr422(def.body, hasBody ? ctx.request.body : {}, 'body');
     }
     const query = def.query ? parseOr422(def.query, ctx.query, 'query') : undefined;

@@ -17,11 +17,7 @@ const looksLikeJwt = (s: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(s);
  * Turn a presented credential (API key or login token) and the X-Agent-ID / X-User-ID headers into
  * a Principal. Used by HTTP requests and WebSocket upgrades alike.
  */
-export async function resolvePrincipal(
-  services: Services,
-  credential: string,
-  headers: { agentId?: string; userId?: string } = {},
-): Promise<Principal> {
+export async function resolvePrincipal(services: Services, credential: string, headers: { agentId?: string; userId?: string } = {}): Promise<Principal> {
   let p: Principal;
   if (looksLikeJwt(credential)) {
     const t = await services.users.verifyToken(credential);

@@ -82,7 +82,11 @@ export function buildOpenApi(routes: RouteDef[], info: { version: string }): obj
           },
         }
       : undefined;
-    const description = [r.description, r.debugOnly ? 'Only when the daemon runs with DEBUG=true; otherwise 404.' : undefined, r.auth !== 'none' ? `Needs ${describeAuth(r.auth)}${r.authNote ? `; ${r.authNote}` : ''}.` : undefined]
+    const description = [
+      r.description,
+      r.debugOnly ? 'Only when the daemon runs with DEBUG=true; otherwise 404.' : undefined,
+      r.auth !== 'none' ? `Needs ${describeAuth(r.auth)}${r.authNote ? `; ${r.authNote}` : ''}.` : undefined,
+    ]
       .filter(Boolean)
       .join(' ');
     (paths[r.path] ??= {})[r.method] = {

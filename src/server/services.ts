@@ -1,4 +1,5 @@
 import type { Config } from '../config/config.js';
+import type { RespondRequest } from '../contracts/planner.js';
 import { CalendarService } from '../domain/calendar/calendar-service.js';
 import type { Clock } from '../domain/clock.js';
 import { EventBus } from '../domain/events.js';
@@ -6,12 +7,11 @@ import { ExportService } from '../domain/export/export-service.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
 import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
+import type { Planner } from '../domain/plans/ports.js';
+import type { Principal } from '../domain/principal.js';
 import { TempoService, tempoProfileParts } from '../domain/tempo/tempo-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
-import type { RespondRequest } from '../contracts/planner.js';
-import type { Planner } from '../domain/plans/ports.js';
-import type { Principal } from '../domain/principal.js';
 import { createSearch } from '../search/index.js';
 import type { Store } from '../store/store.js';
 
@@ -49,7 +49,17 @@ export function createServices(deps: ServiceDeps) {
   const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });
   const exporter = new ExportService(store, clock, users, deps.config);
   const planner = new PlannerService({ store, clock, config: deps.config, users, tempo, memory, calendar, logger: deps.logger });
-  const plans = new PlansService({ store, clock, bus, memory, tempo, users, calendar, planner: deps.planner === null ? undefined : (deps.planner ?? planner), logger: deps.logger });
+  const plans = new PlansService({
+    store,
+    clock,
+    bus,
+    memory,
+    tempo,
+    users,
+    calendar,
+    planner: deps.planner === null ? undefined : (deps.planner ?? planner),
+    logger: deps.logger,
+  });
   const chat = { respond: (p: Principal, req: RespondRequest) => planner.respond(p, req, plans) };
   return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat };
 }

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { validationFailed, type ErrorDetail } from '../errors.js';
-import { AppError } from '../errors.js';
+import { AppError, type ErrorDetail, validationFailed } from '../errors.js';
 
 /**
  * Parse with a schema; a failure becomes 422 with one `{path, message}` per problem. A schema may

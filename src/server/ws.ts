@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Scope } from '../contracts/scopes.js';
 import type { LiveEvent } from '../domain/events.js';
 import { hasScope, type Principal } from '../domain/principal.js';
@@ -42,11 +42,20 @@ interface Conn {
   alive: boolean;
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 422: 'Unprocessable Entity', 429: 'Too Many Requests' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+};
 
 function refuse(socket: Duplex, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: { code, message, trace_id: 'ws' } });
-  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const extra = Object.entries(headers)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   socket.write(
     `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
@@ -111,9 +120,14 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
       })
       .then((p) => {
         const allowed = new Set(TOPICS.filter((t) => TOPIC_SCOPES[t].some((s) => hasScope(p, s))));
-        if (!allowed.size) return refuse(socket, 403, 'forbidden', 'This key reads none of plans, traces or events (it needs agent:*, memory:read or calendar:read).');
+        if (!allowed.size)
+          return refuse(socket, 403, 'forbidden', 'This key reads none of plans, traces or events (it needs agent:*, memory:read or calendar:read).');
         // `?topics=plans,traces` narrows the stream from the first message on.
-        const asked = url.searchParams.get('topics')?.split(',').map((t) => t.trim()).filter(Boolean);
+        const asked = url.searchParams
+          .get('topics')
+          ?.split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
         const unknown = asked?.filter((t) => !(TOPICS as readonly string[]).includes(t));
         if (unknown?.length) return refuse(socket, 422, 'validation_failed', `Unknown topic ${unknown.join(', ')}: use ${TOPICS.join(', ')}.`);
         const denied = (asked as Topic[] | undefined)?.filter((t) => !allowed.has(t));
@@ -138,7 +152,8 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
             } catch {
               return sendError(conn, 'bad_request', 'Messages must be JSON.');
             }
-            if (msg?.type !== 'subscribe') return sendError(conn, 'bad_request', 'The only message is {"type":"subscribe","topics":["plans","traces","events"]}.');
+            if (msg?.type !== 'subscribe')
+              return sendError(conn, 'bad_request', 'The only message is {"type":"subscribe","topics":["plans","traces","events"]}.');
             if (!Array.isArray(msg.topics) || !msg.topics.every((t) => (TOPICS as readonly unknown[]).includes(t))) {
               return sendError(conn, 'validation_failed', `topics must be an array of ${TOPICS.join(', ')}.`);
             }

@@ -1,5 +1,5 @@
 import type { JournalOp } from './journal.js';
-import { COLLECTION_NAMES, type Change, type CollectionName, type DocOf } from './schema.js';
+import { type Change, COLLECTION_NAMES, type CollectionName, type DocOf } from './schema.js';
 
 /**
  * One durable transaction as its followers see it: typed changes per collection, in the order

@@ -1,4 +1,4 @@
-import { copyFile, open, rename, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { copyFile, type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';

@@ -1,13 +1,10 @@
 import { constants } from 'node:fs';
-import { open, readdir, readFile, unlink, type FileHandle } from 'node:fs/promises';
+import { type FileHandle, open, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { FILE_MODE } from '../config/paths.js';
 import { fsyncDir, writeFully } from './durable-file.js';
 
-export type JournalOp =
-  | { op: 'put'; c: string; doc: Record<string, unknown> }
-  | { op: 'del'; c: string; id: string }
-  | { op: 'meta'; k: string; v: unknown };
+export type JournalOp = { op: 'put'; c: string; doc: Record<string, unknown> } | { op: 'del'; c: string; id: string } | { op: 'meta'; k: string; v: unknown };
 
 export interface JournalEntry {
   seq: number;

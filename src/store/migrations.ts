@@ -1,4 +1,4 @@
-import { COLLECTION_NAMES, SCHEMA_VERSION, type DbFile } from './schema.js';
+import { COLLECTION_NAMES, type DbFile, SCHEMA_VERSION } from './schema.js';
 
 /**
  * Migrations from version N to N+1, keyed by N. Each takes the parsed file and returns the next

@@ -3,23 +3,23 @@ import { join } from 'node:path';
 import { Low } from 'lowdb';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
-import { CorruptFileError, DurableJSONFile, copyFileDurable, isNoSpace } from './durable-file.js';
+import { Commit } from './commit.js';
+import { CorruptFileError, copyFileDurable, DurableJSONFile, isNoSpace } from './durable-file.js';
+import { Indexed } from './indexed.js';
 import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
 import { migrate } from './migrations.js';
 import {
-  COLLECTIONS,
-  COLLECTION_NAMES,
-  emptyDb,
-  shapeProblem,
   type Change,
+  COLLECTION_NAMES,
+  COLLECTIONS,
   type CollectionName,
   type DbFile,
   type Doc,
   type DocOf,
+  emptyDb,
   type IndexOf,
+  shapeProblem,
 } from './schema.js';
-import { Indexed } from './indexed.js';
-import { Commit } from './commit.js';
 
 /** Stored documents are shared with readers; freezing them turns an accidental mutation into an error. */
 function deepFreeze<T>(v: T): T {
@@ -386,7 +386,12 @@ export class Store implements Reads {
     const damaged = findings.filter((f) => f.damagedLines);
     if (damaged.length) throw new StoreOpenError(journalDamage(damaged));
     for (const f of findings) {
-      if (f.tornTail) this.opts.log?.('journal: dropped a torn record at the end of a segment (a crash or a refused write mid-append; it was never acknowledged)', { segment: f.path, line: f.tornTail.line, bytes: f.tornTail.bytes });
+      if (f.tornTail)
+        this.opts.log?.('journal: dropped a torn record at the end of a segment (a crash or a refused write mid-append; it was never acknowledged)', {
+          segment: f.path,
+          line: f.tornTail.line,
+          bytes: f.tornTail.bytes,
+        });
     }
     let replayed = 0;
     for (const e of entries) {
@@ -417,7 +422,10 @@ export class Store implements Reads {
 
   private async listBackups(): Promise<string[]> {
     try {
-      return (await readdir(this.paths.backups)).filter((n) => n.endsWith('.json')).sort().reverse();
+      return (await readdir(this.paths.backups))
+        .filter((n) => n.endsWith('.json'))
+        .sort()
+        .reverse();
     } catch {
       return [];
     }
@@ -502,7 +510,10 @@ export class Store implements Reads {
   async bytes(): Promise<number> {
     let total = 0;
     for (const p of [this.paths.db, ...(await this.journal.segments()).map((n) => this.journal.segmentPath(n))]) {
-      total += await stat(p).then((s) => s.size, () => 0);
+      total += await stat(p).then(
+        (s) => s.size,
+        () => 0,
+      );
     }
     return total;
   }

@@ -38,7 +38,14 @@ export function wallMs(l: LocalDateTime): number {
 /** The wall time whose `wallMs` is `ms` (the inverse of `wallMs`). */
 export function wallFromMs(ms: number): Required<LocalDateTime> {
   const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
 }
 
 // ------------------------------------------------------------------ local dates

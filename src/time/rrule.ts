@@ -1,7 +1,22 @@
 import ICAL from 'ical.js';
 
 /** RFC 5545 §3.3.10 rule parts, in the order a canonical rule lists them. */
-const PARTS = ['FREQ', 'UNTIL', 'COUNT', 'INTERVAL', 'BYSECOND', 'BYMINUTE', 'BYHOUR', 'BYDAY', 'BYMONTHDAY', 'BYYEARDAY', 'BYWEEKNO', 'BYMONTH', 'BYSETPOS', 'WKST'] as const;
+const PARTS = [
+  'FREQ',
+  'UNTIL',
+  'COUNT',
+  'INTERVAL',
+  'BYSECOND',
+  'BYMINUTE',
+  'BYHOUR',
+  'BYDAY',
+  'BYMONTHDAY',
+  'BYYEARDAY',
+  'BYWEEKNO',
+  'BYMONTH',
+  'BYSETPOS',
+  'WKST',
+] as const;
 const FREQS = new Set(['SECONDLY', 'MINUTELY', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']);
 /** Sub-hourly rules would make one event thousands of occurrences a day. */
 const TOO_FREQUENT = new Set(['SECONDLY', 'MINUTELY']);
@@ -44,7 +59,12 @@ export class RruleError extends Error {
  * RruleError with a sentence saying what is wrong.
  */
 export function canonicalRrule(input: string): string {
-  const text = input.trim().replace(/^RRULE:/i, '').replace(/\s+/g, '').replace(/;+$/, '').toUpperCase();
+  const text = input
+    .trim()
+    .replace(/^RRULE:/i, '')
+    .replace(/\s+/g, '')
+    .replace(/;+$/, '')
+    .toUpperCase();
   if (!text) throw new RruleError('the rule is empty; it needs at least FREQ, e.g. FREQ=WEEKLY;BYDAY=MO');
   const parts = new Map<string, string>();
   for (const piece of text.split(';')) {
@@ -74,7 +94,8 @@ export function canonicalRrule(input: string): string {
   if (byday !== undefined) {
     for (const d of byday.split(',')) {
       const m = BYDAY.exec(d);
-      if (!m || (m[1] !== undefined && (Math.abs(Number(m[1])) < 1 || Math.abs(Number(m[1])) > 53))) throw new RruleError(`BYDAY value "${d}" is not a weekday code such as MO, 1TU or -1FR`);
+      if (!m || (m[1] !== undefined && (Math.abs(Number(m[1])) < 1 || Math.abs(Number(m[1])) > 53)))
+        throw new RruleError(`BYDAY value "${d}" is not a weekday code such as MO, 1TU or -1FR`);
     }
   }
   for (const [k, [min, max, neg]] of Object.entries(ranges)) {
@@ -120,7 +141,8 @@ function shapeProblem(freq: string, parts: Map<string, string>): void {
   if (has('BYMONTHDAY') && freq === 'WEEKLY') throw new RruleError('BYMONTHDAY cannot be used with FREQ=WEEKLY (RFC 5545)');
   const byday = parts.get('BYDAY');
   if (byday && /\d/.test(byday)) {
-    if (freq !== 'MONTHLY' && freq !== 'YEARLY') throw new RruleError(`BYDAY with a position (e.g. ${byday.split(',').find((d) => /\d/.test(d))}) needs FREQ=MONTHLY or FREQ=YEARLY, not FREQ=${freq}`);
+    if (freq !== 'MONTHLY' && freq !== 'YEARLY')
+      throw new RruleError(`BYDAY with a position (e.g. ${byday.split(',').find((d) => /\d/.test(d))}) needs FREQ=MONTHLY or FREQ=YEARLY, not FREQ=${freq}`);
     if (freq === 'YEARLY' && has('BYWEEKNO')) throw new RruleError('BYDAY with a position cannot be used with BYWEEKNO (RFC 5545)');
     for (const d of byday.split(',')) {
       const n = Math.abs(parseInt(d, 10) || 0);
@@ -134,5 +156,9 @@ function shapeProblem(freq: string, parts: Map<string, string>): void {
   const hours = freq === 'HOURLY' ? Math.min(has('BYHOUR') ? count('BYHOUR') : 24, Math.ceil(24 / interval)) : count('BYHOUR');
   const perDay = hours * count('BYMINUTE') * count('BYSECOND');
   const max = MAX_OCCURRENCES_PER_DAY;
-  if (perDay > max) throw new RruleError(`the rule gives up to ${perDay} occurrences a day; at most ${max} are allowed (limit max_occurrences_per_day)`, 'max_occurrences_per_day');
+  if (perDay > max)
+    throw new RruleError(
+      `the rule gives up to ${perDay} occurrences a day; at most ${max} are allowed (limit max_occurrences_per_day)`,
+      'max_occurrences_per_day',
+    );
 }

@@ -1,4 +1,4 @@
-import { addDays, wallFromMs, wallMs, type LocalDate, type LocalDateTime } from './local-date.js';
+import { addDays, type LocalDate, type LocalDateTime, wallFromMs, wallMs } from './local-date.js';
 import { resolveWall, toZoned } from './zoned-time.js';
 
 /**

@@ -1,4 +1,15 @@
-import { addDays, formatLocalDate, formatLocalDateTime, isoWeekKey, startOfIsoWeek, wallMs, weekdayOf, type LocalDate, type LocalDateTime, type Weekday } from './local-date.js';
+import {
+  addDays,
+  formatLocalDate,
+  formatLocalDateTime,
+  isoWeekKey,
+  type LocalDate,
+  type LocalDateTime,
+  startOfIsoWeek,
+  type Weekday,
+  wallMs,
+  weekdayOf,
+} from './local-date.js';
 
 /**
  * Wall-time arithmetic in an IANA zone with nothing but `Intl.DateTimeFormat`: local date/time ↔
@@ -73,7 +84,14 @@ export function toZoned(instant: Date | number, zone: string): Required<LocalDat
   // an ICU version print en-US differently.
   const m = EN_US.exec(f.format(ms));
   if (m) {
-    local = { year: m[4] === 'BC' ? 1 - Number(m[3]) : Number(m[3]), month: Number(m[1]), day: Number(m[2]), hour: Number(m[5]), minute: Number(m[6]), second: Number(m[7]) };
+    local = {
+      year: m[4] === 'BC' ? 1 - Number(m[3]) : Number(m[3]),
+      month: Number(m[1]),
+      day: Number(m[2]),
+      hour: Number(m[5]),
+      minute: Number(m[6]),
+      second: Number(m[7]),
+    };
   } else {
     const parts: Record<string, string> = {};
     for (const p of f.formatToParts(ms)) parts[p.type] = p.value;

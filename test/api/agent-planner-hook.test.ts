@@ -23,7 +23,15 @@ let answer: Awaited<ReturnType<Planner['propose']>>;
 
 const quiet = { info() {}, warn() {}, error() {} };
 const servicesWith = (planner: Planner | null) =>
-  createServices({ store, clock: systemClock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }), logger: quiet, version: 'test', startedAt: new Date(), planner });
+  createServices({
+    store,
+    clock: systemClock,
+    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }),
+    logger: quiet,
+    version: 'test',
+    startedAt: new Date(),
+    planner,
+  });
 
 async function serve(s: Services): Promise<{ server: Server; base: string }> {
   const srv = createServer(createApp(s).callback());
@@ -32,7 +40,11 @@ async function serve(s: Services): Promise<{ server: Server; base: string }> {
 }
 
 async function api(method: string, path: string, body?: unknown) {
-  const r = await fetch(base + path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const r = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: r.status, json: (await r.json()) as any };
 }
 
@@ -47,7 +59,11 @@ beforeAll(async () => {
   services = servicesWith(stand_in);
   const creds = await ensureOwnerCredentials(services, homePaths(home).credentials);
   key = creds.api_key;
-  await services.users.update({ userId: creds.user_id, authUserId: creds.user_id, keyId: null, agentId: null, scopes: new Set(['admin']), via: 'key' }, creds.user_id, { timezone: 'UTC' });
+  await services.users.update(
+    { userId: creds.user_id, authUserId: creds.user_id, keyId: null, agentId: null, scopes: new Set(['admin']), via: 'key' },
+    creds.user_id,
+    { timezone: 'UTC' },
+  );
   ({ server, base } = await serve(services));
 });
 afterAll(async () => {
@@ -59,16 +75,42 @@ afterAll(async () => {
 describe('a prompt-only plan goes through the planner', () => {
   it('the planner’s actions become a proposed plan with the prompt, provider and model', async () => {
     answer = {
-      actions: [{ kind: 'add_event', title: 'Dentist appointment', scheduled_for: '2031-01-07T15:00:00Z', duration_minutes: 45, estimate_minutes: 45, reasoning: 'next Tuesday at 3pm', confidence: 0.9 }],
+      actions: [
+        {
+          kind: 'add_event',
+          title: 'Dentist appointment',
+          scheduled_for: '2031-01-07T15:00:00Z',
+          duration_minutes: 45,
+          estimate_minutes: 45,
+          reasoning: 'next Tuesday at 3pm',
+          confidence: 0.9,
+        },
+      ],
       reasoning: 'one appointment',
       provider: 'stub',
       model: null,
     };
-    const r = await api('POST', '/agent/plan', { prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes', task_id: 'dentist', context: { now: '2031-01-01T09:00:00Z', timezone: 'UTC' } });
+    const r = await api('POST', '/agent/plan', {
+      prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes',
+      task_id: 'dentist',
+      context: { now: '2031-01-01T09:00:00Z', timezone: 'UTC' },
+    });
     expect(r.status, JSON.stringify(r.json)).toBe(201);
-    expect(r.json).toMatchObject({ status: 'proposed', edited: false, prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes', provider: 'stub', model: null, reasoning: 'one appointment', task_id: 'dentist' });
+    expect(r.json).toMatchObject({
+      status: 'proposed',
+      edited: false,
+      prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes',
+      provider: 'stub',
+      model: null,
+      reasoning: 'one appointment',
+      task_id: 'dentist',
+    });
     expect(r.json.actions[0]).toMatchObject({ kind: 'add_event', duration_minutes: 45, scheduled_for: '2031-01-07T15:00:00.000Z' });
-    expect(calls.at(-1)).toMatchObject({ prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes', task_id: 'dentist', context: { now: '2031-01-01T09:00:00Z', timezone: 'UTC' } });
+    expect(calls.at(-1)).toMatchObject({
+      prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes',
+      task_id: 'dentist',
+      context: { now: '2031-01-01T09:00:00Z', timezone: 'UTC' },
+    });
     expect(calls.at(-1)!.principal.userId).toBeTruthy();
 
     const a = await api('POST', '/agent/approve', { plan_id: r.json.plan_id, execute: true });

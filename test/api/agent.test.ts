@@ -17,8 +17,13 @@ beforeAll(async () => {
   expect(r.status, r.text).toBe(200);
 });
 
-
-const event = (title: string, at: string, minutes: number, extra: Record<string, unknown> = {}) => ({ kind: 'add_event', title, scheduled_for: at, duration_minutes: minutes, ...extra });
+const event = (title: string, at: string, minutes: number, extra: Record<string, unknown> = {}) => ({
+  kind: 'add_event',
+  title,
+  scheduled_for: at,
+  duration_minutes: minutes,
+  ...extra,
+});
 
 async function propose(body: Record<string, unknown>, key?: string) {
   const r = await d.api('POST', '/agent/plan', { body, key });
@@ -59,7 +64,15 @@ describe('proposal', () => {
       agentKey,
     );
     expect(p.plan_id).toMatch(/^pl_/);
-    expect(p).toMatchObject({ status: 'proposed', edited: false, prompt: null, agent_id: 'bank-bot', task_id: 'bank', reasoning: 'the bank closes at noon', user_id: d.userId });
+    expect(p).toMatchObject({
+      status: 'proposed',
+      edited: false,
+      prompt: null,
+      agent_id: 'bank-bot',
+      task_id: 'bank',
+      reasoning: 'the bank closes at noon',
+      user_id: d.userId,
+    });
     expect(p.actions).toHaveLength(2);
     expect(p.actions[0]).toMatchObject({
       kind: 'add_event',
@@ -83,7 +96,12 @@ describe('proposal', () => {
   });
 
   it('task_id defaults to the actions’ common task, else the plan id; a duration tag gives the duration', async () => {
-    const p = await propose({ actions: [event('Focus', '2031-01-06T09:00:00Z', 25, { task_id: 'focus' }), { kind: 'add_event', title: 'Pomodoro', scheduled_for: '2031-01-06T10:00:00Z', tempo_tag: '25m', task_id: 'focus' }] });
+    const p = await propose({
+      actions: [
+        event('Focus', '2031-01-06T09:00:00Z', 25, { task_id: 'focus' }),
+        { kind: 'add_event', title: 'Pomodoro', scheduled_for: '2031-01-06T10:00:00Z', tempo_tag: '25m', task_id: 'focus' },
+      ],
+    });
     expect(p.task_id).toBe('focus');
     expect(p.actions[1].duration_minutes).toBe(25);
     const q = await propose({ actions: [event('Loose', '2031-01-06T11:00:00Z', 10)] });
@@ -108,7 +126,11 @@ describe('proposal', () => {
   });
 
   it('a bad tempo tag in an action → 422 invalid_tempo_tag', async () => {
-    expectError(await d.api('POST', '/agent/plan', { body: { actions: [event('x', '2031-01-06T10:00:00Z', 5, { tempo_tag: 'Morning!!' })] } }), 422, 'invalid_tempo_tag');
+    expectError(
+      await d.api('POST', '/agent/plan', { body: { actions: [event('x', '2031-01-06T10:00:00Z', 5, { tempo_tag: 'Morning!!' })] } }),
+      422,
+      'invalid_tempo_tag',
+    );
   });
 
   it('neither a prompt nor actions → 422', async () => {
@@ -139,7 +161,13 @@ describe('the full lifecycle', () => {
     expect(ex.json.simulated).toBe(false);
     expect(ex.json.plans[0].status).toBe('executed');
     const result = ex.json.results[0];
-    expect(result.event).toMatchObject({ title: 'Dentist (Dr. Who)', duration_minutes: 60, scheduled_for: '2031-01-07T15:00:00.000Z', source: 'agent', task_id: 'dentist' });
+    expect(result.event).toMatchObject({
+      title: 'Dentist (Dr. Who)',
+      duration_minutes: 60,
+      scheduled_for: '2031-01-07T15:00:00.000Z',
+      source: 'agent',
+      task_id: 'dentist',
+    });
     expect(ex.json.log.map((l: any) => l.message).join('\n')).toMatch(/created event/);
     const evs = await d.api('GET', '/calendar/events?start=2031-01-07T00:00:00Z&end=2031-01-08T00:00:00Z');
     expect(evs.json.events.map((e: any) => e.uid)).toContain(result.event.uid);
@@ -193,7 +221,9 @@ describe('the full lifecycle', () => {
   });
 
   it('approve with execute: true executes at once; reschedule moves an event; reflect writes a reflection', async () => {
-    const created = await d.api('POST', '/calendar/create', { body: { title: 'Standup', scheduled_for: '2031-01-08T09:00:00Z', duration_minutes: 15, task_id: 'work' } });
+    const created = await d.api('POST', '/calendar/create', {
+      body: { title: 'Standup', scheduled_for: '2031-01-08T09:00:00Z', duration_minutes: 15, task_id: 'work' },
+    });
     expect(created.status, created.text).toBe(201);
     const p = await propose({
       task_id: 'work',
@@ -248,7 +278,9 @@ describe('the full lifecycle', () => {
     expect(r.actions.map((a: any) => a.status)).toEqual(['executed', 'rejected']);
     expect(r.execution.results.map((x: any) => x.event.title)).toEqual(['Keep']);
     const bad = await d.api('POST', '/agent/plan', { body: { actions: [event('Only', '2031-01-10T12:00:00Z', 30)] } });
-    const all = await d.api('POST', '/agent/approve', { body: { plan_id: bad.json.plan_id, actions: [{ action_id: bad.json.actions[0].action_id, status: 'rejected' }] } });
+    const all = await d.api('POST', '/agent/approve', {
+      body: { plan_id: bad.json.plan_id, actions: [{ action_id: bad.json.actions[0].action_id, status: 'rejected' }] },
+    });
     expectError(all, 422, 'validation_failed');
   });
 
@@ -334,7 +366,15 @@ describe('constraints', () => {
   it('an action in a blocked slot → 422 constraint_violation naming the slot', async () => {
     const r = await as('POST', '/agent/plan', { actions: [event('Lunch meeting', '2031-02-03T12:30:00Z', 30)] });
     expectError(r, 422, 'constraint_violation');
-    expect(r.json.error.details).toEqual([expect.objectContaining({ path: 'actions.0.scheduled_for', rule: 'blocked_slot', label: 'lunch', start: '2031-02-03T12:00:00.000Z', overlap_minutes: 30 })]);
+    expect(r.json.error.details).toEqual([
+      expect.objectContaining({
+        path: 'actions.0.scheduled_for',
+        rule: 'blocked_slot',
+        label: 'lunch',
+        start: '2031-02-03T12:00:00.000Z',
+        overlap_minutes: 30,
+      }),
+    ]);
   });
 
   it('every violated rule is in details: blocked slot, budget and cadence together', async () => {
@@ -381,11 +421,17 @@ describe('constraints', () => {
   it('an action moved into a blocked slot at approval is re-checked → 422, the plan stays proposed', async () => {
     const p = await as('POST', '/agent/plan', { actions: [event('Walk', '2031-02-17T09:00:00Z', 30)] });
     expect(p.status, p.text).toBe(201);
-    const r = await as('POST', '/agent/approve', { plan_id: p.json.plan_id, actions: [{ action_id: p.json.actions[0].action_id, scheduled_for: '2031-02-17T12:45:00Z' }] });
+    const r = await as('POST', '/agent/approve', {
+      plan_id: p.json.plan_id,
+      actions: [{ action_id: p.json.actions[0].action_id, scheduled_for: '2031-02-17T12:45:00Z' }],
+    });
     expectError(r, 422, 'constraint_violation');
     expect(r.json.error.details[0]).toMatchObject({ path: 'actions.0.scheduled_for', rule: 'blocked_slot' });
     expect((await as('GET', `/agent/plans/${p.json.plan_id}`)).json.status).toBe('proposed');
-    const ok = await as('POST', '/agent/approve', { plan_id: p.json.plan_id, actions: [{ action_id: p.json.actions[0].action_id, scheduled_for: '2031-02-17T13:00:00Z' }] });
+    const ok = await as('POST', '/agent/approve', {
+      plan_id: p.json.plan_id,
+      actions: [{ action_id: p.json.actions[0].action_id, scheduled_for: '2031-02-17T13:00:00Z' }],
+    });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.json.edited).toBe(true);
   });
@@ -439,7 +485,8 @@ describe('scopes and isolation', () => {
     const token = (await d.api('POST', '/user/login', { key: null, body: { email: 'other@example.com', password: 'correct horse' } })).json.token;
     const mine = (await d.api('GET', '/agent/queue?status=all', { key: token })).json.plans;
     expect(mine).toEqual([]);
-    for (const verb of ['approve', 'reject', 'execute']) expectError(await d.api('POST', `/agent/${verb}`, { key: token, body: { plan_id: p.plan_id } }), 403, 'forbidden');
+    for (const verb of ['approve', 'reject', 'execute'])
+      expectError(await d.api('POST', `/agent/${verb}`, { key: token, body: { plan_id: p.plan_id } }), 403, 'forbidden');
     expectError(await d.api('GET', `/agent/plans/${p.plan_id}`, { key: token }), 403, 'forbidden');
     expectError(await d.api('POST', '/agent/feedback', { key: token, body: { uid: p.plan_id, rating: 1 } }), 403, 'forbidden');
     expect((await d.api('GET', `/agent/plans/${p.plan_id}`)).json.status).toBe('proposed');
@@ -459,7 +506,14 @@ function homeDigest(home: string): Record<string, string> {
 describe('simulation and atomic execution', () => {
   it('simulate reports exactly what would change and leaves every store file byte-identical', async () => {
     const created = await d.api('POST', '/calendar/create', { body: { title: 'Review', scheduled_for: '2031-01-15T09:00:00Z', duration_minutes: 30 } });
-    const p = await propose({ task_id: 'sim', actions: [event('Write report', '2031-01-15T10:00:00Z', 90), { kind: 'reschedule_event', event_uid: created.json.uid, scheduled_for: '2031-01-15T14:00:00Z' }, { kind: 'reflect', content: 'Reports take longer than I think' }] });
+    const p = await propose({
+      task_id: 'sim',
+      actions: [
+        event('Write report', '2031-01-15T10:00:00Z', 90),
+        { kind: 'reschedule_event', event_uid: created.json.uid, scheduled_for: '2031-01-15T14:00:00Z' },
+        { kind: 'reflect', content: 'Reports take longer than I think' },
+      ],
+    });
     await approve(p.plan_id);
     await new Promise((r) => setTimeout(r, 200));
     const before = homeDigest(d.home);
@@ -507,7 +561,11 @@ describe('simulation and atomic execution', () => {
     const victim = await d.api('POST', '/calendar/create', { body: { title: 'Will vanish', scheduled_for: '2031-01-17T09:00:00Z', duration_minutes: 30 } });
     const p = await propose({
       task_id: 'atomic',
-      actions: [event('Good one', '2031-01-17T10:00:00Z', 30), { kind: 'reschedule_event', event_uid: victim.json.uid, scheduled_for: '2031-01-17T11:00:00Z' }, { kind: 'reflect', content: 'never written' }],
+      actions: [
+        event('Good one', '2031-01-17T10:00:00Z', 30),
+        { kind: 'reschedule_event', event_uid: victim.json.uid, scheduled_for: '2031-01-17T11:00:00Z' },
+        { kind: 'reflect', content: 'never written' },
+      ],
     });
     await approve(p.plan_id);
     expect((await d.api('DELETE', `/calendar/remove?uid=${victim.json.uid}`)).status).toBe(200);
@@ -524,7 +582,18 @@ describe('simulation and atomic execution', () => {
     expect(evs).toEqual([]);
     expect((await pull({ task_id: 'atomic', type: 'reflection' })).length).toBe(0);
     // approve + execute together: the approval is undone with the failed execution.
-    const q = await propose({ task_id: 'atomic', actions: [{ kind: 'reschedule_event', event_uid: (await d.api('POST', '/calendar/create', { body: { title: 'Also vanishes', scheduled_for: '2031-01-17T13:00:00Z', duration_minutes: 30 } })).json.uid, scheduled_for: '2031-01-17T14:00:00Z' }] });
+    const q = await propose({
+      task_id: 'atomic',
+      actions: [
+        {
+          kind: 'reschedule_event',
+          event_uid: (
+            await d.api('POST', '/calendar/create', { body: { title: 'Also vanishes', scheduled_for: '2031-01-17T13:00:00Z', duration_minutes: 30 } })
+          ).json.uid,
+          scheduled_for: '2031-01-17T14:00:00Z',
+        },
+      ],
+    });
     await d.api('DELETE', `/calendar/remove?uid=${q.actions[0].event_uid}`);
     expectError(await d.api('POST', '/agent/approve', { body: { plan_id: q.plan_id, execute: true } }), 409, 'conflict');
     expect((await d.api('GET', `/agent/plans/${q.plan_id}`)).json.status).toBe('proposed');
@@ -590,11 +659,21 @@ describe('queue and documentation', () => {
 
   it('openapi.json documents every agent endpoint with its request and response schemas', async () => {
     const doc = (await d.api('GET', '/openapi.json', { key: null })).json;
-    for (const [m, p] of [['post', '/agent/plan'], ['post', '/agent/approve'], ['post', '/agent/reject'], ['post', '/agent/execute'], ['post', '/agent/feedback']]) {
+    for (const [m, p] of [
+      ['post', '/agent/plan'],
+      ['post', '/agent/approve'],
+      ['post', '/agent/reject'],
+      ['post', '/agent/execute'],
+      ['post', '/agent/feedback'],
+    ]) {
       expect(doc.paths[p][m].requestBody.content['application/json'].schema.properties, `${m} ${p}`).toBeTruthy();
     }
     expect(doc.paths['/agent/queue'].get.responses['200'].content['application/json'].schema.properties.plans).toBeTruthy();
-    expect(doc.paths['/agent/plan'].post.requestBody.content['application/json'].schema.properties.actions.items.properties.kind.enum).toEqual(['add_event', 'reflect', 'reschedule_event']);
+    expect(doc.paths['/agent/plan'].post.requestBody.content['application/json'].schema.properties.actions.items.properties.kind.enum).toEqual([
+      'add_event',
+      'reflect',
+      'reschedule_event',
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { useApp } from '../helpers/in-process.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
 const d = useApp();
 
@@ -61,7 +61,11 @@ describe('authorization: 403', () => {
   it('a key without the scope → 403 forbidden', async () => {
     const k = await mint({ name: 'reader', scopes: ['memory:read'] });
     expectError(await d.api('POST', '/auth/keys', { key: k.key, body: { name: 'x', scopes: ['memory:read'] } }), 403, 'forbidden');
-    expectError(await d.api('POST', '/user/register', { key: k.key, body: { email: 'z@example.com', password: 'longenough', display_name: 'z' } }), 403, 'forbidden');
+    expectError(
+      await d.api('POST', '/user/register', { key: k.key, body: { email: 'z@example.com', password: 'longenough', display_name: 'z' } }),
+      403,
+      'forbidden',
+    );
   });
 
   it('keys list never shows secrets or hashes', async () => {
@@ -121,14 +125,20 @@ describe('users', () => {
   it('register: a taken email → 409; a short password → 422', async () => {
     await newUser('erin@example.com');
     expectError(await d.api('POST', '/user/register', { body: { email: 'erin@example.com', password: 'longenough', display_name: 'e' } }), 409, 'conflict');
-    expectError(await d.api('POST', '/user/register', { body: { email: 'frank@example.com', password: 'short', display_name: 'f' } }), 422, 'validation_failed');
+    expectError(
+      await d.api('POST', '/user/register', { body: { email: 'frank@example.com', password: 'short', display_name: 'f' } }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('profile has every field; update changes it; a bad time zone → 422', async () => {
     const p = await d.api('GET', '/user/profile');
     for (const k of ['user_id', 'email', 'display_name', 'timezone', 'tempo', 'preferences', 'constraints', 'created_at']) expect(p.json).toHaveProperty(k);
     expect(p.json.user_id).toBe(d.userId);
-    const u = await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { display_name: 'Ada', timezone: 'Europe/Berlin', preferences: { week_starts: 'monday' } } } });
+    const u = await d.api('PATCH', '/user/update', {
+      body: { user_id: d.userId, updates: { display_name: 'Ada', timezone: 'Europe/Berlin', preferences: { week_starts: 'monday' } } },
+    });
     expect(u.status, u.text).toBe(200);
     expect(u.json).toMatchObject({ display_name: 'Ada', timezone: 'Europe/Berlin', preferences: { week_starts: 'monday' } });
     expectError(await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'Mars/Olympus' } } }), 422, 'validation_failed');

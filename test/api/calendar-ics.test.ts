@@ -12,7 +12,11 @@ import { describeShared, HAS_SHARED, SHARED } from '../helpers/shared.js';
  * report, never a 500), and import → export → import into a fresh home gives the same events.
  */
 const DIR = join(SHARED, 'fixtures/ics/real');
-const FILES = !HAS_SHARED ? [] : readdirSync(DIR).filter((f) => f.endsWith('.ics')).sort();
+const FILES = !HAS_SHARED
+  ? []
+  : readdirSync(DIR)
+      .filter((f) => f.endsWith('.ics'))
+      .sort();
 const sources = HAS_SHARED ? readFileSync(join(DIR, 'SOURCES.md'), 'utf8') : '';
 const MALFORMED = new Set(FILES.filter((f) => new RegExp(`^\\| ${f.replace(/\./g, '\\.')} \\|[^\\n]*\\| MALFORMED`, 'm').test(sources)));
 /**
@@ -32,7 +36,9 @@ const outDir = mkdtempSync(join(tmpdir(), 'kairos-ics-'));
 
 /** One user per file, so files that reuse a UID stay apart; the owner key acts for them (X-User-ID). */
 async function userFor(d: TestDaemon, map: Map<string, string>, file: string): Promise<string> {
-  const r = await d.api('POST', '/user/register', { body: { email: `${file.replace(/[^a-z0-9]/gi, '')}@example.com`, password: 'correct horse', display_name: file, timezone: 'Europe/Berlin' } });
+  const r = await d.api('POST', '/user/register', {
+    body: { email: `${file.replace(/[^a-z0-9]/gi, '')}@example.com`, password: 'correct horse', display_name: file, timezone: 'Europe/Berlin' },
+  });
   expect(r.status).toBe(201);
   map.set(file, r.json.user_id);
   return r.json.user_id;
@@ -106,7 +112,10 @@ describeShared('importing the real-world corpus', () => {
 
   it('a broken event deep in a large file is reported with its UID and line; the other 400 import', async () => {
     const user = await userFor(a, usersA, 'late-error-check');
-    const r = await a.api('POST', '/calendar/import', { raw: readFileSync(join(DIR, 'large-file-late-error.ics'), 'utf8'), headers: { 'content-type': 'text/calendar', ...asUser(user) } });
+    const r = await a.api('POST', '/calendar/import', {
+      raw: readFileSync(join(DIR, 'large-file-late-error.ics'), 'utf8'),
+      headers: { 'content-type': 'text/calendar', ...asUser(user) },
+    });
     expect(r.json.imported).toBe(400);
     expect(r.json.errors).toEqual([{ uid: 'event_error@example.com', line: 2405, message: expect.stringMatching(/DTSTART/) }]);
   });
@@ -148,7 +157,9 @@ describeShared('round trip: import → export → import into a fresh home', () 
       const mine = before.find((e: any) => e.uid === ev.uid)!;
       expect(ev.summary).toBe(mine.title);
       if (!mine.all_day) expect(ev.startDate.toJSDate().getTime()).toBe(mine.start);
-      expect((v.getFirstPropertyValue('rrule') as ICAL.Recur | null)?.toString() ?? null).toBe(mine.rrule === null ? null : ICAL.Recur.fromString(mine.rrule).toString());
+      expect((v.getFirstPropertyValue('rrule') as ICAL.Recur | null)?.toString() ?? null).toBe(
+        mine.rrule === null ? null : ICAL.Recur.fromString(mine.rrule).toString(),
+      );
     }
 
     const userB = await userFor(b, usersB, file);

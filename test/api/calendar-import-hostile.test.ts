@@ -12,7 +12,16 @@ const d = useDaemon();
 
 const HOSTILE = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__', 'isPrototypeOf'];
 
-const vtimezone = (tzid: string) => ['BEGIN:VTIMEZONE', `TZID:${tzid}`, 'BEGIN:STANDARD', 'DTSTART:19700101T000000', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'END:STANDARD', 'END:VTIMEZONE'];
+const vtimezone = (tzid: string) => [
+  'BEGIN:VTIMEZONE',
+  `TZID:${tzid}`,
+  'BEGIN:STANDARD',
+  'DTSTART:19700101T000000',
+  'TZOFFSETFROM:+0100',
+  'TZOFFSETTO:+0100',
+  'END:STANDARD',
+  'END:VTIMEZONE',
+];
 
 /** One event per hostile name: as its UID, its TZID, X- properties, a bare property and a parameter. */
 function hostileIcs(): string {
@@ -40,8 +49,24 @@ function hostileIcs(): string {
 }
 
 describe('a file whose names are members of Object.prototype', () => {
-  it('the issue\'s file (UID:__proto__ with X- properties) leaves /health, /memory/pull and /calendar/create working', async () => {
-    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//x//EN', 'BEGIN:VEVENT', 'UID:__proto__', 'DTSTAMP:20310101T000000Z', 'DTSTART:20310201T100000Z', 'DURATION:PT1H', 'SUMMARY:hi', 'X-method:GET', 'X-status:404', 'X-body:gone', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+  it("the issue's file (UID:__proto__ with X- properties) leaves /health, /memory/pull and /calendar/create working", async () => {
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//x//EN',
+      'BEGIN:VEVENT',
+      'UID:__proto__',
+      'DTSTAMP:20310101T000000Z',
+      'DTSTART:20310201T100000Z',
+      'DURATION:PT1H',
+      'SUMMARY:hi',
+      'X-method:GET',
+      'X-status:404',
+      'X-body:gone',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
     const r = await d.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' } });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ imported: 1, errors: [] });

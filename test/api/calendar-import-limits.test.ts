@@ -8,7 +8,11 @@ import { useDaemon } from '../helpers/daemon.js';
  */
 const d = useDaemon();
 
-const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const START = Date.UTC(2031, 0, 5, 9);
 
 interface Ev {
@@ -18,7 +22,15 @@ interface Ev {
   lines?: string[];
   summary?: string;
 }
-const vevent = (e: Ev) => ['BEGIN:VEVENT', `UID:${e.uid}`, 'DTSTAMP:20310101T000000Z', e.start ?? `DTSTART:${stamp(START)}`, ...(e.lines ?? ['DURATION:PT1H']), `SUMMARY:${e.summary ?? e.uid}`, 'END:VEVENT'];
+const vevent = (e: Ev) => [
+  'BEGIN:VEVENT',
+  `UID:${e.uid}`,
+  'DTSTAMP:20310101T000000Z',
+  e.start ?? `DTSTART:${stamp(START)}`,
+  ...(e.lines ?? ['DURATION:PT1H']),
+  `SUMMARY:${e.summary ?? e.uid}`,
+  'END:VEVENT',
+];
 const calendar = (events: Ev[]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', ...events.flatMap(vevent), 'END:VCALENDAR', ''].join('\r\n');
 /** `n` hourly instants after START, `perLine` to a line. */
 const instants = (name: string, n: number, perLine = 100) => {
@@ -68,8 +80,15 @@ describe("an import obeys /calendar/create's limits, event by event", () => {
   });
 
   it('overridden instances obey the same limits: a long title in one is an error for its series', async () => {
-    const override = (i: number, summary: string) => ({ uid: 'ovr', start: `DTSTART:${stamp(START + i * 86_400_000 + 3600_000)}`, lines: [`RECURRENCE-ID:${stamp(START + i * 86_400_000)}`, 'DURATION:PT1H'], summary });
-    const r = await importIcs(calendar([{ uid: 'ovr', lines: ['DURATION:PT1H', 'RRULE:FREQ=DAILY;COUNT=5'] }, override(1, 'moved'), override(2, 'X'.repeat(1001))]));
+    const override = (i: number, summary: string) => ({
+      uid: 'ovr',
+      start: `DTSTART:${stamp(START + i * 86_400_000 + 3600_000)}`,
+      lines: [`RECURRENCE-ID:${stamp(START + i * 86_400_000)}`, 'DURATION:PT1H'],
+      summary,
+    });
+    const r = await importIcs(
+      calendar([{ uid: 'ovr', lines: ['DURATION:PT1H', 'RRULE:FREQ=DAILY;COUNT=5'] }, override(1, 'moved'), override(2, 'X'.repeat(1001))]),
+    );
     expect(r.errors).toEqual([{ uid: 'ovr', line: 4, message: expect.stringMatching(/overrides\.\d+\.title/) }]);
     expect(r.imported).toBe(0);
   });
@@ -79,7 +98,10 @@ describe("an import obeys /calendar/create's limits, event by event", () => {
       calendar([
         { uid: 'instant', lines: [] },
         { uid: 'allday', start: 'DTSTART;VALUE=DATE:20310301', lines: ['DTEND;VALUE=DATE:20310303'] },
-        { uid: 'series', lines: ['DURATION:PT30M', 'RRULE:FREQ=WEEKLY;COUNT=4', `EXDATE:${stamp(START + 7 * 86_400_000)}`, `RDATE:${stamp(START + 2 * 86_400_000)}`] },
+        {
+          uid: 'series',
+          lines: ['DURATION:PT30M', 'RRULE:FREQ=WEEKLY;COUNT=4', `EXDATE:${stamp(START + 7 * 86_400_000)}`, `RDATE:${stamp(START + 2 * 86_400_000)}`],
+        },
       ]),
     );
     expect(r.errors).toEqual([]);
@@ -87,6 +109,10 @@ describe("an import obeys /calendar/create's limits, event by event", () => {
     const all = (await d.api('GET', '/calendar/events?expand=false')).json.events as any[];
     expect(all.find((e) => e.uid === 'instant')).toMatchObject({ duration_minutes: 0, scheduled_for: '2031-01-05T09:00:00.000Z' });
     expect(all.find((e) => e.uid === 'allday')).toMatchObject({ all_day: true, duration_minutes: 2880 });
-    expect(all.find((e) => e.uid === 'series')).toMatchObject({ rrule: 'FREQ=WEEKLY;COUNT=4', exdates: ['2031-01-12T09:00:00.000Z'], rdates: ['2031-01-07T09:00:00.000Z'] });
+    expect(all.find((e) => e.uid === 'series')).toMatchObject({
+      rrule: 'FREQ=WEEKLY;COUNT=4',
+      exdates: ['2031-01-12T09:00:00.000Z'],
+      rdates: ['2031-01-07T09:00:00.000Z'],
+    });
   });
 });

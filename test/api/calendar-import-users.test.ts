@@ -73,9 +73,17 @@ describe('imported events are keyed by (user, UID)', () => {
     expect(hers.uid).not.toBe(`meet-123~${d.userId}`);
 
     // Re-importing is idempotent per user; a change updates only the importer's own event.
-    expect(await importAs(alice, ics({ uid: 'meet-123', title: 'Alice meeting', description: 'dial-in PIN 4321' }))).toMatchObject({ imported: 0, updated: 0, skipped: 1 });
+    expect(await importAs(alice, ics({ uid: 'meet-123', title: 'Alice meeting', description: 'dial-in PIN 4321' }))).toMatchObject({
+      imported: 0,
+      updated: 0,
+      skipped: 1,
+    });
     expect(await importAs(alice, ics({ uid: 'meet-123', title: 'Alice meeting', description: 'dial-in PIN 9999' }))).toMatchObject({ imported: 0, updated: 1 });
-    expect(await importAs(bob.token, ics({ uid: 'meet-123', title: 'Bob meeting' }, { uid: `meet-123~${d.userId}`, title: 'Bob trap' }))).toMatchObject({ imported: 0, updated: 0, skipped: 2 });
+    expect(await importAs(bob.token, ics({ uid: 'meet-123', title: 'Bob meeting' }, { uid: `meet-123~${d.userId}`, title: 'Bob trap' }))).toMatchObject({
+      imported: 0,
+      updated: 0,
+      skipped: 2,
+    });
     expect(await importAs(bob.token, ics({ uid: 'meet-123', title: 'Bob meeting (moved)' }))).toMatchObject({ imported: 0, updated: 1 });
     expect((await eventsOf(alice)).find((e) => e.uid === hers.uid)).toMatchObject({ title: 'Alice meeting', description: 'dial-in PIN 9999', version: 2 });
     expect((await eventsOf(bob.token)).map((e) => e.description ?? null)).toEqual([null, null]);
@@ -85,7 +93,11 @@ describe('imported events are keyed by (user, UID)', () => {
     expect(aliceCal.status, aliceCal.text).toBe(201);
     expectError(await d.api('PATCH', '/calendar/edit', { key: bob.token, body: { uid: hers.uid, updates: { title: 'pwned' } } }), 403, 'forbidden');
     expectError(await d.api('PATCH', '/calendar/edit', { key: aliceCal.json.key, body: { uid: 'meet-123', updates: { title: 'pwned' } } }), 403, 'forbidden');
-    expect(await importAs(aliceCal.json.key, ics({ uid: 'meet-123', title: 'Alice meeting', description: 'dial-in PIN 9999' }))).toMatchObject({ imported: 0, updated: 0, skipped: 1 });
+    expect(await importAs(aliceCal.json.key, ics({ uid: 'meet-123', title: 'Alice meeting', description: 'dial-in PIN 9999' }))).toMatchObject({
+      imported: 0,
+      updated: 0,
+      skipped: 1,
+    });
   });
 
   it('Bob importing a UID Alice holds gets his own event; hers is untouched', async () => {

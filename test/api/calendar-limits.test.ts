@@ -91,7 +91,8 @@ describe('listing and conflict limits', () => {
   });
 
   it('refuses a listing over max_listing_occurrences (two hourly series over a year) with 422 naming it', async () => {
-    for (const h of ['00', '00']) expect((await create({ scheduled_for: `2033-01-01T${h}:00:00Z`, rrule: 'FREQ=HOURLY', duration_minutes: 10 })).status).toBe(201);
+    for (const h of ['00', '00'])
+      expect((await create({ scheduled_for: `2033-01-01T${h}:00:00Z`, rrule: 'FREQ=HOURLY', duration_minutes: 10 })).status).toBe(201);
     // The expansion budget may cut a first try on a busy machine; the work done is kept, so a retry goes on.
     let r = await list('2033-01-01T00:00:00Z', '2034-01-01T00:00:00Z');
     for (let i = 0; i < 20 && limitsOf(r.json).includes('expansion_budget_ms'); i++) r = await list('2033-01-01T00:00:00Z', '2034-01-01T00:00:00Z');
@@ -134,7 +135,11 @@ describe('the event loop', () => {
       () => create({ scheduled_for: '2031-01-01T09:00:00Z', rrule: 'FREQ=HOURLY;BYMONTH=2;BYMONTHDAY=30' }),
       () => create({ scheduled_for: '2031-01-01T09:00:00Z', rrule: 'FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=15' }),
       () => create({ scheduled_for: '2031-01-01T09:00:00Z', rrule: 'FREQ=HOURLY;COUNT=999999' }),
-      () => create({ scheduled_for: '2031-01-01T09:00:00Z', rdates: Array.from({ length: 5000 }, (_, i) => new Date(Date.UTC(2031, 0, 1, 9) + i * 3_600_000).toISOString()) }),
+      () =>
+        create({
+          scheduled_for: '2031-01-01T09:00:00Z',
+          rdates: Array.from({ length: 5000 }, (_, i) => new Date(Date.UTC(2031, 0, 1, 9) + i * 3_600_000).toISOString()),
+        }),
       () => list('2033-01-01T00:00:00Z', '2034-01-01T00:00:00Z'),
       () => list('2031-01-01T00:00:00Z', '2032-01-01T00:00:00Z'),
     ];
@@ -143,7 +148,7 @@ describe('the event loop', () => {
         const t = performance.now();
         const r = await h();
         expect(r.status).toBeLessThan(500);
-        if (process.env.KAIROS_TRACE_LIMITS) console.log(round, i, r.status, Math.round(performance.now() - t), "ms", worst.toFixed(0));
+        if (process.env.KAIROS_TRACE_LIMITS) console.log(round, i, r.status, Math.round(performance.now() - t), 'ms', worst.toFixed(0));
       }
     stop = true;
     await probe;

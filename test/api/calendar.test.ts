@@ -8,7 +8,8 @@ beforeAll(async () => {
   expect((await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'Europe/Berlin' } } })).status).toBe(200);
 });
 
-const create = (body: Record<string, unknown>, key?: string) => d.api('POST', '/calendar/create', { body: { task_id: 'cal-test', ...body }, ...(key ? { key } : {}) });
+const create = (body: Record<string, unknown>, key?: string) =>
+  d.api('POST', '/calendar/create', { body: { task_id: 'cal-test', ...body }, ...(key ? { key } : {}) });
 const list = async (start: string, end: string, extra = '') => {
   const r = await d.api('GET', `/calendar/events?start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}${extra}`);
   expect(r.status, r.text).toBe(200);
@@ -55,7 +56,7 @@ describe('create', () => {
     [{ title: 'x', scheduled_for: '2031-02-10T10:00:00Z', timezone: 'Mars/Olympus' }, 'timezone'],
     [{ title: 'x', scheduled_for: '2031-02-10T10:00:00Z', rrule: 'FREQ=SOMETIMES' }, 'rrule'],
     [{ title: 'x', scheduled_for: '2031-02-10 10:00' }, 'scheduled_for'],
-    [{ title: 'x', scheduled_for: '2031-02-10' , all_day: false }, 'scheduled_for'],
+    [{ title: 'x', scheduled_for: '2031-02-10', all_day: false }, 'scheduled_for'],
     [{ title: 'x', scheduled_for: '2031-02-10T10:00:00Z', color: 'red' }, 'body'],
   ])('%j → 422 naming %s', async (body, field) => {
     const r = await d.api('POST', '/calendar/create', { body });
@@ -73,7 +74,13 @@ describe('create', () => {
 
 describe('listing a range', () => {
   it('expands a series into occurrences with DST-correct wall times (Berlin, March 30 2031)', async () => {
-    const s = await create({ title: 'Morning', scheduled_for: '2031-03-27T09:00:00+01:00', duration_minutes: 30, rrule: 'FREQ=DAILY;COUNT=6', tag: 'dst-berlin' });
+    const s = await create({
+      title: 'Morning',
+      scheduled_for: '2031-03-27T09:00:00+01:00',
+      duration_minutes: 30,
+      rrule: 'FREQ=DAILY;COUNT=6',
+      tag: 'dst-berlin',
+    });
     const items = await list('2031-03-20T00:00:00Z', '2031-04-10T00:00:00Z', '&tag=dst-berlin');
     expect(items.map((e) => e.scheduled_for)).toEqual([
       '2031-03-27T08:00:00.000Z',
@@ -87,7 +94,14 @@ describe('listing a range', () => {
   });
 
   it('expands in New York time for an event in that zone (March 9 2031)', async () => {
-    await create({ title: 'NY call', scheduled_for: '2031-03-06T09:30:00-05:00', timezone: 'America/New_York', duration_minutes: 30, rrule: 'FREQ=DAILY;COUNT=5', tag: 'dst-ny' });
+    await create({
+      title: 'NY call',
+      scheduled_for: '2031-03-06T09:30:00-05:00',
+      timezone: 'America/New_York',
+      duration_minutes: 30,
+      rrule: 'FREQ=DAILY;COUNT=5',
+      tag: 'dst-ny',
+    });
     const items = await list('2031-03-01T00:00:00Z', '2031-03-20T00:00:00Z', '&tag=dst-ny');
     expect(items.map((e) => e.scheduled_for.slice(11, 16))).toEqual(['14:30', '14:30', '14:30', '13:30', '13:30']);
   });
@@ -127,9 +141,13 @@ describe('edit and remove', () => {
 
   it('edits and removes single occurrences of a series (override and EXDATE)', async () => {
     const s = (await create({ title: 'Gym', scheduled_for: '2031-06-02T07:00:00+02:00', duration_minutes: 60, rrule: 'FREQ=WEEKLY;COUNT=4', tag: 'gym' })).json;
-    const moved = await d.api('PATCH', '/calendar/edit', { body: { uid: s.uid, recurrence_id: '2031-06-09T05:00:00Z', updates: { scheduled_for: '2031-06-10T18:00:00+02:00', title: 'Gym (evening)' } } });
+    const moved = await d.api('PATCH', '/calendar/edit', {
+      body: { uid: s.uid, recurrence_id: '2031-06-09T05:00:00Z', updates: { scheduled_for: '2031-06-10T18:00:00+02:00', title: 'Gym (evening)' } },
+    });
     expect(moved.status, moved.text).toBe(200);
-    expect(moved.json.overrides).toEqual([{ recurrence_id: '2031-06-09T05:00:00.000Z', scheduled_for: '2031-06-10T16:00:00.000Z', duration_minutes: 60, title: 'Gym (evening)' }]);
+    expect(moved.json.overrides).toEqual([
+      { recurrence_id: '2031-06-09T05:00:00.000Z', scheduled_for: '2031-06-10T16:00:00.000Z', duration_minutes: 60, title: 'Gym (evening)' },
+    ]);
     const removed = await d.api('DELETE', `/calendar/remove?uid=${s.uid}&recurrence_id=2031-06-16T05:00:00Z`);
     expect(removed.json).toEqual({ deleted: s.uid, recurrence_id: '2031-06-16T05:00:00.000Z' });
     const items = await list('2031-06-01T00:00:00Z', '2031-07-01T00:00:00Z', '&tag=gym');
@@ -140,7 +158,9 @@ describe('edit and remove', () => {
     ]);
     // Not an occurrence of the series → 404; a series field on one occurrence → 422.
     expect((await d.api('DELETE', `/calendar/remove?uid=${s.uid}&recurrence_id=2031-06-17T05:00:00Z`)).status).toBe(404);
-    expect((await d.api('PATCH', '/calendar/edit', { body: { uid: s.uid, recurrence_id: '2031-06-23T05:00:00Z', updates: { rrule: 'FREQ=DAILY' } } })).status).toBe(422);
+    expect(
+      (await d.api('PATCH', '/calendar/edit', { body: { uid: s.uid, recurrence_id: '2031-06-23T05:00:00Z', updates: { rrule: 'FREQ=DAILY' } } })).status,
+    ).toBe(422);
   });
 
   it('removes an event: {deleted}, gone from the listing, 404 afterwards', async () => {
@@ -160,7 +180,10 @@ describe('edit and remove', () => {
     expect(r.status, r.text).toBe(200);
     const traces = r.json.traces.filter((t: any) => t.linked_event_uid === e.uid);
     expect(traces.map((t: any) => t.fields.action)).toEqual(['created', 'updated', 'removed']);
-    expect(traces[1].fields.changes).toMatchObject({ title: { from: 'Traced', to: 'Traced (moved)' }, scheduled_for: { from: '2031-09-01T10:00:00.000Z', to: '2031-09-02T10:00:00.000Z' } });
+    expect(traces[1].fields.changes).toMatchObject({
+      title: { from: 'Traced', to: 'Traced (moved)' },
+      scheduled_for: { from: '2031-09-01T10:00:00.000Z', to: '2031-09-02T10:00:00.000Z' },
+    });
   });
 });
 
@@ -168,7 +191,9 @@ describe('isolation, scopes and the feed', () => {
   let other: { key: string; userId: string };
 
   beforeAll(async () => {
-    const u = await d.api('POST', '/user/register', { body: { email: 'other@example.com', password: 'another secret', display_name: 'Other', timezone: 'UTC' } });
+    const u = await d.api('POST', '/user/register', {
+      body: { email: 'other@example.com', password: 'another secret', display_name: 'Other', timezone: 'UTC' },
+    });
     const login = await d.api('POST', '/user/login', { body: { email: 'other@example.com', password: 'another secret' }, key: null });
     other = { key: login.json.token, userId: u.json.user_id };
   });
@@ -208,7 +233,8 @@ describe('isolation, scopes and the feed', () => {
   });
 
   it('keeps an imported UID per user: the same file imports for two users', async () => {
-    const ics = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:shared-uid@example.com\r\nDTSTAMP:20310101T000000Z\r\nDTSTART:20311101T100000Z\r\nDURATION:PT1H\r\nSUMMARY:Shared\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
+    const ics =
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:shared-uid@example.com\r\nDTSTAMP:20310101T000000Z\r\nDTSTART:20311101T100000Z\r\nDURATION:PT1H\r\nSUMMARY:Shared\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n';
     const a = await d.api('POST', '/calendar/import', { body: { ics } });
     const b = await d.api('POST', '/calendar/import', { body: { ics }, key: other.key });
     expect([a.json.imported, b.json.imported]).toEqual([1, 1]);

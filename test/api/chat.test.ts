@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useApp } from '../helpers/in-process.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
 const d = useApp();
 const NOW = '2026-03-02T09:00:00+01:00'; // Monday, Berlin
@@ -25,8 +25,25 @@ describe('POST /chat/plan-preview', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ provider: 'default', model: null, timezone: 'Europe/Berlin', now: '2026-03-02T08:00:00.000Z', skipped: [] });
     expect(r.json.items).toEqual([
-      expect.objectContaining({ kind: 'event', action_kind: 'add_event', title: 'Gym', scheduled_for: '2026-03-03T06:00:00.000Z', end: '2026-03-03T07:00:00.000Z', local: 'Tue 2026-03-03 07:00', duration_minutes: 60, conflicts: [], warnings: [] }),
-      expect.objectContaining({ kind: 'trace', action_kind: 'reflect', type: 'reflection', title: 'Reflect on the sprint', timestamp: '2026-03-06T16:00:00.000Z', content: 'Reflection on the sprint.' }),
+      expect.objectContaining({
+        kind: 'event',
+        action_kind: 'add_event',
+        title: 'Gym',
+        scheduled_for: '2026-03-03T06:00:00.000Z',
+        end: '2026-03-03T07:00:00.000Z',
+        local: 'Tue 2026-03-03 07:00',
+        duration_minutes: 60,
+        conflicts: [],
+        warnings: [],
+      }),
+      expect.objectContaining({
+        kind: 'trace',
+        action_kind: 'reflect',
+        type: 'reflection',
+        title: 'Reflect on the sprint',
+        timestamp: '2026-03-06T16:00:00.000Z',
+        content: 'Reflection on the sprint.',
+      }),
     ]);
     expect(r.json.items[0].reasoning).toMatch(/^Explicit time: "tomorrow 7am"/);
     expect(r.json.items[1].reasoning).toMatch(/^Tag range @evening \(17:00–22:00\) on Fri 2026-03-06/);
@@ -45,7 +62,16 @@ describe('POST /chat/plan-preview', () => {
       expect(free.json.items[0]).toMatchObject({ local: 'Tue 2026-03-03 06:45', tempo_tag: '@morning' });
       expect(free.json.items[0].reasoning).toContain('After the named conflicts "Standup" 06:30–06:45');
       const move = await preview('Move my dentist appointment to Thursday 10am');
-      expect(move.json.items).toEqual([expect.objectContaining({ kind: 'event', action_kind: 'reschedule_event', event_uid: dentist, title: 'Dentist', scheduled_for: '2026-03-05T09:00:00.000Z', duration_minutes: 45 })]);
+      expect(move.json.items).toEqual([
+        expect.objectContaining({
+          kind: 'event',
+          action_kind: 'reschedule_event',
+          event_uid: dentist,
+          title: 'Dentist',
+          scheduled_for: '2026-03-05T09:00:00.000Z',
+          duration_minutes: 45,
+        }),
+      ]);
       const over = await preview('Coffee with Lena tomorrow at 06:35');
       expect(over.json.items[0].conflicts).toEqual([standup]);
     } finally {
@@ -55,9 +81,13 @@ describe('POST /chat/plan-preview', () => {
   });
 
   it('context.calendar adds busy time; context.now and timezone fix the reference', async () => {
-    const r = await preview('Run tomorrow morning', { context: { ...context, calendar: [{ title: 'Flight', scheduled_for: '2026-03-03T06:00:00+01:00', duration_minutes: 180 }] } });
+    const r = await preview('Run tomorrow morning', {
+      context: { ...context, calendar: [{ title: 'Flight', scheduled_for: '2026-03-03T06:00:00+01:00', duration_minutes: 180 }] },
+    });
     expect(r.json.items[0].local).toBe('Tue 2026-03-03 09:00');
-    const ny = await d.api('POST', '/chat/plan-preview', { body: { prompt: 'Dentist tomorrow at 3pm', context: { now: '2026-03-07T12:00:00-05:00', timezone: 'America/New_York' } } });
+    const ny = await d.api('POST', '/chat/plan-preview', {
+      body: { prompt: 'Dentist tomorrow at 3pm', context: { now: '2026-03-07T12:00:00-05:00', timezone: 'America/New_York' } },
+    });
     expect(ny.json.items[0].scheduled_for).toBe('2026-03-08T19:00:00.000Z'); // 15:00 EDT, the first day of summer time
   });
 
@@ -90,8 +120,22 @@ describe('POST /agent/plan from a prompt', () => {
   it('the planner proposes; the plan records the provider', async () => {
     const r = await d.api('POST', '/agent/plan', { body: { prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes', context } });
     expect(r.status, r.text).toBe(201);
-    expect(r.json).toMatchObject({ status: 'proposed', provider: 'default', model: null, task_id: 'dentist-appointment', prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes' });
-    expect(r.json.actions).toEqual([expect.objectContaining({ kind: 'add_event', title: 'Dentist appointment', scheduled_for: '2026-03-10T14:00:00.000Z', duration_minutes: 45, status: 'proposed' })]);
+    expect(r.json).toMatchObject({
+      status: 'proposed',
+      provider: 'default',
+      model: null,
+      task_id: 'dentist-appointment',
+      prompt: 'Dentist appointment next Tuesday at 3pm for 45 minutes',
+    });
+    expect(r.json.actions).toEqual([
+      expect.objectContaining({
+        kind: 'add_event',
+        title: 'Dentist appointment',
+        scheduled_for: '2026-03-10T14:00:00.000Z',
+        duration_minutes: 45,
+        status: 'proposed',
+      }),
+    ]);
     expect(r.json.reasoning).toContain('Dentist appointment — explicit time, Tue 2026-03-10 15:00');
     await d.api('POST', '/agent/reject', { body: { plan_id: r.json.plan_id } });
   });
@@ -108,9 +152,19 @@ describe('POST /chat/respond', () => {
     const r = await d.api('POST', '/chat/respond', { body: { prompt: 'Gym tomorrow at 7am for an hour', context } });
     expect(r.status, r.text).toBe(200);
     expect(r.json.intent).toBe('plan');
-    expect(r.json.plan).toMatchObject({ status: 'proposed', provider: 'default', actions: [expect.objectContaining({ title: 'Gym', scheduled_for: '2026-03-03T06:00:00.000Z' })] });
+    expect(r.json.plan).toMatchObject({
+      status: 'proposed',
+      provider: 'default',
+      actions: [expect.objectContaining({ title: 'Gym', scheduled_for: '2026-03-03T06:00:00.000Z' })],
+    });
     expect(r.json.reply).toContain(`Plan ${r.json.plan.plan_id} is waiting for your approval`);
-    expect(r.json.commands[0]).toEqual({ label: 'approve and execute', cli: `kairos approve ${r.json.plan.plan_id} --execute`, method: 'POST', path: '/agent/approve', body: { plan_id: r.json.plan.plan_id, execute: true } });
+    expect(r.json.commands[0]).toEqual({
+      label: 'approve and execute',
+      cli: `kairos approve ${r.json.plan.plan_id} --execute`,
+      method: 'POST',
+      path: '/agent/approve',
+      body: { plan_id: r.json.plan.plan_id, execute: true },
+    });
     expect(r.json.proposed_traces).toEqual([]);
     const q = await d.api('GET', '/agent/queue');
     expect(q.json.plans.map((p: { plan_id: string }) => p.plan_id)).toContain(r.json.plan.plan_id);
@@ -123,7 +177,9 @@ describe('POST /chat/respond', () => {
     expect(r.status, r.text).toBe(200);
     expect(r.json.intent).toBe('note');
     expect(r.json.plan).toBeUndefined();
-    expect(r.json.proposed_traces).toEqual([{ type: 'observation', task_id: 'slept-badly', content: 'Slept badly, too much coffee after 4pm', timestamp: '2026-03-02T08:00:00.000Z', importance: 3 }]);
+    expect(r.json.proposed_traces).toEqual([
+      { type: 'observation', task_id: 'slept-badly', content: 'Slept badly, too much coffee after 4pm', timestamp: '2026-03-02T08:00:00.000Z', importance: 3 },
+    ]);
     expect(r.json.commands[0]).toMatchObject({ method: 'POST', path: '/memory/push', body: { traces: r.json.proposed_traces } });
     const after = await d.api('GET', '/memory/pull?type=observation');
     expect(after.json.traces.length).toBe(before.json.traces.length);
@@ -158,7 +214,9 @@ describe('POST /chat/respond', () => {
   });
 
   it('a plan the constraints refuse is explained, not an error', async () => {
-    const adj = await d.api('POST', '/tempo/adjust', { body: { user_id: d.userId, preferences: { blocked: [{ start: '12:00', end: '13:00', label: 'lunch' }] } } });
+    const adj = await d.api('POST', '/tempo/adjust', {
+      body: { user_id: d.userId, preferences: { blocked: [{ start: '12:00', end: '13:00', label: 'lunch' }] } },
+    });
     expect(adj.status, adj.text).toBe(200);
     try {
       const r = await d.api('POST', '/chat/respond', { body: { prompt: 'Call the bank tomorrow at 12:15', context } });

@@ -1,7 +1,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useApp } from '../helpers/in-process.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
 const d = useApp();
 let agentKey: string;
@@ -10,7 +10,12 @@ let other: { userId: string; token: string };
 const SENSITIVE = /authored_by|chat_url|chat\.example/;
 
 const qs = (params: Record<string, string | number | boolean | undefined>) =>
-  '?' + new URLSearchParams(Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])).toString();
+  '?' +
+  new URLSearchParams(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
 
 const exp = (params: Record<string, string | number | boolean | undefined>, key?: string) =>
   d.api('GET', '/context/export' + qs({ user_id: d.userId, ...params }), { key });
@@ -28,7 +33,9 @@ async function edit(uid: string, updates: Record<string, unknown>) {
 beforeAll(async () => {
   const k = await d.api('POST', '/auth/keys', { body: { name: 'planner-bot', agent_id: 'planner-bot', scopes: ['memory:read', 'memory:write'] } });
   agentKey = k.json.key;
-  const reg = await d.api('POST', '/user/register', { body: { email: 'ny@example.com', password: 'correct horse', display_name: 'ny', timezone: 'America/New_York' } });
+  const reg = await d.api('POST', '/user/register', {
+    body: { email: 'ny@example.com', password: 'correct horse', display_name: 'ny', timezone: 'America/New_York' },
+  });
   expect(reg.status, reg.text).toBe(201);
   const login = await d.api('POST', '/user/login', { key: null, body: { email: 'ny@example.com', password: 'correct horse' } });
   other = { userId: reg.json.user_id, token: login.json.token };
@@ -36,9 +43,35 @@ beforeAll(async () => {
   // A seeded store: an agent's traces carrying authored_by and chat_url, in two tasks.
   await push(
     [
-      { uid: 'run-goal', type: 'goal', task_id: 'marathon', content: 'The goal is basically to run a marathon in under four hours', importance: 5, timestamp: '2031-01-10T08:00:00Z', chat_url: 'https://chat.example/c/1', tempo_tag: '@morning' },
-      { uid: 'run-1', task_id: 'marathon', content: 'Ran 12 km at an easy pace, legs felt really heavy', timestamp: '2031-01-11T07:00:00Z', linked_trace_ids: ['run-goal'], chat_url: 'https://chat.example/c/2', fields: { chat_url: 'https://chat.example/nested' } },
-      { uid: 'run-2', type: 'reflection', task_id: 'marathon', content: 'Long runs go better after a rest day', timestamp: '2031-01-12T19:00:00Z', linked_trace_ids: ['run-1'], feedback_rating: 4, notes: 'useful pattern' },
+      {
+        uid: 'run-goal',
+        type: 'goal',
+        task_id: 'marathon',
+        content: 'The goal is basically to run a marathon in under four hours',
+        importance: 5,
+        timestamp: '2031-01-10T08:00:00Z',
+        chat_url: 'https://chat.example/c/1',
+        tempo_tag: '@morning',
+      },
+      {
+        uid: 'run-1',
+        task_id: 'marathon',
+        content: 'Ran 12 km at an easy pace, legs felt really heavy',
+        timestamp: '2031-01-11T07:00:00Z',
+        linked_trace_ids: ['run-goal'],
+        chat_url: 'https://chat.example/c/2',
+        fields: { chat_url: 'https://chat.example/nested' },
+      },
+      {
+        uid: 'run-2',
+        type: 'reflection',
+        task_id: 'marathon',
+        content: 'Long runs go better after a rest day',
+        timestamp: '2031-01-12T19:00:00Z',
+        linked_trace_ids: ['run-1'],
+        feedback_rating: 4,
+        notes: 'useful pattern',
+      },
       { uid: 'tax-1', task_id: 'taxes', content: 'Collected the receipts for the tax return', timestamp: '2031-01-11T12:00:00Z', tempo_tag: '25m' },
     ],
     agentKey,
@@ -115,7 +148,12 @@ describe('modes on a seeded store', () => {
   it('full: raw traces oldest first; feedback only with include_feedback', async () => {
     const r = await exp({ export_format: 'full', task_id: 'marathon' });
     expect(r.json.results.map((t: { uid: string }) => t.uid)).toEqual(['run-goal', 'run-1', 'run-2']);
-    expect(r.json.results[0]).toMatchObject({ uid: 'run-goal', version: 1, content: 'The goal is basically to run a marathon in under four hours', importance: 5 });
+    expect(r.json.results[0]).toMatchObject({
+      uid: 'run-goal',
+      version: 1,
+      content: 'The goal is basically to run a marathon in under four hours',
+      importance: 5,
+    });
     expect(r.text).not.toMatch(/feedback_rating|useful pattern/);
     const fb = await exp({ export_format: 'full', task_id: 'marathon', include_feedback: true });
     expect(fb.json.results[2]).toMatchObject({ feedback_rating: 4, notes: 'useful pattern' });
@@ -201,7 +239,11 @@ describe('diff', () => {
   });
 
   it('by checkpoints after edits and a trace leaving the selection; names unique (409); listed', async () => {
-    await push([{ uid: 'cp-a', task_id: 'cp' }, { uid: 'cp-b', task_id: 'cp' }, { uid: 'cp-c', task_id: 'cp', content: 'draft' }]);
+    await push([
+      { uid: 'cp-a', task_id: 'cp' },
+      { uid: 'cp-b', task_id: 'cp' },
+      { uid: 'cp-c', task_id: 'cp', content: 'draft' },
+    ]);
     const c1 = await exp({ export_format: 'summary', task_id: 'cp', checkpoint: 'cp-week-1' });
     expect(c1.status, c1.text).toBe(200);
     expect(c1.json.checkpoint).toMatchObject({ name: 'cp-week-1', trace_count: 3, filters: { task_id: 'cp' } });

@@ -44,7 +44,9 @@ function operations(doc: Schema): Operation[] {
       ops.push({
         method: method.toUpperCase(),
         path,
-        query: (op.parameters ?? []).filter((p: Schema) => p.in === 'query').map((p: Schema) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
+        query: (op.parameters ?? [])
+          .filter((p: Schema) => p.in === 'query')
+          .map((p: Schema) => ({ name: p.name, required: Boolean(p.required), schema: p.schema ?? {} })),
         body: content['application/json']?.schema,
         rawTypes: Object.keys(content).filter((t) => t !== 'application/json'),
       });
@@ -176,7 +178,12 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
           json = undefined;
         }
         const env = json?.error;
-        const ok = env && /^[a-z][a-z0-9_]*$/.test(env.code) && typeof env.message === 'string' && env.message.length > 0 && env.trace_id === res.headers.get('x-trace-id');
+        const ok =
+          env &&
+          /^[a-z][a-z0-9_]*$/.test(env.code) &&
+          typeof env.message === 'string' &&
+          env.message.length > 0 &&
+          env.trace_id === res.headers.get('x-trace-id');
         if (!ok) failures.push(`not the error envelope — ${replay} → ${res.status} ${shorten(text)}`);
         if (after !== before) failures.push(`a refused request changed the store — ${replay} → ${res.status} ${shorten(text)}`);
       } else if (res.headers.get('content-type')?.includes('json')) {
@@ -198,7 +205,9 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
     }
     expect(failures, `${failures.length} failure(s):\n\n${failures.join('\n\n')}`).toEqual([]);
     // Both kinds of answers happened: the run reached the services, not only the validators.
-    const ok = Object.entries(counts).filter(([s]) => Number(s) < 300).reduce((n, [, c]) => n + c, 0);
+    const ok = Object.entries(counts)
+      .filter(([s]) => Number(s) < 300)
+      .reduce((n, [, c]) => n + c, 0);
     expect(ok, JSON.stringify(counts)).toBeGreaterThan(COUNT / 20);
     expect(COUNT - ok, JSON.stringify(counts)).toBeGreaterThan(COUNT / 5);
     process.stdout.write(`fuzz seed ${SEED}: ${COUNT} requests, statuses ${JSON.stringify(counts)}\n`);

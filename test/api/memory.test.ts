@@ -37,7 +37,16 @@ async function mint(scopes: string[], agent_id?: string) {
 describe('POST /memory/push', () => {
   it('saves a batch: 201, client uids kept, tr_ ids made, every field stored', async () => {
     const saved = await push([
-      trace('push-1', { uid: 'push-client-1', type: 'goal', importance: 5, tempo_tag: '@Deep-Work', notes: 'n', feedback_rating: 4, chat_url: 'https://chat.example/c/1', fields: { a: 1 } }),
+      trace('push-1', {
+        uid: 'push-client-1',
+        type: 'goal',
+        importance: 5,
+        tempo_tag: '@Deep-Work',
+        notes: 'n',
+        feedback_rating: 4,
+        chat_url: 'https://chat.example/c/1',
+        fields: { a: 1 },
+      }),
       trace('push-1', { timestamp: '2031-02-03T10:00:00+02:00', valid_until: '2099-01-01T00:00:00Z' }),
     ]);
     expect(saved.map((s) => s.uid)[0]).toBe('push-client-1');
@@ -79,7 +88,10 @@ describe('POST /memory/push', () => {
 
   it('links within the batch and to existing traces are accepted', async () => {
     const [a] = await push([trace('links2', { uid: 'links2-a' })]);
-    const saved = await push([trace('links2', { uid: 'links2-b', linked_trace_ids: [a!.uid] }), trace('links2', { linked_trace_ids: ['links2-b'], child_trace_ids: [a!.uid] })]);
+    const saved = await push([
+      trace('links2', { uid: 'links2-b', linked_trace_ids: [a!.uid] }),
+      trace('links2', { linked_trace_ids: ['links2-b'], child_trace_ids: [a!.uid] }),
+    ]);
     expect(saved).toHaveLength(2);
   });
 
@@ -484,7 +496,15 @@ describe('system', () => {
 
   it('the OpenAPI document lists the memory endpoints with their schemas', async () => {
     const doc = (await d.api('GET', '/openapi.json', { key: null })).json;
-    for (const [m, p] of [['post', '/memory/push'], ['get', '/memory/pull'], ['patch', '/memory/edit'], ['get', '/memory/history'], ['post', '/memory/search'], ['post', '/chat/trace-summary'], ['post', '/debug/trace-dump']] as const) {
+    for (const [m, p] of [
+      ['post', '/memory/push'],
+      ['get', '/memory/pull'],
+      ['patch', '/memory/edit'],
+      ['get', '/memory/history'],
+      ['post', '/memory/search'],
+      ['post', '/chat/trace-summary'],
+      ['post', '/debug/trace-dump'],
+    ] as const) {
       const op = doc.paths[p]?.[m];
       expect(op, `${m} ${p}`).toBeTruthy();
       expect(op.responses).toHaveProperty(p === '/memory/push' ? '201' : '200');

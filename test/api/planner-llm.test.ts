@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, tempHome, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/daemon.js';
 
 /**
  * The OpenAI-compatible provider against a small local server that plays a model: a good plan,
@@ -26,7 +26,17 @@ const reply = (content: unknown, extra: Record<string, unknown> = {}) => ({
 const GOOD = {
   reply: 'Booked the dentist.',
   actions: [
-    { kind: 'add_event', title: 'Dentist (model)', scheduled_for: '2031-01-07T15:00:00Z', duration_minutes: 45, tempo_tag: null, event_uid: null, content: null, reasoning: 'the model read next Tuesday 3pm', confidence: 0.8 },
+    {
+      kind: 'add_event',
+      title: 'Dentist (model)',
+      scheduled_for: '2031-01-07T15:00:00Z',
+      duration_minutes: 45,
+      tempo_tag: null,
+      event_uid: null,
+      content: null,
+      reasoning: 'the model read next Tuesday 3pm',
+      confidence: 0.8,
+    },
   ],
 };
 
@@ -77,9 +87,20 @@ describe('the OpenAI-compatible provider in the daemon', () => {
     const r = await propose();
     expect(r.status, r.text).toBe(201);
     expect(r.json).toMatchObject({ provider: 'openai', model: 'fake-model' });
-    expect(r.json.actions).toEqual([expect.objectContaining({ title: 'Dentist (model)', scheduled_for: '2031-01-07T15:00:00.000Z', duration_minutes: 45, reasoning: 'the model read next Tuesday 3pm' })]);
+    expect(r.json.actions).toEqual([
+      expect.objectContaining({
+        title: 'Dentist (model)',
+        scheduled_for: '2031-01-07T15:00:00.000Z',
+        duration_minutes: 45,
+        reasoning: 'the model read next Tuesday 3pm',
+      }),
+    ]);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ path: '/v1/chat/completions', auth: 'Bearer sk-local', body: { model: 'fake-model', response_format: { type: 'json_schema' } } });
+    expect(seen[0]).toMatchObject({
+      path: '/v1/chat/completions',
+      auth: 'Bearer sk-local',
+      body: { model: 'fake-model', response_format: { type: 'json_schema' } },
+    });
     const status = await d.api('GET', '/agent/status');
     expect(status.json.planner).toEqual({ provider: 'openai', model: 'fake-model' });
   });
@@ -94,7 +115,9 @@ describe('the OpenAI-compatible provider in the daemon', () => {
     const r = await propose();
     expect(r.status, r.text).toBe(201);
     expect(r.json).toMatchObject({ provider: 'default', model: null });
-    expect(r.json.actions).toEqual([expect.objectContaining({ title: 'Dentist appointment', scheduled_for: '2031-01-07T15:00:00.000Z', duration_minutes: 45 })]);
+    expect(r.json.actions).toEqual([
+      expect.objectContaining({ title: 'Dentist appointment', scheduled_for: '2031-01-07T15:00:00.000Z', duration_minutes: 45 }),
+    ]);
     expect(r.json.reasoning).toMatch(/Planned by the default provider: openai provider \(fake-model\) failed/);
     expect(r.json.reasoning).toMatch(reason);
     const p = await d.api('POST', '/chat/plan-preview', { body: { prompt: 'Gym tomorrow at 7am', context } });

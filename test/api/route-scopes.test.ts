@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contracts/scope-list.js';
-import { cliEnv, runCli, tempHome, useDaemon, type ApiResult } from '../helpers/daemon.js';
+import { type ApiResult, cliEnv, runCli, tempHome, useDaemon } from '../helpers/daemon.js';
 
 /**
  * The route table, tried with a key of each single scope: generated from `x-kairos-auth` in
@@ -23,7 +23,20 @@ const d = useDaemon(() => {
 /** The only routes that take no credential at all. */
 const PUBLIC = ['GET /health', 'GET /version', 'GET /openapi.json', 'POST /user/login'];
 
-const ICS = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//kairos-test//EN', 'BEGIN:VEVENT', 'UID:route-scopes-1', 'DTSTAMP:20250101T000000Z', 'DTSTART:20250601T100000Z', 'DTEND:20250601T110000Z', 'SUMMARY:imported', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+const ICS = [
+  'BEGIN:VCALENDAR',
+  'VERSION:2.0',
+  'PRODID:-//kairos-test//EN',
+  'BEGIN:VEVENT',
+  'UID:route-scopes-1',
+  'DTSTAMP:20250101T000000Z',
+  'DTSTART:20250601T100000Z',
+  'DTEND:20250601T110000Z',
+  'SUMMARY:imported',
+  'END:VEVENT',
+  'END:VCALENDAR',
+  '',
+].join('\r\n');
 
 let registered = 0;
 /** A request to each route, valid enough to reach its handler. `{id}` is another key's id, `{plan_id}` an unknown plan. */
@@ -86,7 +99,10 @@ let victim: { id: string; key: string };
 /** Every file of the store, hashed: equal before and after means nothing was written. */
 function storeFingerprint(): string {
   const h = createHash('sha256');
-  for (const f of readdirSync(d.home).filter((n) => n.startsWith('db.')).sort()) h.update(f).update(readFileSync(join(d.home, f)));
+  for (const f of readdirSync(d.home)
+    .filter((n) => n.startsWith('db.'))
+    .sort())
+    h.update(f).update(readFileSync(join(d.home, f)));
   h.update(readFileSync(join(d.home, 'credentials.json')));
   return h.digest('hex');
 }
@@ -109,7 +125,12 @@ function held(auth: Exclude<AuthSpec, { public: true }>, scope: string, targetsO
 beforeAll(async () => {
   const doc = (await d.api('GET', '/openapi.json', { key: null })).json as { paths: Record<string, Record<string, Record<string, unknown>>> };
   ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([m, o]) => ({ id: `${m.toUpperCase()} ${path}`, method: m.toUpperCase(), path, auth: o['x-kairos-auth'] as AuthSpec | undefined })),
+    Object.entries(methods).map(([m, o]) => ({
+      id: `${m.toUpperCase()} ${path}`,
+      method: m.toUpperCase(),
+      path,
+      auth: o['x-kairos-auth'] as AuthSpec | undefined,
+    })),
   );
   const v = await d.api('POST', '/auth/keys', { body: { name: 'victim', scopes: [...SCOPES] } });
   expect(v.status, v.text).toBe(201);
@@ -120,7 +141,12 @@ describe('the route table', () => {
   it('every route declares its permission, and only the known few are public', () => {
     expect(ops.length).toBeGreaterThan(30);
     for (const op of ops) expect(op.auth, `${op.id} declares no permission`).toBeDefined();
-    expect(ops.filter((o) => o.auth && 'public' in o.auth).map((o) => o.id).sort()).toEqual([...PUBLIC].sort());
+    expect(
+      ops
+        .filter((o) => o.auth && 'public' in o.auth)
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([...PUBLIC].sort());
     for (const op of ops) if (op.auth && !('public' in op.auth)) expect(op.auth.any_of.length, op.id).toBeGreaterThan(0);
   });
 

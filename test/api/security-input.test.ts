@@ -11,11 +11,21 @@ const d = useDaemon();
 /** A raw GET with a chosen Host header (fetch will not send one of ours). */
 function getWithHost(path: string, host: string | undefined): Promise<{ status: number; body: any }> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: d.port, path, method: 'GET', headers: { authorization: `Bearer ${d.key}`, ...(host === undefined ? {} : { host }) }, setHost: host === undefined }, (res) => {
-      let text = '';
-      res.on('data', (c) => (text += c));
-      res.on('end', () => ok({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: d.port,
+        path,
+        method: 'GET',
+        headers: { authorization: `Bearer ${d.key}`, ...(host === undefined ? {} : { host }) },
+        setHost: host === undefined,
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c) => (text += c));
+        res.on('end', () => ok({ status: res.statusCode!, body: text ? JSON.parse(text) : undefined }));
+      },
+    );
     req.on('error', fail);
     req.end();
   });
@@ -68,7 +78,9 @@ describe('editable fields are own properties', () => {
   });
 
   it('a prompt saying "constructor" or "toString" plans like any word', async () => {
-    const r = await d.api('POST', '/chat/plan-preview', { body: { prompt: 'constructor toString review tomorrow at 3pm for 1h', context: { now: '2025-06-02T09:00:00Z', timezone: 'UTC' } } });
+    const r = await d.api('POST', '/chat/plan-preview', {
+      body: { prompt: 'constructor toString review tomorrow at 3pm for 1h', context: { now: '2025-06-02T09:00:00Z', timezone: 'UTC' } },
+    });
     expect(r.status, r.text).toBe(200);
   });
 });

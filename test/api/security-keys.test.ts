@@ -110,10 +110,15 @@ describe('email and password: admin, or a login token plus the current password'
   it('a login token needs current_password; a password change ends earlier tokens', async () => {
     const reg = await d.api('POST', '/user/register', { body: { email: 'tok@example.com', password: 'first password', display_name: 'tok' } });
     expect(reg.status, reg.text).toBe(201);
-    const login = async (password: string) => (await d.api('POST', '/user/login', { key: null, body: { email: 'tok@example.com', password } })).json.token as string;
+    const login = async (password: string) =>
+      (await d.api('POST', '/user/login', { key: null, body: { email: 'tok@example.com', password } })).json.token as string;
     const token = await login('first password');
     expectError(await d.api('POST', '/user/password', { key: token, body: { password: 'second password' } }), 403, 'forbidden');
-    expectError(await d.api('POST', '/user/password', { key: token, body: { password: 'second password', current_password: 'wrong guess' } }), 403, 'forbidden');
+    expectError(
+      await d.api('POST', '/user/password', { key: token, body: { password: 'second password', current_password: 'wrong guess' } }),
+      403,
+      'forbidden',
+    );
     expectError(await d.api('PATCH', '/user/update', { key: token, body: { updates: { email: 'tok2@example.com' } } }), 403, 'forbidden');
     const moved = await d.api('PATCH', '/user/update', { key: token, body: { updates: { email: 'tok2@example.com' }, current_password: 'first password' } });
     expect(moved.status, moved.text).toBe(200);

@@ -1,6 +1,6 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { request } from 'node:http';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useDaemon } from '../helpers/daemon.js';
@@ -9,7 +9,12 @@ import { expectError } from '../helpers/expect-error.js';
 // Issue 14, item 6: login cannot be brute-forced or used to find out who has an account.
 
 /** A request from a chosen loopback address (127.0.0.0/8 is all ours), with a chosen Authorization header. */
-function send(port: number, method: string, path: string, opts: { from?: string; authorization?: string; body?: unknown } = {}): Promise<{ status: number; body: any }> {
+function send(
+  port: number,
+  method: string,
+  path: string,
+  opts: { from?: string; authorization?: string; body?: unknown } = {},
+): Promise<{ status: number; body: any }> {
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
   return new Promise((ok, fail) => {
     const req = request(
@@ -45,7 +50,8 @@ describe('login is limited per client address and per email', () => {
   it('varying Authorization or ?key= buys no extra tries: the 6th login from one address is 429', async () => {
     const statuses: number[] = [];
     // Refused by validation, so no scrypt runs; the address is charged all the same.
-    for (let i = 0; i < 6; i++) statuses.push((await login(d.port, `not-an-email-${i}`, 'guess', { from: '127.0.0.2', authorization: `Bearer kairos_sk_fake${i}` })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await login(d.port, `not-an-email-${i}`, 'guess', { from: '127.0.0.2', authorization: `Bearer kairos_sk_fake${i}` })).status);
     expect(statuses).toEqual([422, 422, 422, 422, 422, 429]);
     const viaQuery = await send(d.port, 'POST', '/user/login?key=kairos_sk_other', { from: '127.0.0.2', body: { email: 'a@example.com', password: 'x' } });
     expect(viaQuery.status).toBe(429);
@@ -64,7 +70,8 @@ describe('login is limited per client address and per email', () => {
 
   it('failed keys on protected routes count against the address too', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await send(d.port, 'GET', '/memory/pull', { from: '127.0.0.4', authorization: `Bearer kairos_sk_bogus${i}` })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await send(d.port, 'GET', '/memory/pull', { from: '127.0.0.4', authorization: `Bearer kairos_sk_bogus${i}` })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
     // A valid key is not held up by the failures of others on the same address.
     expect((await send(d.port, 'GET', '/memory/pull', { from: '127.0.0.4', authorization: `Bearer ${d.key}` })).status).toBe(200);
@@ -98,19 +105,27 @@ describe('passwords', () => {
     expect(reg.status).toBe(201);
     await d.restart();
     const dbPath = join(d.home, 'db.json');
-    const user = () => (JSON.parse(readFileSync(dbPath, 'utf8')).collections.users as { user_id: string; password_hash: string }[]).find((u) => u.user_id === reg.json.user_id)!;
+    const user = () =>
+      (JSON.parse(readFileSync(dbPath, 'utf8')).collections.users as { user_id: string; password_hash: string }[]).find((u) => u.user_id === reg.json.user_id)!;
     expect(user().password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
 
     // Put back a hash as the previous version made it.
     await d.stop();
     const salt = randomBytes(16);
-    const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('old password', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join('$');
+    const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('old password', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join(
+      '$',
+    );
     const db = JSON.parse(readFileSync(dbPath, 'utf8'));
     db.collections.users.find((u: { user_id: string }) => u.user_id === reg.json.user_id).password_hash = old;
     writeFileSync(dbPath, JSON.stringify(db));
     await d.restart();
 
-    const files = () => readdirSync(d.home).filter((n) => n.startsWith('db.')).sort().map((n) => readFileSync(join(d.home, n), 'utf8')).join('\n');
+    const files = () =>
+      readdirSync(d.home)
+        .filter((n) => n.startsWith('db.'))
+        .sort()
+        .map((n) => readFileSync(join(d.home, n), 'utf8'))
+        .join('\n');
     const before = files();
     expectError(await d.api('POST', '/user/login', { key: null, body: { email: 'old@example.com', password: 'wrong password' } }), 401, 'unauthorized');
     expect(files()).toBe(before); // a failed login writes nothing

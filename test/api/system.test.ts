@@ -96,7 +96,10 @@ describe('the error envelope', () => {
 describe('CORS', () => {
   it('allows local frontends (preflight and simple requests)', async () => {
     const origin = 'http://localhost:5173';
-    const pre = await d.api('OPTIONS', '/memory/pull', { key: null, headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const pre = await d.api('OPTIONS', '/memory/pull', {
+      key: null,
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe(origin);
     expect(pre.headers.get('access-control-allow-methods')).toContain('GET');

@@ -6,7 +6,9 @@ let other: { userId: string; key: string };
 let readOnlyKey: string;
 
 beforeAll(async () => {
-  const reg = await d.api('POST', '/user/register', { body: { email: 'ada@example.com', password: 'correct horse battery', display_name: 'Ada', timezone: 'America/New_York' } });
+  const reg = await d.api('POST', '/user/register', {
+    body: { email: 'ada@example.com', password: 'correct horse battery', display_name: 'Ada', timezone: 'America/New_York' },
+  });
   expect(reg.status).toBe(201);
   const key = await d.api('POST', '/auth/keys', { body: { name: 'ada', scopes: ['tempo:read', 'tempo:write', 'memory:write'], user_id: reg.json.user_id } });
   expect(key.status).toBe(201);
@@ -72,7 +74,11 @@ describe('POST /tempo/adjust', () => {
       budget: { per_day: 10, per_week: 40, per_agent: { scout: { per_day: 3 } } },
     });
 
-    const second = await adjust({ budget: { per_day: null, per_agent: { scout: { per_week: 9 } } }, cadence: { reflect: null }, tag_mappings: { taxes: '@afternoon' } });
+    const second = await adjust({
+      budget: { per_day: null, per_agent: { scout: { per_week: 9 } } },
+      cadence: { reflect: null },
+      tag_mappings: { taxes: '@afternoon' },
+    });
     expect(second.json.budget).toEqual({ per_week: 40, per_agent: { scout: { per_day: 3, per_week: 9 } } });
     expect(second.json.cadence).toEqual({ reschedule_event: { max: 2, per: 'week', per_event: true } });
     expect(second.json.tag_mappings).toEqual({ gym: '@gym', taxes: '@afternoon' });
@@ -99,7 +105,10 @@ describe('POST /tempo/adjust', () => {
     // Removal matches by value after the same normalization ("9:00" is 09:00, offsets become UTC);
     // a block that is not there is ignored; adding one already there does not repeat it.
     const r = await adjust({
-      blocked_remove: [{ start: '2031-07-01T11:00:00+02:00', end: '2031-07-01T12:00:00+02:00' }, { start: '1:00', end: '2:00' }],
+      blocked_remove: [
+        { start: '2031-07-01T11:00:00+02:00', end: '2031-07-01T12:00:00+02:00' },
+        { start: '1:00', end: '2:00' },
+      ],
       blocked_add: [lunch],
     });
     expect(r.status, r.text).toBe(200);
@@ -120,12 +129,22 @@ describe('POST /tempo/adjust', () => {
     ['a malformed tag in a mapping', { tag_mappings: { gym: 'Morning!!' } }, 'invalid_tempo_tag', 'preferences.tag_mappings.gym'],
     ['a malformed range label', { time_ranges: { 'deep work': { start: '09:00', end: '11:00' } } }, 'invalid_tempo_tag', 'preferences.time_ranges.deep work'],
     ['an impossible wall time', { time_ranges: { '@focus': { start: '09:00', end: '25:00' } } }, 'validation_failed', 'preferences.time_ranges.@focus.end'],
-    ['a one-off block ending before it starts', { blocked: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] }, 'validation_failed', 'preferences.blocked.0.end'],
+    [
+      'a one-off block ending before it starts',
+      { blocked: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] },
+      'validation_failed',
+      'preferences.blocked.0.end',
+    ],
     ['a cadence for an unknown action kind', { cadence: { email: { max: 1, per: 'day' } } }, 'validation_failed', 'preferences.cadence'],
     ['a negative budget', { budget: { per_week: -1 } }, 'validation_failed', 'preferences.budget.per_week'],
     ['the time zone', { timezone: 'UTC' }, 'validation_failed', 'preferences.timezone'],
     ['a whole list together with changes to it', { blocked: [], blocked_add: [{ start: '12:00', end: '13:00' }] }, 'validation_failed', 'preferences.blocked'],
-    ['a block to add ending before it starts', { blocked_add: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] }, 'validation_failed', 'preferences.blocked_add.0.end'],
+    [
+      'a block to add ending before it starts',
+      { blocked_add: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] },
+      'validation_failed',
+      'preferences.blocked_add.0.end',
+    ],
   ])('refuses %s with 422 and changes nothing', async (_name, preferences, code, path) => {
     const before = await d.api('GET', '/tempo/profile');
     const r = await adjust(preferences);
@@ -156,7 +175,15 @@ describe('GET /tempo/tags', () => {
   it("adds the tags of the user's traces, and only theirs", async () => {
     const push = await d.api('POST', '/memory/push', {
       key: other.key,
-      body: { traces: ['@deep-work', '1H30M'].map((t) => ({ type: 'observation', task_id: 'tempo-tags', timestamp: '2031-02-03T09:00:00Z', content: 'x', tempo_tag: t })) },
+      body: {
+        traces: ['@deep-work', '1H30M'].map((t) => ({
+          type: 'observation',
+          task_id: 'tempo-tags',
+          timestamp: '2031-02-03T09:00:00Z',
+          content: 'x',
+          tempo_tag: t,
+        })),
+      },
     });
     expect(push.status).toBe(201);
     const r = await d.api('GET', '/tempo/tags', { key: other.key });

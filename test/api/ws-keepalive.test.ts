@@ -24,7 +24,14 @@ const quiet = { info() {}, warn() {}, error() {} };
 
 beforeAll(async () => {
   store = await Store.open(homePaths(home));
-  const services = createServices({ store, clock: systemClock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }), logger: quiet, version: 'test', startedAt: new Date() });
+  const services = createServices({
+    store,
+    clock: systemClock,
+    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }),
+    logger: quiet,
+    version: 'test',
+    startedAt: new Date(),
+  });
   key = (await ensureOwnerCredentials(services, homePaths(home).credentials)).api_key;
   server = createServer(createApp(services).callback());
   ws = attachWebSocket(server, services, { pingMs: 100 });
@@ -57,6 +64,9 @@ it('the server pings; a client that answers stays connected', async () => {
 
 it('a client that stops answering pings is dropped', async () => {
   const s = await open(false);
-  const closed = await Promise.race([new Promise<boolean>((r) => s.once('close', () => r(true))), new Promise<boolean>((r) => setTimeout(() => r(false), 1500))]);
+  const closed = await Promise.race([
+    new Promise<boolean>((r) => s.once('close', () => r(true))),
+    new Promise<boolean>((r) => setTimeout(() => r(false), 1500)),
+  ]);
   expect(closed).toBe(true);
 });

@@ -30,7 +30,10 @@ interface Client {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function connect(opts: { key?: string; query?: string } = {}): Promise<Client> {
-  const ws = new WebSocket(`${d.base.replace('http', 'ws')}/ws${opts.query ?? ''}`, opts.key === undefined ? { headers: { authorization: `Bearer ${d.key}` } } : opts.key ? { headers: { authorization: `Bearer ${opts.key}` } } : {});
+  const ws = new WebSocket(
+    `${d.base.replace('http', 'ws')}/ws${opts.query ?? ''}`,
+    opts.key === undefined ? { headers: { authorization: `Bearer ${d.key}` } } : opts.key ? { headers: { authorization: `Bearer ${opts.key}` } } : {},
+  );
   const msgs: Msg[] = [];
   ws.on('message', (m) => msgs.push(JSON.parse(String(m))));
   const closed = new Promise<{ code: number; reason: string }>((r) => ws.on('close', (code, reason) => r({ code, reason: String(reason) })));

@@ -73,7 +73,12 @@ describe('what an import rule cannot say', () => {
   const commandOf = (f: string) => /^cli\/commands\/([^/]+)\//.exec(f)?.[1];
 
   it('no command imports from another command', () => {
-    const crossing = cli.flatMap((f) => graph.get(f)!.filter((to) => commandOf(f) && commandOf(to) && commandOf(to) !== commandOf(f)).map((to) => `${f} → ${to}`));
+    const crossing = cli.flatMap((f) =>
+      graph
+        .get(f)!
+        .filter((to) => commandOf(f) && commandOf(to) && commandOf(to) !== commandOf(f))
+        .map((to) => `${f} → ${to}`),
+    );
     expect(crossing).toEqual([]);
   });
 

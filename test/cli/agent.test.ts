@@ -22,7 +22,10 @@ const kairos = (args: string[], input?: string) => runCli(args, { env, input });
 
 describe('kairos queue', () => {
   it('lists proposed plans readably, and as the API JSON with --json', async () => {
-    const p = await propose([add('Dentist', '2031-01-07T15:00:00Z', 45), { kind: 'reflect', content: 'Floss more', scheduled_for: '2031-01-07T16:00:00Z' }], 'teeth');
+    const p = await propose(
+      [add('Dentist', '2031-01-07T15:00:00Z', 45), { kind: 'reflect', content: 'Floss more', scheduled_for: '2031-01-07T16:00:00Z' }],
+      'teeth',
+    );
     const r = await kairos(['queue']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain(p.plan_id);
@@ -67,7 +70,10 @@ describe('kairos approve / reject / execute', () => {
 
   it('approve --no-execute, then execute --simulate shows a diff and changes nothing, then execute', async () => {
     const ev = await d.api('POST', '/calendar/create', { body: { title: 'Standup', scheduled_for: '2031-01-09T09:00:00Z', duration_minutes: 15 } });
-    const p = await propose([{ kind: 'reschedule_event', event_uid: ev.json.uid, scheduled_for: '2031-01-09T09:30:00Z' }, add('Retro', '2031-01-09T14:00:00Z', 45)], 'sprint');
+    const p = await propose(
+      [{ kind: 'reschedule_event', event_uid: ev.json.uid, scheduled_for: '2031-01-09T09:30:00Z' }, add('Retro', '2031-01-09T14:00:00Z', 45)],
+      'sprint',
+    );
     const a = await kairos(['approve', p.plan_id, '--no-execute']);
     expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toContain(`Approved ${p.plan_id} (execute it with: kairos execute ${p.plan_id})`);
@@ -175,7 +181,11 @@ describe('kairos watch', () => {
     for (let i = 0; w.since().trim().split('\n').length < 5 && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
     w.child.kill('SIGINT');
     expect(await w.exited, w.io.err).toBe(0);
-    const lines = w.since().trim().split('\n').map((l) => JSON.parse(l));
+    const lines = w
+      .since()
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.map((m) => `${m.type} ${m.data.type ?? ''}`.trim())).toEqual([
       'trace.created agent_plan',
       'plan.proposed',
@@ -194,12 +204,19 @@ describe('kairos watch', () => {
     for (let i = 0; !w.since().includes('plan.proposed') && i < 100; i++) await new Promise((r) => setTimeout(r, 50));
     w.child.kill('SIGINT');
     expect(await w.exited, w.io.err).toBe(0);
-    expect(w.since()).toMatch(new RegExp(`^\\d\\d:\\d\\d  trace\\.created\\s+tr_\\w+  agent_plan  .*\\n\\d\\d:\\d\\d  plan\\.proposed\\s+${p.plan_id}  task watch  1 action\\(s\\)\\n$`));
+    expect(w.since()).toMatch(
+      new RegExp(
+        `^\\d\\d:\\d\\d  trace\\.created\\s+tr_\\w+  agent_plan  .*\\n\\d\\d:\\d\\d  plan\\.proposed\\s+${p.plan_id}  task watch  1 action\\(s\\)\\n$`,
+      ),
+    );
     expect((await kairos(['watch', '--topics', 'gossip'])).code).toBe(2);
   });
 
   it('--count N stops after exactly N events', async () => {
-    const child = spawn(process.execPath, [BIN, 'watch', '--json', '--count', '2', '--topics', 'plans'], { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'watch', '--json', '--count', '2', '--topics', 'plans'], {
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout.on('data', (c) => (out += c));
     let code: number | null | undefined;
@@ -209,7 +226,12 @@ describe('kairos watch', () => {
       await new Promise((r) => setTimeout(r, 150));
     }
     expect(await exited).toBe(0);
-    expect(out.trim().split('\n').map((l) => JSON.parse(l).type)).toEqual(['plan.proposed', 'plan.proposed']);
+    expect(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+    ).toEqual(['plan.proposed', 'plan.proposed']);
   });
 
   it('a bad key → exit 4', async () => {

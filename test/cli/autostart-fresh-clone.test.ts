@@ -16,7 +16,8 @@ describe('a fresh clone', () => {
 
   it('runs the tests that need ../shared as skipped, saying why, when there is none', () => {
     cpSync(join(ROOT, 'test'), join(clone, 'test'), { recursive: true });
-    for (const f of ['src', 'dist', 'models', 'node_modules', 'scripts', 'package.json', 'vitest.config.ts', 'tsconfig.json']) symlinkSync(join(ROOT, f), join(clone, f));
+    for (const f of ['src', 'dist', 'models', 'node_modules', 'scripts', 'package.json', 'vitest.config.ts', 'tsconfig.json'])
+      symlinkSync(join(ROOT, f), join(clone, f));
     const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
     const r = spawnSync(process.execPath, [vitest, 'run', 'test/unit/ical-export.test.ts', 'test/api/calendar-ics.test.ts'], {
       cwd: clone,

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliHomes } from '../helpers/cli-homes.js';
@@ -72,7 +72,9 @@ describe('auto-start', () => {
       expect(r.code).not.toBe(0);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^kairos: .*Port ${port} is in use by another program.*--port.*${join(h, 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+      expect(lines[0]).toMatch(
+        new RegExp(`^kairos: .*Port ${port} is in use by another program.*--port.*${join(h, 'config.json').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+      );
       expect(r.stderr).not.toMatch(/old failure|"level"/);
       expect(await eventually(() => processesOfHome(h).length === 0, 5000)).toBe(true);
       const st = await runCli(['daemon', 'status'], { env });

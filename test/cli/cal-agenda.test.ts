@@ -52,7 +52,9 @@ describe('cal agenda (TTY output)', () => {
     expect(parseWhen('2031-04-01T10:00:00+02:00', 'UTC', now)).toBe('2031-04-01T08:00:00.000Z');
     expect(parseWhen('2031-04-01', 'UTC', now)).toBe('2031-04-01');
     expect(() => parseWhen('someday', 'UTC', now)).toThrow(/cannot read/);
-    expect([parseDuration('45m'), parseDuration('1h30m'), parseDuration('2h'), parseDuration('1.5h'), parseDuration('90'), parseDuration('3d')]).toEqual([45, 90, 120, 90, 90, 4320]);
+    expect([parseDuration('45m'), parseDuration('1h30m'), parseDuration('2h'), parseDuration('1.5h'), parseDuration('90'), parseDuration('3d')]).toEqual([
+      45, 90, 120, 90, 90, 4320,
+    ]);
     expect(() => parseDuration('0m')).toThrow();
   });
 });

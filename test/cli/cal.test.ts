@@ -31,7 +31,10 @@ describe('kairos cal', () => {
     dentist = JSON.parse(r.stdout);
     const today = wallAt(Date.now(), TZ);
     const tomorrow = new Date(Date.UTC(today.year, today.month - 1, today.day + 1));
-    const expected = instantOf({ year: tomorrow.getUTCFullYear(), month: tomorrow.getUTCMonth() + 1, day: tomorrow.getUTCDate(), hour: 15, minute: 0, second: 0 }, TZ);
+    const expected = instantOf(
+      { year: tomorrow.getUTCFullYear(), month: tomorrow.getUTCMonth() + 1, day: tomorrow.getUTCDate(), hour: 15, minute: 0, second: 0 },
+      TZ,
+    );
     expect(dentist).toMatchObject({ title: 'Dentist', duration_minutes: 45, tag: '@health', scheduled_for: new Date(expected).toISOString(), timezone: TZ });
   });
 

@@ -16,7 +16,13 @@ describe('shell completions', () => {
   it('the bash script completes nouns, verbs and flags', () => {
     const script = join(ROOT, FILES.bash);
     const complete = (words: string[]) =>
-      execFileSync('bash', ['-c', `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _kairos; echo "\${COMPREPLY[@]}"`], { encoding: 'utf8' }).trim().split(/\s+/);
+      execFileSync(
+        'bash',
+        ['-c', `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _kairos; echo "\${COMPREPLY[@]}"`],
+        { encoding: 'utf8' },
+      )
+        .trim()
+        .split(/\s+/);
     expect(complete(['kairos', 'da'])).toEqual(['daemon']);
     expect(complete(['kairos', 'daemon', ''])).toEqual(expect.arrayContaining(['run', 'start', 'stop', 'restart', 'status', 'logs']));
     expect(complete(['kairos', '--json', 'keys', 'create', '--s'])).toEqual(['--scopes']);

@@ -1,13 +1,13 @@
 import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SHIPPED_MODEL_DIR } from '../../src/search/models/builtin-model.js';
 import { cliHomes } from '../helpers/cli-homes.js';
 import { runCli } from '../helpers/daemon.js';
-import { eventually, isAlive, processesOfHome, type ProcInfo } from '../helpers/processes.js';
+import { eventually, isAlive, type ProcInfo, processesOfHome } from '../helpers/processes.js';
 
 // Issue 15 item 5: the model's preparation (a child process running the sentence encoder for
 // minutes) must die with the daemon: on stop, on SIGKILL, on a failed start; stop must not wait

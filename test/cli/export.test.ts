@@ -11,9 +11,31 @@ beforeAll(async () => {
   const r = await d.api('POST', '/memory/push', {
     body: {
       traces: [
-        { uid: 'g', type: 'goal', task_id: 'marathon', content: 'The goal is to run a marathon in under four hours', importance: 5, timestamp: '2031-01-10T08:00:00Z', chat_url: 'https://chat.example/1' },
-        { uid: 'o1', type: 'observation', task_id: 'marathon', content: 'Ran 12 km at an easy pace', timestamp: '2031-01-11T07:00:00Z', linked_trace_ids: ['g'] },
-        { uid: 'o2', type: 'observation', task_id: 'marathon', content: 'Rest day, legs recovering well after the long run', timestamp: '2031-01-12T07:00:00Z', linked_trace_ids: ['o1'] },
+        {
+          uid: 'g',
+          type: 'goal',
+          task_id: 'marathon',
+          content: 'The goal is to run a marathon in under four hours',
+          importance: 5,
+          timestamp: '2031-01-10T08:00:00Z',
+          chat_url: 'https://chat.example/1',
+        },
+        {
+          uid: 'o1',
+          type: 'observation',
+          task_id: 'marathon',
+          content: 'Ran 12 km at an easy pace',
+          timestamp: '2031-01-11T07:00:00Z',
+          linked_trace_ids: ['g'],
+        },
+        {
+          uid: 'o2',
+          type: 'observation',
+          task_id: 'marathon',
+          content: 'Rest day, legs recovering well after the long run',
+          timestamp: '2031-01-12T07:00:00Z',
+          linked_trace_ids: ['o1'],
+        },
         { uid: 't1', type: 'observation', task_id: 'taxes', content: 'Collected the receipts', timestamp: '2031-01-11T12:00:00Z' },
       ],
     },

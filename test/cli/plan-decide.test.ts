@@ -1,11 +1,11 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../src/client/http.js';
 import { runChat } from '../../src/cli/commands/chat/chat.js';
-import type { Prompter } from '../../src/cli/input/prompter.js';
 import { runPlan } from '../../src/cli/commands/plan/plan.js';
+import type { Prompter } from '../../src/cli/input/prompter.js';
 import type { CliDeps } from '../../src/cli/kit.js';
 import { IO } from '../../src/cli/output/io.js';
+import type { ApiClient } from '../../src/client/http.js';
 import type { Plan } from '../../src/contracts/plans.js';
 import { AppError } from '../../src/errors.js';
 
@@ -26,7 +26,18 @@ const PLAN: Plan = {
   edited: false,
   reasoning: 'Default planner, 1 action.',
   actions: [
-    { action_id: 'ac_1', kind: 'add_event', task_id: 'dentist', title: 'Dentist', scheduled_for: '2031-01-07T15:00:00.000Z', duration_minutes: 45, estimate_minutes: 45, reasoning: 'Explicit time', confidence: 0.9, status: 'proposed' },
+    {
+      action_id: 'ac_1',
+      kind: 'add_event',
+      task_id: 'dentist',
+      title: 'Dentist',
+      scheduled_for: '2031-01-07T15:00:00.000Z',
+      duration_minutes: 45,
+      estimate_minutes: 45,
+      reasoning: 'Explicit time',
+      confidence: 0.9,
+      status: 'proposed',
+    },
   ],
   trace_uid: 'tr_1',
   provider: 'default',
@@ -49,7 +60,10 @@ function setup(answers: string[], failFirstApprove = false) {
       if (path === '/agent/plan') return PLAN;
       if (path === '/chat/respond') return { reply: 'Proposed 1 action.', intent: 'plan', commands: [], proposed_traces: [], plan: PLAN };
       if (path === '/agent/approve') {
-        if (failFirstApprove && approvals++ === 0) throw new AppError(422, 'constraint_violation', 'The plan breaks your constraints.', { details: [{ path: 'actions.0.scheduled_for', message: 'blocked (lunch)' }] });
+        if (failFirstApprove && approvals++ === 0)
+          throw new AppError(422, 'constraint_violation', 'The plan breaks your constraints.', {
+            details: [{ path: 'actions.0.scheduled_for', message: 'blocked (lunch)' }],
+          });
         if (!o.body.execute) return { ...PLAN, status: 'approved' };
         const done = { ...PLAN, status: 'executed' };
         return { ...done, execution: { plans: [done], log: [], results: [], simulated: false } };

@@ -24,7 +24,9 @@ describe('kairos plan', () => {
     expect(r.stdout).toMatch(/✔ Approved and executed pl_\w+/);
     expect(r.stdout).toMatch(/\+ event “Dentist” .*\(45 min\)/);
     const ev = await d.api('GET', '/calendar/events?start=2031-01-07T00:00:00Z&end=2031-01-08T00:00:00Z');
-    expect(ev.json.events).toEqual([expect.objectContaining({ title: 'Dentist', scheduled_for: '2031-01-07T15:00:00.000Z', duration_minutes: 45, task_id: 'teeth' })]);
+    expect(ev.json.events).toEqual([
+      expect.objectContaining({ title: 'Dentist', scheduled_for: '2031-01-07T15:00:00.000Z', duration_minutes: 45, task_id: 'teeth' }),
+    ]);
     const q = await d.api('GET', '/agent/queue?status=executed');
     expect(q.json.plans).toEqual([expect.objectContaining({ task_id: 'teeth', provider: 'default' })]);
   });
@@ -36,7 +38,10 @@ describe('kairos plan', () => {
     expect(r.stderr).toMatch(/Plan pl_\w+ is waiting in the queue\. Approve and execute: kairos approve pl_\w+/);
     const j = await cli(['--json', 'plan', 'Gym on 2031-01-10 at 7am']);
     expect(j.code, j.stderr).toBe(0);
-    expect(JSON.parse(j.stdout)).toMatchObject({ status: 'proposed', actions: [expect.objectContaining({ title: 'Gym', scheduled_for: '2031-01-10T07:00:00.000Z' })] });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      status: 'proposed',
+      actions: [expect.objectContaining({ title: 'Gym', scheduled_for: '2031-01-10T07:00:00.000Z' })],
+    });
     const y = await cli(['--json', 'plan', '--yes', '--no-execute', 'Run on 2031-01-11 at 8am']);
     expect(JSON.parse(y.stdout)).toMatchObject({ status: 'approved' });
   });

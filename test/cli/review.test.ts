@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, cliEnv, useDaemon } from '../helpers/daemon.js';
 
@@ -22,7 +22,10 @@ class Terminal {
 
   constructor(args: string[], env: Record<string, string | undefined>) {
     const cmd = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    this.child = spawn('script', ['-qfec', cmd, '/dev/null'], { env: cleanEnv({ ...env, TZ: 'UTC', COLUMNS: '160', LINES: '50' }), stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn('script', ['-qfec', cmd, '/dev/null'], {
+      env: cleanEnv({ ...env, TZ: 'UTC', COLUMNS: '160', LINES: '50' }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     this.child.stdout!.on('data', (c) => (this.out += strip(String(c))));
     this.child.stderr!.on('data', (c) => (this.out += strip(String(c))));
     this.exited = new Promise((r) => this.child.once('exit', (code) => r(code)));

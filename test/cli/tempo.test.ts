@@ -39,7 +39,9 @@ describe('kairos tempo', () => {
 
   it('blocks weekly time, one-off time in the user zone, and whole days', async () => {
     expect((await kairos('tempo', 'block', '12:00-13:00', '--days', 'weekdays', '--label', 'lunch')).stdout).toBe('blocked #1: 12:00–13:00 mon-fri (lunch)\n');
-    expect((await kairos('tempo', 'block', 'June 2 2031 14:00 to 15:30', '--label', 'dentist')).stdout).toBe('blocked #2: 2031-06-02 14:00 – 15:30 (dentist)\n');
+    expect((await kairos('tempo', 'block', 'June 2 2031 14:00 to 15:30', '--label', 'dentist')).stdout).toBe(
+      'blocked #2: 2031-06-02 14:00 – 15:30 (dentist)\n',
+    );
     expect((await kairos('tempo', 'block', '2031-12-24')).stdout).toBe('blocked #3: 2031-12-24 all day\n');
     const p = await json('tempo', 'block', '2031-06-05T09:00:00Z', '--for', '1h30m');
     expect(p.blocked).toEqual([
@@ -53,7 +55,9 @@ describe('kairos tempo', () => {
   it('sets budgets and cadence rules', async () => {
     expect((await kairos('tempo', 'budget', '--per-day', '10', '--per-week', '40')).stdout).toBe('budget: all agents: 10/day, 40/week\n');
     expect((await kairos('tempo', 'budget', '--agent', 'scout', '--per-day', '3')).stdout).toBe('budget: all agents: 10/day, 40/week; agent scout: 3/day\n');
-    expect((await kairos('tempo', 'cadence', 'reschedule_event', '2/week', '--per-event')).stdout).toBe('cadence: reschedule_event at most 2 per week per event\n');
+    expect((await kairos('tempo', 'cadence', 'reschedule_event', '2/week', '--per-event')).stdout).toBe(
+      'cadence: reschedule_event at most 2 per week per event\n',
+    );
     const p = await json('tempo', 'cadence', 'reflect', '1/day');
     expect(p.cadence).toEqual({ reflect: { max: 1, per: 'day' }, reschedule_event: { max: 2, per: 'week', per_event: true } });
     expect((await json('tempo', 'budget', '--per-day', 'none')).budget).toEqual({ per_week: 40, per_agent: { scout: { per_day: 3 } } });
@@ -64,8 +68,17 @@ describe('kairos tempo', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^Tempo of usr_\w+ \(Europe\/Berlin\)$/);
-    const grid = (name: string) => lines.find((l) => l.startsWith(name))!.trim().split(/\s{2,}/);
-    expect(lines.find((l) => l.trimStart().startsWith('mon'))!.trim().split(/\s+/)).toEqual(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
+    const grid = (name: string) =>
+      lines
+        .find((l) => l.startsWith(name))!
+        .trim()
+        .split(/\s{2,}/);
+    expect(
+      lines
+        .find((l) => l.trimStart().startsWith('mon'))!
+        .trim()
+        .split(/\s+/),
+    ).toEqual(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']);
     expect(grid('@work')).toEqual(['@work', '09-17', '09-17', '09-17', '09-17', '09-17', '·', '·']);
     expect(grid('@deep-work')).toEqual(['@deep-work', '09-11:30', '09-11:30', '09-11:30', '09-11:30', '·', '·', '·']);
     expect(grid('@night')).toEqual(['@night', ...Array(7).fill('23-07')]);

@@ -18,7 +18,10 @@ const kairos = (args: string[], input?: string, env: Record<string, string> = {}
 /** An $EDITOR that is a script: it gets the file path as its last argument. */
 function editorScript(name: string, body: string): string {
   const file = join(scripts, `${name}.mjs`);
-  writeFileSync(file, `import fs from 'node:fs';\nconst file = process.argv.at(-1);\nconst t = JSON.parse(fs.readFileSync(file, 'utf8'));\n${body}\nfs.writeFileSync(file, JSON.stringify(t, null, 2));\n`);
+  writeFileSync(
+    file,
+    `import fs from 'node:fs';\nconst file = process.argv.at(-1);\nconst t = JSON.parse(fs.readFileSync(file, 'utf8'));\n${body}\nfs.writeFileSync(file, JSON.stringify(t, null, 2));\n`,
+  );
   return `${process.execPath} ${file}`;
 }
 
@@ -59,7 +62,13 @@ describe('kairos trace push', () => {
   });
 
   it('a bad trace: exit 6, the index named, nothing saved', async () => {
-    const r = await kairos(['trace', 'push', '-'], JSON.stringify([{ type: 'goal', task_id: 'cli-bad', content: 'ok' }, { type: 'goal', task_id: 'cli-bad' }]));
+    const r = await kairos(
+      ['trace', 'push', '-'],
+      JSON.stringify([
+        { type: 'goal', task_id: 'cli-bad', content: 'ok' },
+        { type: 'goal', task_id: 'cli-bad' },
+      ]),
+    );
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('traces.1.content');
     const p = await d.api('GET', '/memory/pull?task_id=cli-bad');
@@ -115,7 +124,11 @@ describe('kairos trace pull, show, search', () => {
   });
 
   it('an unknown uid: exit 5 for show, history and edit', async () => {
-    for (const args of [['trace', 'show', 'no-such-uid'], ['trace', 'history', 'no-such-uid'], ['trace', 'edit', 'no-such-uid', '--set', 'content=x']]) {
+    for (const args of [
+      ['trace', 'show', 'no-such-uid'],
+      ['trace', 'history', 'no-such-uid'],
+      ['trace', 'edit', 'no-such-uid', '--set', 'content=x'],
+    ]) {
       const r = await kairos(args);
       expect(r.code, args.join(' ')).toBe(5);
       expect(r.stderr).toContain('No trace no-such-uid');
@@ -126,7 +139,20 @@ describe('kairos trace pull, show, search', () => {
 describe('kairos trace edit and history', () => {
   it('--set changes typed fields; history shows the diff', async () => {
     const uid = await pushOne({ task_id: '2031', tempo_tag: '@morning' });
-    const r = await kairos(['--json', 'trace', 'edit', uid, '--set', 'importance=5', '--set', 'task_id=2032', '--set', 'tempo_tag=null', '--set', 'linked_trace_ids=cli-1']);
+    const r = await kairos([
+      '--json',
+      'trace',
+      'edit',
+      uid,
+      '--set',
+      'importance=5',
+      '--set',
+      'task_id=2032',
+      '--set',
+      'tempo_tag=null',
+      '--set',
+      'linked_trace_ids=cli-1',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ version: 2, importance: 5, task_id: '2032', linked_trace_ids: ['cli-1'] });
     expect(JSON.parse(r.stdout)).not.toHaveProperty('tempo_tag');

@@ -59,7 +59,11 @@ describe.skipIf(!mounted.dir)('disk full (tmpfs home)', () => {
     filler.free(24 * 1024);
 
     // A burst that runs out of space part-way: some answers are 201, the rest 507, nothing else.
-    const burst = await pushAll(d, Array.from({ length: 48 }, (_, i) => `full-${i}`), 8);
+    const burst = await pushAll(
+      d,
+      Array.from({ length: 48 }, (_, i) => `full-${i}`),
+      8,
+    );
     const acked = burst.filter((r) => r.status === 201).map((r) => r.uid);
     const refused = burst.filter((r) => r.status !== 201);
     expect(acked.length).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, removeHome, startDaemon, tempHome, type TestDaemon } from '../helpers/daemon.js';
+import { BIN, cleanEnv, removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/daemon.js';
 
 /**
  * Issue 15 item 1 as it was reported: the daemon under a file-size limit (`ulimit -f`, SIGXFSZ
@@ -56,20 +56,29 @@ describe('file-size limit (EFBIG) mid-burst', () => {
     const d = await startLimited(home);
     cleanup.push(() => d.kill());
     const push = (uid: string) =>
-      fetch(`${d.base}/memory/push`, { method: 'POST', headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' }, body: JSON.stringify({ traces: [note(uid)] }) }).then(async (r) => ({
+      fetch(`${d.base}/memory/push`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ traces: [note(uid)] }),
+      }).then(async (r) => ({
         uid,
         status: r.status,
         code: ((await r.json()) as { error?: { code: string } }).error?.code,
       }));
     const results: { uid: string; status: number; code?: string }[] = [];
     for (let wave = 0; wave < 12; wave++) results.push(...(await Promise.all(Array.from({ length: 6 }, (_, i) => push(`efbig-${wave}-${i}`)))));
-    const acked = results.filter((r) => r.status === 201).map((r) => r.uid).sort();
+    const acked = results
+      .filter((r) => r.status === 201)
+      .map((r) => r.uid)
+      .sort();
     const refused = results.filter((r) => r.status !== 201);
     expect(acked.length).toBeGreaterThan(0);
     expect(refused.length).toBeGreaterThan(0);
     for (const r of refused) expect(r, JSON.stringify(r)).toMatchObject({ status: 507, code: 'storage_full' });
 
-    const pulled = await fetch(`${d.base}/memory/pull?task_id=efbig&limit=1000`, { headers: { authorization: `Bearer ${d.key}` } }).then((r) => r.json() as Promise<{ traces: { uid: string }[] }>);
+    const pulled = await fetch(`${d.base}/memory/pull?task_id=efbig&limit=1000`, { headers: { authorization: `Bearer ${d.key}` } }).then(
+      (r) => r.json() as Promise<{ traces: { uid: string }[] }>,
+    );
     expect(pulled.traces.map((t) => t.uid).sort()).toEqual(acked);
 
     expect(await d.stop()).toBe(0);

@@ -1,8 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, removeHome, tempHome } from '../helpers/daemon.js';
+import { BIN, cleanEnv, ROOT, removeHome, tempHome } from '../helpers/daemon.js';
 
 /**
  * Issue 15 item 3: one daemon per home, with many starters at once. Each round, 8 processes race
@@ -72,14 +72,20 @@ describe('daemon lock under concurrent starters', () => {
         for (const c of cs) c.child.stdin!.write(`try ${lockPath} ${home}\n`);
         const results = await Promise.all(cs.map((c) => c.waitLine(at)));
         outcomes.push(`${kind}:${results.filter((r) => r === 'won').length}`);
-        expect(results.filter((r) => r !== 'won' && r !== 'lost running'), results.join(', ')).toEqual([]);
+        expect(
+          results.filter((r) => r !== 'won' && r !== 'lost running'),
+          results.join(', '),
+        ).toEqual([]);
         for (const c of cs) c.child.stdin!.write('release\n');
         await Promise.all(cs.map((c) => c.waitLine(at + 1)));
         // The winner released it; nothing of the race is left behind.
         expect(readdirSync(home)).toEqual([]);
         removeHome(home);
       }
-      expect(outcomes.filter((o) => !o.endsWith(':1')), outcomes.join(' ')).toEqual([]);
+      expect(
+        outcomes.filter((o) => !o.endsWith(':1')),
+        outcomes.join(' '),
+      ).toEqual([]);
     } finally {
       for (const c of cs) c.child.stdin!.end();
     }
@@ -102,7 +108,10 @@ describe('daemon lock under concurrent starters', () => {
     });
     try {
       const outcomes = await Promise.all(runs.map((r) => r.outcome));
-      expect(outcomes.filter((o) => o === 'listening'), outcomes.join(' | ')).toHaveLength(1);
+      expect(
+        outcomes.filter((o) => o === 'listening'),
+        outcomes.join(' | '),
+      ).toHaveLength(1);
       for (const o of outcomes.filter((x) => x !== 'listening')) expect(o).toMatch(/^exit [1-9]\d*: .*already running/s);
     } finally {
       for (const r of runs) if (r.child.exitCode === null) r.child.kill('SIGTERM');

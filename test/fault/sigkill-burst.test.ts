@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, tempHome, type TestDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/daemon.js';
 
 /**
  * SPEC §2: "killing the daemon with SIGKILL right after loses no acknowledged write". Several

@@ -15,7 +15,13 @@ export function mountTmpfs(sizeKiB: number): { dir?: string; reason?: string } {
     return { dir };
   } catch (e) {
     rmdirSync(dir);
-    return { reason: `cannot mount a tmpfs here (${String((e as { stderr?: Buffer }).stderr ?? e).trim().split('\n')[0]})` };
+    return {
+      reason: `cannot mount a tmpfs here (${
+        String((e as { stderr?: Buffer }).stderr ?? e)
+          .trim()
+          .split('\n')[0]
+      })`,
+    };
   }
 }
 

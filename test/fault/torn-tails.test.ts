@@ -1,7 +1,7 @@
 import { execSync } from 'node:child_process';
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { homePaths, type HomePaths } from '../../src/config/paths.js';
+import { type HomePaths, homePaths } from '../../src/config/paths.js';
 import { Store, StoreOpenError } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
 
@@ -44,7 +44,11 @@ async function open(p: HomePaths) {
   return { store, lines };
 }
 
-const traceUids = (s: Store) => s.all('traces').map((d) => d.uid as string).sort();
+const traceUids = (s: Store) =>
+  s
+    .all('traces')
+    .map((d) => d.uid as string)
+    .sort();
 
 describe('journal: torn records', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -37,7 +37,11 @@ export interface TestDaemon {
   stdout: () => string;
   stderr: () => string;
   /** Call the API; `key: null` sends no Authorization header; `timeoutMs` fails the call instead of waiting on a stuck daemon. */
-  api<T = any>(method: string, path: string, opts?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string>; timeoutMs?: number }): Promise<ApiResult<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; raw?: string; key?: string | null; headers?: Record<string, string>; timeoutMs?: number },
+  ): Promise<ApiResult<T>>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 

@@ -110,8 +110,10 @@ export class Gen {
       if (typeof v === 'string') {
         if (/^(tr|ev|pl|ac|key|usr|cp)_[\w-]+$/.test(v) && !skip.has(v) && !this.seen.includes(v)) this.seen.push(v);
       } else if (Array.isArray(v)) v.slice(0, 20).forEach((x) => walk(x, depth + 1));
-      else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k === 'uid' && typeof x === 'string' && !skip.has(x)) this.seen.includes(x) || this.seen.push(x);
-        else walk(x, depth + 1);
+      else if (v && typeof v === 'object')
+        for (const [k, x] of Object.entries(v))
+          if (k === 'uid' && typeof x === 'string' && !skip.has(x)) this.seen.includes(x) || this.seen.push(x);
+          else walk(x, depth + 1);
     };
     walk(value, 0);
   }

@@ -1,6 +1,6 @@
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import { resolveConfig } from '../../src/config/config.js';
@@ -10,7 +10,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { createApp } from '../../src/server/app.js';
 import { createServices, type Services } from '../../src/server/services.js';
 import { Store } from '../../src/store/store.js';
-import { apiCaller, tempHome, type TestDaemon } from './daemon.js';
+import { apiCaller, type TestDaemon, tempHome } from './daemon.js';
 
 /** The API of the daemon, served in the test's own process from `src/` (no build, no spawn). */
 export interface TestApp extends Pick<TestDaemon, 'base' | 'port' | 'home' | 'key' | 'userId' | 'api'> {
@@ -31,7 +31,14 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const home = tempHome();
   const paths = homePaths(home);
   const store = await Store.open(paths);
-  const services = createServices({ store, clock: systemClock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', ...env }), logger: quiet, version: 'test', startedAt: new Date() });
+  const services = createServices({
+    store,
+    clock: systemClock,
+    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', ...env }),
+    logger: quiet,
+    version: 'test',
+    startedAt: new Date(),
+  });
   await ensureOwnerCredentials(services, paths.credentials);
   const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8'));
   const server: Server = createServer(createApp(services).callback());

@@ -16,7 +16,15 @@ function ours(rule: string, start: number, n: number): string[] {
 function reference(rule: string, start: number, n: number): string[] {
   const s = new Date(start);
   const iter = ICAL.Recur.fromString(rule).iterator(
-    ICAL.Time.fromData({ year: s.getUTCFullYear(), month: s.getUTCMonth() + 1, day: s.getUTCDate(), hour: s.getUTCHours(), minute: s.getUTCMinutes(), second: s.getUTCSeconds(), isDate: false }),
+    ICAL.Time.fromData({
+      year: s.getUTCFullYear(),
+      month: s.getUTCMonth() + 1,
+      day: s.getUTCDate(),
+      hour: s.getUTCHours(),
+      minute: s.getUTCMinutes(),
+      second: s.getUTCSeconds(),
+      isDate: false,
+    }),
   );
   let steps = 0;
   const check = iter.check_contracting_rules.bind(iter);
@@ -92,7 +100,12 @@ describe('rules ical.js expands wrongly or cannot expand', () => {
 
   it('UNTIL is inclusive', () => {
     const iter = iterateRule(parseRule('FREQ=DAILY;UNTIL=20260103T090000', wall(2026, 1, 3, 9)), wall(2026, 1, 1, 9));
-    expect([iter.next(), iter.next(), iter.next(), iter.next()].map((t) => t && fmt(t))).toEqual(['2026-01-01T09:00:00', '2026-01-02T09:00:00', '2026-01-03T09:00:00', undefined]);
+    expect([iter.next(), iter.next(), iter.next(), iter.next()].map((t) => t && fmt(t))).toEqual([
+      '2026-01-01T09:00:00',
+      '2026-01-02T09:00:00',
+      '2026-01-03T09:00:00',
+      undefined,
+    ]);
   });
 
   it('FREQ=DAILY;BYMONTHDAY=-1,-2 gives the last two days of each month (ical.js loops forever)', () => {
@@ -108,11 +121,21 @@ describe('rules ical.js expands wrongly or cannot expand', () => {
   });
 
   it('HOURLY with BYYEARDAY limits the hours to those days (ical.js throws)', () => {
-    expect(ours('FREQ=HOURLY;INTERVAL=12;BYYEARDAY=1,-1;COUNT=5', wall(2025, 1, 1, 0), 10)).toEqual(['2025-01-01T00:00:00', '2025-01-01T12:00:00', '2025-12-31T00:00:00', '2025-12-31T12:00:00', '2026-01-01T00:00:00']);
+    expect(ours('FREQ=HOURLY;INTERVAL=12;BYYEARDAY=1,-1;COUNT=5', wall(2025, 1, 1, 0), 10)).toEqual([
+      '2025-01-01T00:00:00',
+      '2025-01-01T12:00:00',
+      '2025-12-31T00:00:00',
+      '2025-12-31T12:00:00',
+      '2026-01-01T00:00:00',
+    ]);
   });
 
   it('YEARLY with BYWEEKNO and BYDAY: the Monday of ISO week 20', () => {
-    expect(ours('FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3', wall(1997, 5, 12, 9), 5)).toEqual(['1997-05-12T09:00:00', '1998-05-11T09:00:00', '1999-05-17T09:00:00']);
+    expect(ours('FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3', wall(1997, 5, 12, 9), 5)).toEqual([
+      '1997-05-12T09:00:00',
+      '1998-05-11T09:00:00',
+      '1999-05-17T09:00:00',
+    ]);
   });
 
   it('a rule that can never match ends instead of searching forever', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { busyOf, occurrencesIn, span, type StoredEvent } from '../../src/domain/calendar/event.js';
+import { busyOf, occurrencesIn, type StoredEvent, span } from '../../src/domain/calendar/event.js';
 import { normalizeEvent } from '../../src/domain/calendar/normalize.js';
 import { wallAt } from '../../src/time/zone-cache.js';
 import { storedEvent } from '../helpers/stored-event.js';
@@ -38,7 +38,10 @@ describe('expanding a series in its zone', () => {
     // 2031-03-17 09:30 EDT is 13:30Z: UNTIL includes it.
     expect(items.map((i) => i.scheduled_for)).toEqual(['2031-03-03T14:30:00.000Z', '2031-03-10T13:30:00.000Z', '2031-03-17T13:30:00.000Z']);
     const fall = series({ timezone: 'America/New_York', scheduled_for: '2031-10-27T13:30:00.000Z', rrule: 'FREQ=WEEKLY;COUNT=2' });
-    expect(localTimes(occurrencesIn(fall, at('2031-10-01T00:00:00Z'), at('2031-12-01T00:00:00Z')), 'America/New_York')).toEqual(['2031-10-27 09:30', '2031-11-03 09:30']);
+    expect(localTimes(occurrencesIn(fall, at('2031-10-01T00:00:00Z'), at('2031-12-01T00:00:00Z')), 'America/New_York')).toEqual([
+      '2031-10-27 09:30',
+      '2031-11-03 09:30',
+    ]);
   });
 
   it('moves an occurrence that falls into the spring gap forward by the gap', () => {
@@ -63,12 +66,14 @@ describe('expanding a series in its zone', () => {
       ],
     });
     const items = occurrencesIn(e, at('2031-01-01T00:00:00Z'), at('2031-02-01T00:00:00Z'));
-    expect(items.map((i) => [i.scheduled_for, i.title, i.duration_minutes])).toEqual([
-      ['2031-01-06T08:00:00.000Z', 'Weekly', 60],
-      ['2031-01-15T12:00:00.000Z', 'Weekly', 60],
-      ['2031-01-21T15:00:00.000Z', 'Moved', 30],
-      ['2031-02-03T08:00:00.000Z', 'Weekly', 60],
-    ].filter(([s]) => (s as string) < '2031-02-01'));
+    expect(items.map((i) => [i.scheduled_for, i.title, i.duration_minutes])).toEqual(
+      [
+        ['2031-01-06T08:00:00.000Z', 'Weekly', 60],
+        ['2031-01-15T12:00:00.000Z', 'Weekly', 60],
+        ['2031-01-21T15:00:00.000Z', 'Moved', 30],
+        ['2031-02-03T08:00:00.000Z', 'Weekly', 60],
+      ].filter(([s]) => (s as string) < '2031-02-01'),
+    );
     expect(items.find((i) => i.title === 'Moved')!.recurrence_id).toBe('2031-01-20T08:00:00.000Z');
     // The instance moved to February shows up there, under its original recurrence id.
     const feb = occurrencesIn(e, at('2031-02-09T00:00:00Z'), at('2031-02-11T00:00:00Z'));
@@ -82,7 +87,14 @@ describe('expanding a series in its zone', () => {
   });
 
   it('all-day series stay on their dates in their zone, over DST', () => {
-    const core = normalizeEvent({ title: 'Holiday', scheduled_for: '2031-03-28', all_day: true, duration_minutes: 2880, timezone: 'Europe/Berlin', rrule: 'FREQ=WEEKLY;COUNT=2' });
+    const core = normalizeEvent({
+      title: 'Holiday',
+      scheduled_for: '2031-03-28',
+      all_day: true,
+      duration_minutes: 2880,
+      timezone: 'Europe/Berlin',
+      rrule: 'FREQ=WEEKLY;COUNT=2',
+    });
     expect(core.scheduled_for).toBe('2031-03-27T23:00:00.000Z');
     const e = series({ ...core, uid: 'ev_allday' } as Partial<StoredEvent>);
     const items = occurrencesIn(e, at('2031-03-01T00:00:00Z'), at('2031-05-01T00:00:00Z'));

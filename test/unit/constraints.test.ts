@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Budget, Cadence } from '../../src/contracts/tempo.js';
 import {
-  checkAction,
-  checkPlan,
-  violationDetails,
   type CandidateAction,
   type ConstraintRules,
   type CountedAction,
+  checkAction,
+  checkPlan,
+  violationDetails,
 } from '../../src/domain/tempo/constraints.js';
 
 const BERLIN = 'Europe/Berlin';
@@ -14,7 +14,12 @@ const BERLIN = 'Europe/Berlin';
 const NOW = new Date('2025-03-26T09:00:00Z');
 
 const rules = (r: Partial<ConstraintRules>): ConstraintRules => ({ blocked: [], cadence: {}, budget: {}, ...r });
-const act = (scheduled_for: string, extra: Partial<CandidateAction> = {}): CandidateAction => ({ kind: 'add_event', scheduled_for, duration_minutes: 30, ...extra });
+const act = (scheduled_for: string, extra: Partial<CandidateAction> = {}): CandidateAction => ({
+  kind: 'add_event',
+  scheduled_for,
+  duration_minutes: 30,
+  ...extra,
+});
 const counted = (scheduled_for: string, extra: Partial<CountedAction> = {}): CountedAction => ({
   ...act(scheduled_for),
   status: 'proposed',
@@ -91,7 +96,13 @@ describe('budgets', () => {
     const existing = [counted('2025-03-27T08:00:00Z'), counted('2025-03-27T22:30:00Z')]; // Thu 09:00 and Thu 23:30 in Berlin
     const r = check(act('2025-03-27T12:00:00Z'), { budget }, existing);
     expect(r.violations).toEqual([
-      { rule: 'budget_day', message: 'agents may schedule at most 2 actions per day; 2 already scheduled in 2025-03-27', period: '2025-03-27', limit: 2, count: 2 },
+      {
+        rule: 'budget_day',
+        message: 'agents may schedule at most 2 actions per day; 2 already scheduled in 2025-03-27',
+        period: '2025-03-27',
+        limit: 2,
+        count: 2,
+      },
     ]);
     // 23:30Z on Thursday is already Friday in Berlin, so Friday has one.
     expect(check(act('2025-03-28T12:00:00Z'), { budget }, [...existing, counted('2025-03-27T23:30:00Z')]).ok).toBe(true);
@@ -112,7 +123,11 @@ describe('budgets', () => {
 
   it('reports the daily and weekly budgets, overall and per agent, when all are spent', () => {
     const week = ['2025-03-24T08:00:00Z', '2025-03-25T08:00:00Z', '2025-03-26T08:00:00Z', '2025-03-27T08:00:00Z', '2025-03-27T09:00:00Z'];
-    const r = check(act('2025-03-27T12:00:00Z', { agent_id: 'scout' }), { budget: { ...budget, per_agent: { scout: { per_day: 2, per_week: 5 } } } }, week.map((t) => counted(t, { agent_id: 'scout' })));
+    const r = check(
+      act('2025-03-27T12:00:00Z', { agent_id: 'scout' }),
+      { budget: { ...budget, per_agent: { scout: { per_day: 2, per_week: 5 } } } },
+      week.map((t) => counted(t, { agent_id: 'scout' })),
+    );
     expect(r.violations.map((v) => [v.rule, 'agent_id' in v ? v.agent_id : null, 'count' in v ? v.count : null])).toEqual([
       ['budget_day', null, 2],
       ['budget_week', null, 5],
@@ -150,7 +165,15 @@ describe('cadence', () => {
     const madeYesterday = counted('2025-03-26T08:00:00Z', { ...reflect, proposed_at: '2025-03-25T22:30:00Z' }); // 23:30 Berlin on the 25th
     const r = check(act('2025-03-30T08:00:00Z', reflect), { cadence }, [madeToday, madeYesterday]);
     expect(r.violations).toEqual([
-      { rule: 'cadence', message: 'reflect may be proposed at most 1 time per day; 1 already proposed in 2025-03-26', kind: 'reflect', per: 'day', period: '2025-03-26', max: 1, count: 1 },
+      {
+        rule: 'cadence',
+        message: 'reflect may be proposed at most 1 time per day; 1 already proposed in 2025-03-26',
+        kind: 'reflect',
+        per: 'day',
+        period: '2025-03-26',
+        max: 1,
+        count: 1,
+      },
     ]);
     expect(check(act('2025-03-30T08:00:00Z', reflect), { cadence }, [madeYesterday]).ok).toBe(true);
   });
@@ -189,14 +212,21 @@ describe('cadence', () => {
   });
 
   it('forbids a kind outright with max 0', () => {
-    expect(check(act('2025-03-28T10:00:00Z'), { cadence: { add_event: { max: 0, per: 'day' } } }).violations).toMatchObject([{ rule: 'cadence', max: 0, count: 0 }]);
+    expect(check(act('2025-03-28T10:00:00Z'), { cadence: { add_event: { max: 0, per: 'day' } } }).violations).toMatchObject([
+      { rule: 'cadence', max: 0, count: 0 },
+    ]);
   });
 });
 
 describe('a whole plan', () => {
   it('counts the earlier actions of the same plan', () => {
     const plan = [act('2025-03-27T08:00:00Z', { kind: 'reflect' }), act('2025-03-28T08:00:00Z', { kind: 'reflect' }), act('2025-03-28T09:00:00Z')];
-    const r = checkPlan(plan, { rules: rules({ cadence: { reflect: { max: 1, per: 'day' } }, budget: { per_week: 2 } }), timezone: BERLIN, now: NOW, actions: [] });
+    const r = checkPlan(plan, {
+      rules: rules({ cadence: { reflect: { max: 1, per: 'day' } }, budget: { per_week: 2 } }),
+      timezone: BERLIN,
+      now: NOW,
+      actions: [],
+    });
     expect(r.ok).toBe(false);
     expect(r.results.map((x) => x.ok)).toEqual([true, false, false]);
     expect(r.violations.map((v) => [v.action_index, v.rule])).toEqual([

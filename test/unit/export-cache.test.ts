@@ -46,11 +46,13 @@ describe('ExportCache', () => {
   it('keys, checkpoints and meta writes change no export', () => {
     const cache = new ExportCache(60_000, clock());
     cache.set('u1', 'k', 'v');
-    cache.invalidate(commitOf([
-      { op: 'put', c: 'api_keys', doc: { id: 'key_1', user_id: 'u1' } },
-      { op: 'put', c: 'checkpoints', doc: { id: 'cp_1', user_id: 'u1' } },
-      { op: 'meta', k: 'x', v: 1 },
-    ]));
+    cache.invalidate(
+      commitOf([
+        { op: 'put', c: 'api_keys', doc: { id: 'key_1', user_id: 'u1' } },
+        { op: 'put', c: 'checkpoints', doc: { id: 'cp_1', user_id: 'u1' } },
+        { op: 'meta', k: 'x', v: 1 },
+      ]),
+    );
     expect(cache.get('u1', 'k')).toBe('v');
   });
 

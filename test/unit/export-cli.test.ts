@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { mergePages, type ExportBody } from '../../src/cli/commands/export/merge.js';
+import { type ExportBody, mergePages } from '../../src/cli/commands/export/merge.js';
 import { exportQuery } from '../../src/cli/commands/export/query.js';
 import { renderExport } from '../../src/cli/commands/export/render.js';
 
@@ -38,7 +38,15 @@ describe('mergePages', () => {
       token_count: 7,
       next_cursor: null,
     });
-    const g = mergePages(page({ groups: [{ key: 'a', results: [1] }] }), page({ groups: [{ key: 'a', results: [2] }, { key: 'b', results: [3] }] }));
+    const g = mergePages(
+      page({ groups: [{ key: 'a', results: [1] }] }),
+      page({
+        groups: [
+          { key: 'a', results: [2] },
+          { key: 'b', results: [3] },
+        ],
+      }),
+    );
     expect(g.groups).toEqual([
       { key: 'a', results: [1, 2] },
       { key: 'b', results: [3] },
@@ -59,12 +67,19 @@ describe('renderExport', () => {
     const out = renderExport(
       {
         export_format: 'summary',
-        groups: [{ key: '2031-01-10', results: [{ uid: 'g', type: 'goal', task_id: 'marathon', timestamp: '2031-01-10T08:00:00.000Z', summary: '[!5] run marathon' }] }],
+        groups: [
+          {
+            key: '2031-01-10',
+            results: [{ uid: 'g', type: 'goal', task_id: 'marathon', timestamp: '2031-01-10T08:00:00.000Z', summary: '[!5] run marathon' }],
+          },
+        ],
         next_cursor: 'abc',
       },
       plain,
     );
-    expect(out).toBe(['── 2031-01-10 ──', '2031-01-10 08:00  goal           marathon            [!5] run marathon', 'more: --cursor abc (or --all)'].join('\n'));
+    expect(out).toBe(
+      ['── 2031-01-10 ──', '2031-01-10 08:00  goal           marathon            [!5] run marathon', 'more: --cursor abc (or --all)'].join('\n'),
+    );
   });
 
   it('diff: + added, - removed, ~ changed with the paths it touched; nothing → "no changes"', () => {
@@ -74,7 +89,17 @@ describe('renderExport', () => {
         results: {
           added: [{ uid: 'n', type: 'goal', task_id: 't', content: 'new' }],
           removed: [{ uid: 'r', type: 'goal', task_id: 't', content: 'old' }],
-          changed: [{ uid: 'c', from_version: 1, to_version: 3, patch: [{ op: 'replace', path: '/content' }, { op: 'replace', path: '/version' }] }],
+          changed: [
+            {
+              uid: 'c',
+              from_version: 1,
+              to_version: 3,
+              patch: [
+                { op: 'replace', path: '/content' },
+                { op: 'replace', path: '/version' },
+              ],
+            },
+          ],
         },
         next_cursor: null,
       },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../src/contracts/memory.js';
-import { compareRanked, rankPage, rankedKey } from '../../src/domain/export/rank.js';
+import { compareRanked, rankedKey, rankPage } from '../../src/domain/export/rank.js';
 
 let seed = 42;
 const rnd = (n: number) => (seed = (seed * 48271) % 2147483647) % n;

@@ -19,7 +19,9 @@ describe('stripSensitive (the last filter of every export)', () => {
       { op: 'move', from: '/chat_url', path: '/x' },
       { op: 'replace', path: '/content', value: 'kept' },
     ];
-    expect(stripSensitive({ changed: [{ uid: 'a', patch }] })).toEqual({ changed: [{ uid: 'a', patch: [{ op: 'replace', path: '/content', value: 'kept' }] }] });
+    expect(stripSensitive({ changed: [{ uid: 'a', patch }] })).toEqual({
+      changed: [{ uid: 'a', patch: [{ op: 'replace', path: '/content', value: 'kept' }] }],
+    });
   });
 
   it('does not touch its input (stored documents are frozen)', () => {

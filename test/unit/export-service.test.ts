@@ -1,15 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../src/config/paths.js';
 import type { ExportQuery } from '../../src/contracts/export.js';
 import { SCOPES } from '../../src/contracts/scopes.js';
 import { EventBus } from '../../src/domain/events.js';
 import { ExportService } from '../../src/domain/export/export-service.js';
 import { MemoryService } from '../../src/domain/memory/memory-service.js';
-import { KeywordIndex } from '../../src/search/indexes/keyword-index.js';
 import type { Principal } from '../../src/domain/principal.js';
 import { tempoProfileParts } from '../../src/domain/tempo/tempo-service.js';
 import { UsersService } from '../../src/domain/users/users-service.js';
+import { KeywordIndex } from '../../src/search/indexes/keyword-index.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
 
@@ -36,7 +36,8 @@ afterEach(async () => {
 });
 
 const q = (extra: Partial<ExportQuery>): ExportQuery => ({ user_id: p.userId, export_format: 'summary', ...extra }) as ExportQuery;
-const push = (...traces: Record<string, unknown>[]) => memory.push(p, traces.map((t) => ({ type: 'observation', task_id: 't', content: `note ${t.uid}`, ...t })) as never);
+const push = (...traces: Record<string, unknown>[]) =>
+  memory.push(p, traces.map((t) => ({ type: 'observation', task_id: 't', content: `note ${t.uid}`, ...t })) as never);
 
 describe('diff by time (memory rebuilt from history)', () => {
   it('since/until see each trace as it was at each instant', async () => {
@@ -49,7 +50,11 @@ describe('diff by time (memory rebuilt from history)', () => {
     await push({ uid: 'b' });
 
     const d = await exporter.export(p, q({ export_format: 'diff', since: '2031-03-01T10:30:00Z', until: '2031-03-01T11:30:00Z' }));
-    const r = d.body.results as { added: unknown[]; removed: unknown[]; changed: { uid: string; from_version: number; to_version: number; patch: { path: string; value?: unknown }[] }[] };
+    const r = d.body.results as {
+      added: unknown[];
+      removed: unknown[];
+      changed: { uid: string; from_version: number; to_version: number; patch: { path: string; value?: unknown }[] }[];
+    };
     expect(r.added).toEqual([]);
     expect(r.removed).toEqual([]);
     expect(r.changed).toHaveLength(1);
@@ -62,8 +67,12 @@ describe('diff by time (memory rebuilt from history)', () => {
     expect(now.changed[0]!.patch).toContainEqual({ op: 'replace', path: '/content', value: 'third words' });
 
     // Before anything existed, everything is added, each as it is at `until`.
-    const fromScratch = (await exporter.export(p, q({ export_format: 'diff', since: '2031-03-01T09:00:00Z', until: '2031-03-01T11:30:00Z' }))).body.results as typeof r;
-    expect(fromScratch.added).toMatchObject([{ uid: 'a', version: 2, content: 'second words' }, { uid: 'gone-later', version: 1 }]);
+    const fromScratch = (await exporter.export(p, q({ export_format: 'diff', since: '2031-03-01T09:00:00Z', until: '2031-03-01T11:30:00Z' }))).body
+      .results as typeof r;
+    expect(fromScratch.added).toMatchObject([
+      { uid: 'a', version: 2, content: 'second words' },
+      { uid: 'gone-later', version: 1 },
+    ]);
   });
 
   it('a trace deleted since still shows as removed, as it was', async () => {
@@ -71,7 +80,9 @@ describe('diff by time (memory rebuilt from history)', () => {
     await push({ uid: 'doomed', content: 'temporary thought' });
     at('2031-03-01T11:00:00Z');
     await store.transact((tx) => tx.delete('traces', 'doomed'));
-    const r = (await exporter.export(p, q({ export_format: 'diff', since: '2031-03-01T10:30:00Z' }))).body.results as { removed: { uid: string; content: string }[] };
+    const r = (await exporter.export(p, q({ export_format: 'diff', since: '2031-03-01T10:30:00Z' }))).body.results as {
+      removed: { uid: string; content: string }[];
+    };
     expect(r.removed).toMatchObject([{ uid: 'doomed', content: 'temporary thought' }]);
   });
 
@@ -115,7 +126,8 @@ describe('diff by checkpoints', () => {
     expect(d.changed).toMatchObject([{ uid: 'edit-me', from_version: 1, to_version: 2 }]);
 
     const c2 = (await exporter.export(p, q({ export_format: 'summary', checkpoint: 'c2' }))).body.checkpoint as { id: string };
-    const between = (await exporter.export(p, q({ export_format: 'diff', from_checkpoint: (c1.body.checkpoint as { id: string }).id, to_checkpoint: 'c2' }))).body.results;
+    const between = (await exporter.export(p, q({ export_format: 'diff', from_checkpoint: (c1.body.checkpoint as { id: string }).id, to_checkpoint: 'c2' })))
+      .body.results;
     expect(between).toEqual(d);
     const back = (await exporter.export(p, q({ export_format: 'diff', from_checkpoint: c2.id, to_checkpoint: 'c1' }))).body.results as typeof d;
     expect(back.added.map((t) => t.uid)).toEqual(['delete-me']);
@@ -134,10 +146,15 @@ describe('diff by checkpoints', () => {
 
 describe('summary', () => {
   it('max_token_count is never exceeded (counted independently), for any budget', async () => {
-    const long = 'Planned the marathon block: intervals on Tuesday, tempo run Thursday, long run Sunday with gels every 40 minutes and a taper in the last two weeks.';
+    const long =
+      'Planned the marathon block: intervals on Tuesday, tempo run Thursday, long run Sunday with gels every 40 minutes and a taper in the last two weeks.';
     await push(...Array.from({ length: 30 }, (_, i) => ({ uid: `s${i}`, content: `${long} Week ${i}.`, importance: 1 + (i % 5) })));
     for (const budget of [1, 7, 8, 9, 20, 33, 100, 250, 1000, 100_000]) {
-      const body = (await exporter.export(p, q({ max_token_count: budget }))).body as { results: { summary: string }[]; token_count: number; truncated?: boolean };
+      const body = (await exporter.export(p, q({ max_token_count: budget }))).body as {
+        results: { summary: string }[];
+        token_count: number;
+        truncated?: boolean;
+      };
       const counted = body.results.reduce((n, it) => n + encode(it.summary).length, 0);
       expect(counted, `budget ${budget}`).toBeLessThanOrEqual(budget);
       expect(body.token_count).toBe(counted);
@@ -190,7 +207,10 @@ describe('linked', () => {
     await push({ uid: 'res', task_id: 'other', linked_event_uid: 'ev_9' }, { uid: 'kid', task_id: 'other' });
     await push({ uid: 'plan', type: 'agent_plan', task_id: 'seed', child_trace_ids: ['kid'], linked_event_uid: 'ev_9' });
     await store.transact((tx) => tx.put('events', { uid: 'ev_9', user_id: p.userId, title: 'Gym', scheduled_for: '2031-03-02T07:00:00Z' }));
-    const body = (await exporter.export(p, q({ export_format: 'linked', task_id: 'seed' }))).body as { results: { uid: string; depth: number }[]; events: { uid: string }[] };
+    const body = (await exporter.export(p, q({ export_format: 'linked', task_id: 'seed' }))).body as {
+      results: { uid: string; depth: number }[];
+      events: { uid: string }[];
+    };
     // Same depth and timestamp: uid order.
     expect(body.results.map((r) => [r.uid, r.depth])).toEqual([
       ['plan', 0],

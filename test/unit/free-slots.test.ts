@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Blocked } from '../../src/contracts/tempo.js';
-import { findFreeSlots, type FreeSlotQuery } from '../../src/domain/tempo/free-slots.js';
+import { type FreeSlotQuery, findFreeSlots } from '../../src/domain/tempo/free-slots.js';
 import { defaultSettings } from '../../src/domain/tempo/profile.js';
-import { addDays, weekdayOf, type LocalDate } from '../../src/time/local-date.js';
+import { addDays, type LocalDate, weekdayOf } from '../../src/time/local-date.js';
 import { atLocalTime, formatInZone } from '../../src/time/zoned-time.js';
 
 const BERLIN = 'Europe/Berlin';
@@ -20,7 +20,8 @@ function occurrences(first: LocalDate, days: number, hhmm: [number, number], min
 }
 
 const profile = (blocked: Blocked[] = []) => ({ ...defaultSettings(), blocked });
-const local = (slots: { start: string; end: string }[], zone = BERLIN) => slots.map((s) => `${formatInZone(new Date(s.start), zone)} → ${formatInZone(new Date(s.end), zone).slice(11, 16)}`);
+const local = (slots: { start: string; end: string }[], zone = BERLIN) =>
+  slots.map((s) => `${formatInZone(new Date(s.start), zone)} → ${formatInZone(new Date(s.end), zone).slice(11, 16)}`);
 const find = (q: Partial<FreeSlotQuery> & Pick<FreeSlotQuery, 'from' | 'duration_minutes'>) => findFreeSlots({ profile: profile(), timezone: BERLIN, ...q });
 
 describe('free-slot search around a recurring event', () => {
@@ -97,7 +98,14 @@ describe('free-slot search options', () => {
     expect(local(find({ from, duration_minutes: 30, tag: '@morning' }))).toEqual(['2025-03-17T08:15:00+01:00 → 08:45']);
     expect(local(find({ from, duration_minutes: 30, tag: '@morning', step_minutes: 60 }))).toEqual(['2025-03-17T09:00:00+01:00 → 09:30']);
     // Kathmandu is UTC+05:45: an hourly step means local full hours, not UTC ones.
-    const ktm = findFreeSlots({ profile: profile(), timezone: 'Asia/Kathmandu', from: new Date('2025-03-17T02:00:00Z'), duration_minutes: 30, tag: '@morning', step_minutes: 60 });
+    const ktm = findFreeSlots({
+      profile: profile(),
+      timezone: 'Asia/Kathmandu',
+      from: new Date('2025-03-17T02:00:00Z'),
+      duration_minutes: 30,
+      tag: '@morning',
+      step_minutes: 60,
+    });
     expect(local(ktm, 'Asia/Kathmandu')).toEqual(['2025-03-17T08:00:00+05:45 → 08:30']);
   });
 
@@ -105,14 +113,18 @@ describe('free-slot search options', () => {
     const lateNight = new Date('2025-03-17T22:30:00Z'); // 23:30 CET
     expect(local(find({ from: lateNight, duration_minutes: 60, tag: '@deep-work' }))).toEqual(['2025-03-18T06:00:00+01:00 → 07:00']);
     expect(local(find({ from: lateNight, duration_minutes: 60 }))).toEqual(['2025-03-18T06:00:00+01:00 → 07:00']);
-    expect(local(find({ from: lateNight, duration_minutes: 60, ranges: [{ start: '14:00', end: '15:00', days: ['wed'] }] }))).toEqual(['2025-03-19T14:00:00+01:00 → 15:00']);
+    expect(local(find({ from: lateNight, duration_minutes: 60, ranges: [{ start: '14:00', end: '15:00', days: ['wed'] }] }))).toEqual([
+      '2025-03-19T14:00:00+01:00 → 15:00',
+    ]);
   });
 
   it('avoids one-off blocks and gives nothing when the horizon is full', () => {
     const trip: Blocked = { start: '2025-03-17T00:00:00.000Z', end: '2025-03-19T00:00:00.000Z' };
     const r = findFreeSlots({ profile: profile([trip]), timezone: BERLIN, from: new Date('2025-03-17T07:00:00Z'), duration_minutes: 60, tag: '@morning' });
     expect(local(r)).toEqual(['2025-03-19T06:00:00+01:00 → 07:00']);
-    expect(findFreeSlots({ profile: profile([trip]), timezone: BERLIN, from: new Date('2025-03-17T07:00:00Z'), duration_minutes: 60, horizon_days: 1 })).toEqual([]);
+    expect(
+      findFreeSlots({ profile: profile([trip]), timezone: BERLIN, from: new Date('2025-03-17T07:00:00Z'), duration_minutes: 60, horizon_days: 1 }),
+    ).toEqual([]);
   });
 
   it('refuses nonsense', () => {

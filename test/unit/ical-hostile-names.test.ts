@@ -38,7 +38,10 @@ describe('names from the file are only strings', () => {
     expect(parsed.errors).toEqual([]);
     const uids = parsed.events.map((e) => e.uid);
     expect(uids).toEqual(NAMES);
-    expect(parsed.events[0]).toMatchObject({ rrule: 'FREQ=DAILY;COUNT=3', overrides: [{ recurrence_id: '2031-05-02T10:00:00.000Z', scheduled_for: '2031-05-02T12:00:00.000Z', title: 'moved' }] });
+    expect(parsed.events[0]).toMatchObject({
+      rrule: 'FREQ=DAILY;COUNT=3',
+      overrides: [{ recurrence_id: '2031-05-02T10:00:00.000Z', scheduled_for: '2031-05-02T12:00:00.000Z', title: 'moved' }],
+    });
     for (const e of parsed.events.slice(0, NAMES.length)) {
       expect(e.title).toBe(e.uid);
       expect(e.description).toBe(`about ${e.uid}`);
@@ -61,12 +64,30 @@ describe('names from the file are only strings', () => {
   });
 
   it('keeps parameters in quotes, zones and value types', () => {
-    const ics = ['BEGIN:VCALENDAR', 'BEGIN:VEVENT', 'UID:a,b', 'DTSTART;X-A="x;y:z";TZID="Europe/Berlin":20310301T100000', 'DTEND;TZID=Europe/Berlin;LANGUAGE=de:20310301T110000', 'SUMMARY;LANGUAGE=de:Titel', 'RDATE;VALUE=DATE-TIME;TZID=Europe/Berlin:20310305T100000', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'BEGIN:VEVENT',
+      'UID:a,b',
+      'DTSTART;X-A="x;y:z";TZID="Europe/Berlin":20310301T100000',
+      'DTEND;TZID=Europe/Berlin;LANGUAGE=de:20310301T110000',
+      'SUMMARY;LANGUAGE=de:Titel',
+      'RDATE;VALUE=DATE-TIME;TZID=Europe/Berlin:20310305T100000',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
     const scan = scanIcs(ics);
     expect(scan.text).toContain('\r\nDTSTART;TZID="Europe/Berlin":20310301T100000\r\n');
     expect(scan.text).toContain('\r\nDTEND;TZID=Europe/Berlin:20310301T110000\r\n');
     expect(scan.text).toContain('\r\nSUMMARY:Titel\r\n');
     const [e] = parseIcs(ics, 'UTC').events;
-    expect(e).toMatchObject({ uid: 'a,b', title: 'Titel', scheduled_for: '2031-03-01T09:00:00.000Z', duration_minutes: 60, timezone: 'Europe/Berlin', rdates: ['2031-03-05T09:00:00.000Z'] });
+    expect(e).toMatchObject({
+      uid: 'a,b',
+      title: 'Titel',
+      scheduled_for: '2031-03-01T09:00:00.000Z',
+      duration_minutes: 60,
+      timezone: 'Europe/Berlin',
+      rdates: ['2031-03-05T09:00:00.000Z'],
+    });
   });
 });

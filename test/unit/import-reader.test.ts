@@ -40,8 +40,22 @@ describe('ImportReader', () => {
     // An emoji (a surrogate pair) at every offset around the 512 Ki-character parts.
     const pad = 'X'.repeat(512 * 1024 - 200);
     const title = `${'😀'.repeat(300)} end`;
-    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', 'BEGIN:VEVENT', 'UID:emoji', 'DTSTAMP:20310101T000000Z', 'DTSTART:20310201T100000Z', 'DURATION:PT1H', `X-PAD:${pad}`, `SUMMARY:${title}`, 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
-    const shifted = ics.replace(`X-PAD:`, `X-PAD:${"y".repeat(51)}`);
+    const ics = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//t//EN',
+      'BEGIN:VEVENT',
+      'UID:emoji',
+      'DTSTAMP:20310101T000000Z',
+      'DTSTART:20310201T100000Z',
+      'DURATION:PT1H',
+      `X-PAD:${pad}`,
+      `SUMMARY:${title}`,
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const shifted = ics.replace(`X-PAD:`, `X-PAD:${'y'.repeat(51)}`);
     for (const text of [ics, shifted]) {
       const r = await new ImportReader({ inlineMaxChars: 1000, workerUrl: WORKER }).read(text, 'UTC');
       expect(r.checked[0]?.core.title).toBe(title);

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../src/config/paths.js';
 import type { StoredTrace } from '../../src/contracts/memory.js';
+import { replay } from '../../src/contracts/patch.js';
 import { EventBus, type LiveEvent } from '../../src/domain/events.js';
 import { MemoryService } from '../../src/domain/memory/memory-service.js';
-import { replay } from '../../src/contracts/patch.js';
-import { KeywordIndex, followStore } from '../../src/search/indexes/keyword-index.js';
 import { stageTrace, stageTraceEdit, type TraceVersion } from '../../src/domain/memory/stage-trace.js';
 import type { Principal } from '../../src/domain/principal.js';
 import type { AppError } from '../../src/errors.js';
+import { followStore, KeywordIndex } from '../../src/search/indexes/keyword-index.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
 
@@ -50,13 +50,42 @@ describe('stageTrace', () => {
   it('stages a tr_ trace and its version-1 row inside the caller’s transaction', async () => {
     const t = await store.transact((tx) => {
       tx.put('plans', { plan_id: 'pl_1', user_id: 'u1' });
-      return stageTrace(tx, { user_id: 'u1', type: 'agent_plan', task_id: 'dentist', content: 'Plan: book the dentist', actor: 'planner', tempo_tag: '45M', fields: { plan_id: 'pl_1' } }, NOW);
+      return stageTrace(
+        tx,
+        {
+          user_id: 'u1',
+          type: 'agent_plan',
+          task_id: 'dentist',
+          content: 'Plan: book the dentist',
+          actor: 'planner',
+          tempo_tag: '45M',
+          fields: { plan_id: 'pl_1' },
+        },
+        NOW,
+      );
     });
     expect(t.uid).toMatch(/^tr_/);
-    expect(t).toMatchObject({ version: 1, authored_by: 'planner', importance: 3, tempo_tag: '45m', timestamp: NOW.toISOString(), created_at: NOW.toISOString(), linked_trace_ids: [], child_trace_ids: [] });
+    expect(t).toMatchObject({
+      version: 1,
+      authored_by: 'planner',
+      importance: 3,
+      tempo_tag: '45m',
+      timestamp: NOW.toISOString(),
+      created_at: NOW.toISOString(),
+      linked_trace_ids: [],
+      child_trace_ids: [],
+    });
     expect(store.get('traces', t.uid)).toEqual(t);
     const [v1] = versionsOf(t.uid);
-    expect(v1).toEqual({ id: `${t.uid}#1`, uid: t.uid, user_id: 'u1', version: 1, timestamp: NOW.toISOString(), actor: 'planner', patch: [{ op: 'add', path: '', value: t }] });
+    expect(v1).toEqual({
+      id: `${t.uid}#1`,
+      uid: t.uid,
+      user_id: 'u1',
+      version: 1,
+      timestamp: NOW.toISOString(),
+      actor: 'planner',
+      patch: [{ op: 'add', path: '', value: t }],
+    });
   });
 
   it('is discarded with the caller’s transaction when it fails', async () => {
@@ -74,11 +103,25 @@ describe('stageTrace', () => {
   it('links may point to traces staged earlier in the same transaction, not to another user’s', async () => {
     const [a, b] = await store.transact((tx) => {
       const a = stageTrace(tx, { user_id: 'u1', type: 'agent_plan', task_id: 't', content: 'plan', actor: 'agent' }, NOW);
-      const b = stageTrace(tx, { user_id: 'u1', type: 'transition', task_id: 't', content: 'approved', actor: 'u1', linked_trace_ids: [a.uid], fields: { from: 'proposed', to: 'approved' } }, NOW);
+      const b = stageTrace(
+        tx,
+        {
+          user_id: 'u1',
+          type: 'transition',
+          task_id: 't',
+          content: 'approved',
+          actor: 'u1',
+          linked_trace_ids: [a.uid],
+          fields: { from: 'proposed', to: 'approved' },
+        },
+        NOW,
+      );
       return [a, b];
     });
     expect(b.linked_trace_ids).toEqual([a!.uid]);
-    const e = await thrown(store.transact((tx) => stageTrace(tx, { user_id: 'u2', type: 'observation', task_id: 't', content: 'x', actor: 'u2', linked_trace_ids: [a!.uid] }, NOW)));
+    const e = await thrown(
+      store.transact((tx) => stageTrace(tx, { user_id: 'u2', type: 'observation', task_id: 't', content: 'x', actor: 'u2', linked_trace_ids: [a!.uid] }, NOW)),
+    );
     expect(e).toMatchObject({ status: 422, code: 'validation_failed' });
   });
 });
@@ -86,10 +129,18 @@ describe('stageTrace', () => {
 describe('stageTraceEdit', () => {
   it('applies an edit like PATCH /memory/edit; replaying the history rebuilds each version', async () => {
     const t = await store.transact((tx) => stageTrace(tx, { user_id: 'u1', type: 'agent_plan', task_id: 't', content: 'plan', actor: 'agent' }, NOW));
-    const child = await store.transact((tx) => stageTrace(tx, { user_id: 'u1', type: 'calendar_event', task_id: 't', content: 'event', actor: 'agent', linked_event_uid: 'ev_1' }, NOW));
+    const child = await store.transact((tx) =>
+      stageTrace(tx, { user_id: 'u1', type: 'calendar_event', task_id: 't', content: 'event', actor: 'agent', linked_event_uid: 'ev_1' }, NOW),
+    );
     const later = new Date('2031-05-01T13:00:00Z');
     const v2 = await store.transact((tx) => stageTraceEdit(tx, t.uid, { child_trace_ids: [child.uid], linked_event_uid: 'ev_1' }, 'executor', later));
-    expect(v2).toMatchObject({ version: 2, child_trace_ids: [child.uid], linked_event_uid: 'ev_1', updated_at: later.toISOString(), created_at: NOW.toISOString() });
+    expect(v2).toMatchObject({
+      version: 2,
+      child_trace_ids: [child.uid],
+      linked_event_uid: 'ev_1',
+      updated_at: later.toISOString(),
+      created_at: NOW.toISOString(),
+    });
     const rows = versionsOf(t.uid);
     expect(rows.map((r) => [r.version, r.actor])).toEqual([
       [1, 'agent'],
@@ -101,11 +152,17 @@ describe('stageTraceEdit', () => {
 
   it('refuses transition traces (409 immutable_trace), stale versions (409) and unknown uids (404)', async () => {
     const tr = await store.transact((tx) => stageTrace(tx, { user_id: 'u1', type: 'transition', task_id: 't', content: 'approved', actor: 'u1' }, NOW));
-    expect(await thrown(store.transact((tx) => stageTraceEdit(tx, tr.uid, { content: 'rewritten' }, 'u1', NOW)))).toMatchObject({ status: 409, code: 'immutable_trace' });
+    expect(await thrown(store.transact((tx) => stageTraceEdit(tx, tr.uid, { content: 'rewritten' }, 'u1', NOW)))).toMatchObject({
+      status: 409,
+      code: 'immutable_trace',
+    });
     expect(await thrown(memory.edit(owner, { uid: tr.uid, updates: { notes: 'x' } }))).toMatchObject({ status: 409, code: 'immutable_trace' });
     expect(store.get<StoredTrace>('traces', tr.uid)!.version).toBe(1);
     const o = await store.transact((tx) => stageTrace(tx, { user_id: 'u1', type: 'observation', task_id: 't', content: 'x', actor: 'u1' }, NOW));
-    expect(await thrown(store.transact((tx) => stageTraceEdit(tx, o.uid, { content: 'y' }, 'u1', NOW, { expectedVersion: 2 })))).toMatchObject({ status: 409, code: 'version_conflict' });
+    expect(await thrown(store.transact((tx) => stageTraceEdit(tx, o.uid, { content: 'y' }, 'u1', NOW, { expectedVersion: 2 })))).toMatchObject({
+      status: 409,
+      code: 'version_conflict',
+    });
     expect(await thrown(store.transact((tx) => stageTraceEdit(tx, 'nope', { content: 'y' }, 'u1', NOW)))).toMatchObject({ status: 404 });
   });
 
@@ -119,7 +176,9 @@ describe('stageTraceEdit', () => {
 
 describe('MemoryService', () => {
   it('indexes traces staged by other areas and announces what they ask', async () => {
-    const t = await store.transact((tx) => stageTrace(tx, { user_id: 'u1', type: 'calendar_event', task_id: 'cal', content: 'Quarterly budget review', actor: 'u1' }, NOW));
+    const t = await store.transact((tx) =>
+      stageTrace(tx, { user_id: 'u1', type: 'calendar_event', task_id: 'cal', content: 'Quarterly budget review', actor: 'u1' }, NOW),
+    );
     memory.announce(t, 'created');
     expect((await memory.search(owner, { query: 'budgets' })).results.map((r) => r.uid)).toEqual([t.uid]);
     expect(events.map((e) => [e.type, e.user_id, (e.data as StoredTrace).uid])).toEqual([['trace.created', 'u1', t.uid]]);

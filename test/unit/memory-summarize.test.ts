@@ -6,7 +6,9 @@ import { fitTokens, loadTokenizer, summarizeTrace } from '../../src/domain/memor
 describe('summarizeTrace', () => {
   it('collapses whitespace and marks tempo and high importance', () => {
     expect(summarizeTrace({ content: '  Lunch\n\n with   Ana ', importance: 3 })).toBe('Lunch with Ana');
-    expect(summarizeTrace({ content: 'Ship it', importance: 5, tempo_tag: '@deep-work', notes: 'went well' })).toBe('[@deep-work !5] Ship it (note: went well)');
+    expect(summarizeTrace({ content: 'Ship it', importance: 5, tempo_tag: '@deep-work', notes: 'went well' })).toBe(
+      '[@deep-work !5] Ship it (note: went well)',
+    );
   });
 
   it('cuts long content at a word boundary', () => {

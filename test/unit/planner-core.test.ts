@@ -20,11 +20,22 @@ const event = (uid: string, title: string, start: string, minutes: number, zone 
   return { uid, title, start: s, end: s + minutes * 60_000 };
 };
 
-function plan(prompt: string, o: { now?: string; zone?: string; calendar?: CalendarItem[]; profile?: Partial<PlannerProfile>; counted?: PlannerInput['counted']; taskId?: string } = {}) {
+function plan(
+  prompt: string,
+  o: { now?: string; zone?: string; calendar?: CalendarItem[]; profile?: Partial<PlannerProfile>; counted?: PlannerInput['counted']; taskId?: string } = {},
+) {
   const zone = o.zone ?? BERLIN;
   const base = defaultSettings();
   const profile: PlannerProfile = { ...base, ...o.profile, time_ranges: { ...base.time_ranges, ...(o.profile?.time_ranges ?? {}) } };
-  const out = planPrompt({ prompt, now: at(o.now ?? '2026-03-02 09:00', zone), timezone: zone, profile, calendar: o.calendar ?? [], counted: o.counted, taskId: o.taskId });
+  const out = planPrompt({
+    prompt,
+    now: at(o.now ?? '2026-03-02 09:00', zone),
+    timezone: zone,
+    profile,
+    calendar: o.calendar ?? [],
+    counted: o.counted,
+    taskId: o.taskId,
+  });
   const local = out.actions.map((a) => formatInZone(Date.parse(a.scheduled_for), zone).slice(0, 16));
   return { ...out, local };
 }
@@ -94,7 +105,9 @@ describe('explicit dates and times', () => {
   });
 
   it('strips request phrases and courtesy from the title', () => {
-    const r = plan('Um, so, could you maybe put a haircut on my calendar for this Saturday at 10:30 in the morning? thanks so much!!', { now: '2026-03-04 18:00' });
+    const r = plan('Um, so, could you maybe put a haircut on my calendar for this Saturday at 10:30 in the morning? thanks so much!!', {
+      now: '2026-03-04 18:00',
+    });
     expect(r.actions.map((a) => a.title)).toEqual(['Haircut']);
     expect(r.local).toEqual(['2026-03-07T10:30']);
   });
@@ -139,19 +152,29 @@ describe('free slots in the right range', () => {
   const busyMorning = [event('ev_su', 'Standup', '2026-03-04 09:00', 15), event('ev_ds', 'Design sync', '2026-03-04 10:00', 60)];
 
   it('a tag range: the first free slot after the named conflicts', () => {
-    const r = plan('Write blog post tomorrow @morning for 2 hours', { now: '2026-03-03 20:00', calendar: [event('ev_e', 'Early call', '2026-03-04 06:00', 150), ...busyMorning] });
+    const r = plan('Write blog post tomorrow @morning for 2 hours', {
+      now: '2026-03-03 20:00',
+      calendar: [event('ev_e', 'Early call', '2026-03-04 06:00', 150), ...busyMorning],
+    });
     // 06:00–08:30 taken; 08:30 + 2h would hit the standup; after the design sync there is 11:00–12:00 only.
     expect(r.actions).toHaveLength(1);
     expect(r.local[0]).toBe('2026-03-05T06:00');
     expect(r.actions[0]!.reasoning).toMatch(/window named had no free 120 minutes/);
-    const fits = plan('Write blog post tomorrow @morning', { now: '2026-03-03 20:00', calendar: [event('ev_e', 'Early call', '2026-03-04 06:00', 150), ...busyMorning] });
+    const fits = plan('Write blog post tomorrow @morning', {
+      now: '2026-03-03 20:00',
+      calendar: [event('ev_e', 'Early call', '2026-03-04 06:00', 150), ...busyMorning],
+    });
     expect(fits.local).toEqual(['2026-03-04T11:00']);
     expect(fits.actions[0]!.reasoning).toContain('After the named conflicts "Early call" 06:00–08:30, "Standup" 09:00–09:15, "Design sync" 10:00–11:00');
     expect(fits.actions[0]!.tempo_tag).toBe('@morning');
   });
 
   it('"find an hour tomorrow afternoon" lands in the gap between meetings', () => {
-    const calendar = [event('a', 'Lunch', '2026-03-03 12:00', 60), event('b', 'Hiring workshop', '2026-03-03 13:00', 90), event('c', '1:1 with Marta', '2026-03-03 15:45', 75)];
+    const calendar = [
+      event('a', 'Lunch', '2026-03-03 12:00', 60),
+      event('b', 'Hiring workshop', '2026-03-03 13:00', 90),
+      event('c', '1:1 with Marta', '2026-03-03 15:45', 75),
+    ];
     const r = plan('Find an hour tomorrow afternoon to prepare the quarterly report', { calendar });
     expect(r.local).toEqual(['2026-03-03T14:30']);
     expect(r.actions[0]).toMatchObject({ title: 'Prepare the quarterly report', duration_minutes: 60, tempo_tag: '@afternoon' });
@@ -165,7 +188,13 @@ describe('free slots in the right range', () => {
   });
 
   it('skips a day whose budget is used up', () => {
-    const counted = [1, 2].map((i) => ({ kind: 'add_event' as const, scheduled_for: at(`2026-03-03 1${i}:00`, BERLIN), duration_minutes: 30, status: 'proposed' as const, proposed_at: at('2026-03-02 08:00', BERLIN) }));
+    const counted = [1, 2].map((i) => ({
+      kind: 'add_event' as const,
+      scheduled_for: at(`2026-03-03 1${i}:00`, BERLIN),
+      duration_minutes: 30,
+      status: 'proposed' as const,
+      proposed_at: at('2026-03-02 08:00', BERLIN),
+    }));
     const r = plan('Run sometime this week', { profile: { budget: { per_day: 2 } }, counted, now: '2026-03-02 23:00' });
     expect(r.local[0]!.startsWith('2026-03-04')).toBe(true);
     expect(r.actions[0]!.reasoning).toContain('Skipped Tue 2026-03-03: the day budget is used up');
@@ -193,7 +222,7 @@ describe('free slots in the right range', () => {
   });
 
   it('"tonight" is today 17:00 to midnight; a reflection goes in the evening', () => {
-    const r = plan('Reflect on this week\'s progress tonight', { now: '2026-03-06 09:00' });
+    const r = plan("Reflect on this week's progress tonight", { now: '2026-03-06 09:00' });
     expect(r.actions[0]).toMatchObject({ kind: 'reflect', title: "Reflect on this week's progress", content: "Reflection on this week's progress." });
     expect(r.local).toEqual(['2026-03-06T17:00']);
   });
@@ -205,7 +234,10 @@ describe('several requests, recurrence, reschedules', () => {
     expect(r.actions.map((a) => a.title)).toEqual(['Dentist', 'Groceries', 'Book flights']);
     expect(r.local).toEqual(['2026-03-03T10:00', '2026-03-03T16:00', '2026-03-04T12:00']);
     const two = plan('Gym tomorrow 7am for an hour and call mom on Sunday at 6pm');
-    expect(two.actions.map((a) => [a.title, a.duration_minutes])).toEqual([['Gym', 60], ['Call mom', 30]]);
+    expect(two.actions.map((a) => [a.title, a.duration_minutes])).toEqual([
+      ['Gym', 60],
+      ['Call mom', 30],
+    ]);
   });
 
   it('does not split names or lengths joined by "and"', () => {
@@ -222,12 +254,22 @@ describe('several requests, recurrence, reschedules', () => {
   });
 
   it('"for the next 3 weeks", "until Friday", "every other"', () => {
-    expect(plan('Piano lesson every Tuesday at 5:30pm for the next 3 weeks', { zone: NY, now: '2026-10-01 12:00' }).local).toEqual(['2026-10-06T17:30', '2026-10-13T17:30', '2026-10-20T17:30']);
+    expect(plan('Piano lesson every Tuesday at 5:30pm for the next 3 weeks', { zone: NY, now: '2026-10-01 12:00' }).local).toEqual([
+      '2026-10-06T17:30',
+      '2026-10-13T17:30',
+      '2026-10-20T17:30',
+    ]);
     expect(plan('Piano practice daily at 7pm until Friday').actions).toHaveLength(5);
     expect(plan('Retro every other Friday at 3pm for the next 5 weeks').local).toEqual(['2026-03-06T15:00', '2026-03-20T15:00', '2026-04-03T15:00']);
   });
 
-  const calendar = [event('ev_dent', 'Dentist', '2026-03-03 15:00', 45), event('ev_sync', 'Team sync', '2026-03-03 11:00', 30), event('ev_gym', 'Gym', '2026-03-04 07:00', 60), event('ev_11', '1:1 with Priya', '2026-03-05 10:00', 30), event('ev_lunch', 'Lunch', '2026-03-06 12:00', 60)];
+  const calendar = [
+    event('ev_dent', 'Dentist', '2026-03-03 15:00', 45),
+    event('ev_sync', 'Team sync', '2026-03-03 11:00', 30),
+    event('ev_gym', 'Gym', '2026-03-04 07:00', 60),
+    event('ev_11', '1:1 with Priya', '2026-03-05 10:00', 30),
+    event('ev_lunch', 'Lunch', '2026-03-06 12:00', 60),
+  ];
 
   it.each([
     ['Move my dentist appointment to Thursday 10am', 'ev_dent', '2026-03-05T10:00', 45],
@@ -277,18 +319,28 @@ describe('DST weeks in two zones', () => {
 
   it('New York, the weeks of 8 March and 1 November', () => {
     expect(plan('Brunch with Dana on Sunday at 11am', { zone: NY, now: '2026-03-06 17:00' }).actions[0]!.scheduled_for).toBe('2026-03-08T15:00:00.000Z');
-    expect(plan('Car service in 5 days at 8am, 2 hours', { zone: NY, now: '2026-10-29 15:00' }).actions[0]).toMatchObject({ scheduled_for: '2026-11-03T13:00:00.000Z', duration_minutes: 120 });
+    expect(plan('Car service in 5 days at 8am, 2 hours', { zone: NY, now: '2026-10-29 15:00' }).actions[0]).toMatchObject({
+      scheduled_for: '2026-11-03T13:00:00.000Z',
+      duration_minutes: 120,
+    });
     const weekly = plan('Spin class every Sunday at 7am for the next 3 weeks', { zone: NY, now: '2026-10-20 09:00' });
-    expect(weekly.actions.map((a) => formatInZone(Date.parse(a.scheduled_for), NY))).toEqual(['2026-10-25T07:00:00-04:00', '2026-11-01T07:00:00-05:00', '2026-11-08T07:00:00-05:00']);
+    expect(weekly.actions.map((a) => formatInZone(Date.parse(a.scheduled_for), NY))).toEqual([
+      '2026-10-25T07:00:00-04:00',
+      '2026-11-01T07:00:00-05:00',
+      '2026-11-08T07:00:00-05:00',
+    ]);
   });
 });
 
 describe('nothing to schedule', () => {
-  it.each(['hello, how are you doing today?', 'thanks, that\'s all for now', 'asdf qwerty', 'what time is it?', 'lol'])('%s → no actions and a reply saying why', (prompt) => {
-    const r = plan(prompt);
-    expect(r.actions).toEqual([]);
-    expect(r.reply).toMatch(/^Nothing to schedule/);
-  });
+  it.each(['hello, how are you doing today?', "thanks, that's all for now", 'asdf qwerty', 'what time is it?', 'lol'])(
+    '%s → no actions and a reply saying why',
+    (prompt) => {
+      const r = plan(prompt);
+      expect(r.actions).toEqual([]);
+      expect(r.reply).toMatch(/^Nothing to schedule/);
+    },
+  );
 
   it('a task without any time asks for one', () => {
     const r = plan('Buy milk');

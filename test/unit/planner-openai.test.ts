@@ -46,7 +46,9 @@ function server(answer: (body: any) => { status?: number; json?: unknown; text?:
 }
 
 const completion = (content: unknown, extra: Record<string, unknown> = {}) => ({
-  json: { choices: [{ message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content), ...extra }, finish_reason: 'stop' }] },
+  json: {
+    choices: [{ message: { role: 'assistant', content: typeof content === 'string' ? content : JSON.stringify(content), ...extra }, finish_reason: 'stop' }],
+  },
 });
 
 const provider = (fetchFn: typeof fetch, baseUrl = 'http://127.0.0.1:9/v1', timeoutMs = 2000) =>
@@ -63,18 +65,44 @@ async function failure(p: Promise<unknown>): Promise<ProviderFailure> {
 
 describe('the OpenAI-compatible provider', () => {
   it('asks /v1/chat/completions for JSON-schema output and returns validated actions', async () => {
-    const s = server(() => completion({ reply: 'Booked.', actions: [action(), action({ kind: 'reschedule_event', title: 'Team sync', event_uid: 'ev_sync', scheduled_for: '2026-03-03T12:00:00+01:00', duration_minutes: 30 })] }));
+    const s = server(() =>
+      completion({
+        reply: 'Booked.',
+        actions: [
+          action(),
+          action({ kind: 'reschedule_event', title: 'Team sync', event_uid: 'ev_sync', scheduled_for: '2026-03-03T12:00:00+01:00', duration_minutes: 30 }),
+        ],
+      }),
+    );
     const out = await provider(s.fetchFn).plan(input(), { memory: ['likes mornings'] });
     expect(s.calls).toHaveLength(1);
     expect(s.calls[0]!.url).toBe('http://127.0.0.1:9/v1/chat/completions');
     expect(s.calls[0]!.headers.authorization).toBe('Bearer sk-test');
-    expect(s.calls[0]!.body).toMatchObject({ model: 'tiny', temperature: 0, response_format: { type: 'json_schema', json_schema: { name: 'kairos_plan', strict: true } } });
+    expect(s.calls[0]!.body).toMatchObject({
+      model: 'tiny',
+      temperature: 0,
+      response_format: { type: 'json_schema', json_schema: { name: 'kairos_plan', strict: true } },
+    });
     const user = JSON.parse(s.calls[0]!.body.messages[1].content);
-    expect(user).toMatchObject({ request: 'Dentist next Tuesday at 3pm for 45 minutes', now_local: '2026-03-02T09:00:00+01:00', timezone: 'Europe/Berlin', memory: ['likes mornings'] });
+    expect(user).toMatchObject({
+      request: 'Dentist next Tuesday at 3pm for 45 minutes',
+      now_local: '2026-03-02T09:00:00+01:00',
+      timezone: 'Europe/Berlin',
+      memory: ['likes mornings'],
+    });
     expect(user.calendar).toEqual([{ uid: 'ev_sync', title: 'Team sync', start: '2026-03-03T11:00:00+01:00', end: '2026-03-03T11:30:00+01:00' }]);
     expect(out.reply).toBe('Booked.');
     expect(out.actions).toEqual([
-      { kind: 'add_event', task_id: 'dentist', title: 'Dentist', scheduled_for: '2026-03-10T14:00:00.000Z', duration_minutes: 45, estimate_minutes: 45, reasoning: 'explicit time', confidence: 0.9 },
+      {
+        kind: 'add_event',
+        task_id: 'dentist',
+        title: 'Dentist',
+        scheduled_for: '2026-03-10T14:00:00.000Z',
+        duration_minutes: 45,
+        estimate_minutes: 45,
+        reasoning: 'explicit time',
+        confidence: 0.9,
+      },
       expect.objectContaining({ kind: 'reschedule_event', event_uid: 'ev_sync', scheduled_for: '2026-03-03T11:00:00.000Z' }),
     ]);
   });

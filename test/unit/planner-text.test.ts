@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { matchEvent } from '../../src/domain/planner/event-match.js';
 import { extractTimeAmounts } from '../../src/domain/planner/extract/durations.js';
 import { extractFeatures } from '../../src/domain/planner/extract/index.js';
-import { matchEvent } from '../../src/domain/planner/event-match.js';
 import { segment } from '../../src/domain/planner/segment.js';
 import { editDistance, normalizePrompt } from '../../src/domain/planner/text/normalize.js';
 import { slug, titleFrom } from '../../src/domain/planner/text/title.js';
@@ -41,7 +41,11 @@ describe('lengths of time by their role', () => {
     ['every 2 hours', undefined, undefined],
   ])('%s → %s %s', (text, role, minutes) => {
     const a = extractTimeAmounts(text);
-    const all = [...a.durations.map((d) => ['duration', d.minutes]), ...a.relatives.map((d) => ['relative', d.minutes]), ...a.shifts.map((d) => ['shift', d.minutes])];
+    const all = [
+      ...a.durations.map((d) => ['duration', d.minutes]),
+      ...a.relatives.map((d) => ['relative', d.minutes]),
+      ...a.shifts.map((d) => ['shift', d.minutes]),
+    ];
     expect(all).toEqual(role ? [[role, minutes]] : []);
   });
 
@@ -54,7 +58,10 @@ describe('lengths of time by their role', () => {
 describe('splitting a prompt into requests', () => {
   it.each([
     ['Gym tomorrow 7am for an hour and call mom on Sunday at 6pm', ['Gym tomorrow 7am for an hour', 'call mom on Sunday at 6pm']],
-    ['Tomorrow: dentist at 10am, then groceries at 4pm; also book flights Wednesday at noon', ['Tomorrow: dentist at 10am', 'groceries at 4pm', 'book flights Wednesday at noon']],
+    [
+      'Tomorrow: dentist at 10am, then groceries at 4pm; also book flights Wednesday at noon',
+      ['Tomorrow: dentist at 10am', 'groceries at 4pm', 'book flights Wednesday at noon'],
+    ],
     ['Lunch with Tom and Jerry at noon', ['Lunch with Tom and Jerry at noon']],
     ['Yoga every Monday and Wednesday at 7pm', ['Yoga every Monday and Wednesday at 7pm']],
     ['Physio on Thursday at 9am, an hour and a half', ['Physio on Thursday at 9am, an hour and a half']],

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { parseDuration, parseTime, parseTitle } from '../../src/cli/input/edit-values.js';
 import { ActionList, MAX_ACTIONS, PlanRequest } from '../../src/contracts/plans.js';
 import { applyEdits } from '../../src/domain/plans/actions.js';
 import { biasKey, learn, observe } from '../../src/domain/plans/biases.js';
 import type { StoredAction } from '../../src/domain/plans/plan.js';
 import { fingerprint } from '../../src/domain/plans/produced.js';
-import { parseDuration, parseTime, parseTitle } from '../../src/cli/input/edit-values.js';
 
-const codes = (r: ReturnType<typeof ActionList.safeParse>) => (r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), (i as { params?: { code?: string } }).params?.code]));
+const codes = (r: ReturnType<typeof ActionList.safeParse>) =>
+  r.success ? [] : r.error.issues.map((i) => [i.path.join('.'), (i as { params?: { code?: string } }).params?.code]);
 
 describe('ActionList: structural problems are plan_invalid', () => {
   it('accepts the three kinds with their required fields', () => {
@@ -19,7 +20,11 @@ describe('ActionList: structural problems are plan_invalid', () => {
   });
 
   it('codes every issue plan_invalid, except a bad tag (invalid_tempo_tag)', () => {
-    const r = ActionList.safeParse([{ kind: 'nap' }, 'not an object', { kind: 'add_event', title: 'A', scheduled_for: 'tomorrow', duration_minutes: 30, tempo_tag: 'Loud!' }]);
+    const r = ActionList.safeParse([
+      { kind: 'nap' },
+      'not an object',
+      { kind: 'add_event', title: 'A', scheduled_for: 'tomorrow', duration_minutes: 30, tempo_tag: 'Loud!' },
+    ]);
     expect(codes(r)).toEqual([
       ['0.kind', 'plan_invalid'],
       ['1', 'plan_invalid'],
@@ -36,7 +41,9 @@ describe('ActionList: structural problems are plan_invalid', () => {
   });
 
   it('an add_event lasts at least a minute; a duration tag stands in for the duration', () => {
-    expect(codes(ActionList.safeParse([{ kind: 'add_event', title: 'A', scheduled_for: '2031-01-01T10:00:00Z', duration_minutes: 0 }]))).toEqual([['0.duration_minutes', 'plan_invalid']]);
+    expect(codes(ActionList.safeParse([{ kind: 'add_event', title: 'A', scheduled_for: '2031-01-01T10:00:00Z', duration_minutes: 0 }]))).toEqual([
+      ['0.duration_minutes', 'plan_invalid'],
+    ]);
     expect(ActionList.safeParse([{ kind: 'add_event', title: 'A', scheduled_for: '2031-01-01T10:00:00Z', tempo_tag: '1h30m' }]).success).toBe(true);
     expect(ActionList.safeParse([{ kind: 'add_event', title: 'A', scheduled_for: '2031-01-01T10:00:00Z', tempo_tag: '@morning' }]).success).toBe(false);
   });
@@ -63,8 +70,19 @@ const action = (over: Partial<StoredAction> = {}): StoredAction => ({
 
 describe('applyEdits', () => {
   it('applies edits, keeps the proposal in original, reports moved actions', () => {
-    const r = applyEdits([action(), action({ action_id: 'ac_2', title: 'Other' })], [{ action_id: 'ac_1', duration_minutes: 90, title: 'Long meeting' }, { action_id: 'ac_2', title: 'Renamed' }]);
-    expect(r.actions[0]).toMatchObject({ title: 'Long meeting', duration_minutes: 90, edited: true, original: { title: 'Team meeting', duration_minutes: 60 } });
+    const r = applyEdits(
+      [action(), action({ action_id: 'ac_2', title: 'Other' })],
+      [
+        { action_id: 'ac_1', duration_minutes: 90, title: 'Long meeting' },
+        { action_id: 'ac_2', title: 'Renamed' },
+      ],
+    );
+    expect(r.actions[0]).toMatchObject({
+      title: 'Long meeting',
+      duration_minutes: 90,
+      edited: true,
+      original: { title: 'Team meeting', duration_minutes: 60 },
+    });
     expect(r.actions[1]).toMatchObject({ title: 'Renamed', edited: true });
     expect(r.changed).toEqual([0]);
   });
@@ -76,7 +94,13 @@ describe('applyEdits', () => {
 
   it.each([
     [[{ action_id: 'ac_9', title: 'x' }], 'actions.0.action_id'],
-    [[{ action_id: 'ac_1', title: 'x' }, { action_id: 'ac_1', title: 'y' }], 'actions.1.action_id'],
+    [
+      [
+        { action_id: 'ac_1', title: 'x' },
+        { action_id: 'ac_1', title: 'y' },
+      ],
+      'actions.1.action_id',
+    ],
     [[{ action_id: 'ac_1', content: 'x' }], 'actions.0.content'],
     [[{ action_id: 'ac_1', status: 'rejected' as const }], 'actions'],
   ])('refuses %o (422 at %s)', (edits, path) => {

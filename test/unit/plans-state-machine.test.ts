@@ -4,7 +4,7 @@ import type { StoredTrace } from '../../src/contracts/memory.js';
 import { PLAN_STATUSES, type PlanStatus } from '../../src/contracts/plans.js';
 import { stageTrace } from '../../src/domain/memory/stage-trace.js';
 import type { StoredPlan } from '../../src/domain/plans/plan.js';
-import { TRANSITIONS, assertTransition, canTransition, stageTransition } from '../../src/domain/plans/state-machine.js';
+import { assertTransition, canTransition, stageTransition, TRANSITIONS } from '../../src/domain/plans/state-machine.js';
 import { AppError } from '../../src/errors.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
@@ -66,8 +66,30 @@ describe('stageTransition', () => {
         reasoning: '',
         trace_uid: trace.uid,
         actions: [
-          { action_id: 'ac_1', kind: 'add_event', task_id: 't', title: 'A', scheduled_for: now.toISOString(), duration_minutes: 30, estimate_minutes: 30, reasoning: '', confidence: 1, status: 'proposed' },
-          { action_id: 'ac_2', kind: 'add_event', task_id: 't', title: 'B', scheduled_for: now.toISOString(), duration_minutes: 30, estimate_minutes: 30, reasoning: '', confidence: 1, status: 'rejected' },
+          {
+            action_id: 'ac_1',
+            kind: 'add_event',
+            task_id: 't',
+            title: 'A',
+            scheduled_for: now.toISOString(),
+            duration_minutes: 30,
+            estimate_minutes: 30,
+            reasoning: '',
+            confidence: 1,
+            status: 'proposed',
+          },
+          {
+            action_id: 'ac_2',
+            kind: 'add_event',
+            task_id: 't',
+            title: 'B',
+            scheduled_for: now.toISOString(),
+            duration_minutes: 30,
+            estimate_minutes: 30,
+            reasoning: '',
+            confidence: 1,
+            status: 'rejected',
+          },
         ],
       };
       tx.put('plans', plan);
@@ -78,7 +100,9 @@ describe('stageTransition', () => {
   it('moves the plan and its live actions, and records a linked transition trace, atomically', async () => {
     const plan = await seed();
     const now = new Date('2031-01-01T10:00:00Z');
-    const out = await store.transact((tx) => stageTransition(tx, plan, 'approved', { actor: 'usr_1', now, reason: 'looks good', patch: { approved_at: now.toISOString() } }));
+    const out = await store.transact((tx) =>
+      stageTransition(tx, plan, 'approved', { actor: 'usr_1', now, reason: 'looks good', patch: { approved_at: now.toISOString() } }),
+    );
     const stored = store.get<StoredPlan>('plans', plan.plan_id)!;
     expect(stored).toMatchObject({ status: 'approved', updated_at: now.toISOString(), approved_at: now.toISOString() });
     expect(stored.actions.map((a) => a.status)).toEqual(['approved', 'rejected']);
@@ -96,7 +120,9 @@ describe('stageTransition', () => {
   it('an illegal move stages nothing', async () => {
     const plan = await seed();
     const traces = store.count('traces');
-    await expect(store.transact((tx) => stageTransition(tx, plan, 'executed', { actor: 'x', now: new Date() }))).rejects.toMatchObject({ code: 'invalid_transition' });
+    await expect(store.transact((tx) => stageTransition(tx, plan, 'executed', { actor: 'x', now: new Date() }))).rejects.toMatchObject({
+      code: 'invalid_transition',
+    });
     expect(store.count('traces')).toBe(traces);
     expect(store.get<StoredPlan>('plans', plan.plan_id)!.status).toBe('proposed');
   });

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, writeFileSync, appendFileSync, existsSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../src/config/paths.js';
-import { Store, StoreOpenError } from '../../src/store/store.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { Store, StoreOpenError } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
 
 const homes: string[] = [];
@@ -68,7 +68,12 @@ describe('Store', () => {
     });
     await s.transact((tx) => tx.put('traces', trace('a', 'u2')));
     expect(s.byIndex('traces', 'user_id', 'u1')).toEqual([]);
-    expect(s.byIndex('traces', 'user_id', 'u2').map((d) => d.uid).sort()).toEqual(['a', 'b']);
+    expect(
+      s
+        .byIndex('traces', 'user_id', 'u2')
+        .map((d) => d.uid)
+        .sort(),
+    ).toEqual(['a', 'b']);
     await s.transact((tx) => tx.delete('traces', 'b'));
     expect(s.byIndex('traces', 'user_id', 'u2').map((d) => d.uid)).toEqual(['a']);
     await s.close();
@@ -128,7 +133,10 @@ describe('Store', () => {
     const p = paths();
     const s = await Store.open(p, { snapshotEveryMs: 3_600_000, snapshotEveryOps: 1_000_000 });
     await s.transact((tx) => tx.put('traces', trace('a')));
-    const seg = readdirSync(p.home).filter((n) => n.startsWith('db.journal.')).sort().at(-1)!;
+    const seg = readdirSync(p.home)
+      .filter((n) => n.startsWith('db.journal.'))
+      .sort()
+      .at(-1)!;
     appendFileSync(join(p.home, seg), '{"seq":99,"ops":[{"op":"put","c":"traces","doc":{"uid":"tor');
     const again = await Store.open(p);
     expect(again.get('traces', 'a')).toBeDefined();

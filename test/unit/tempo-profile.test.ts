@@ -44,30 +44,65 @@ describe('preferences validation', () => {
   });
 
   it.each([
-    ['a label that breaks the grammar', { time_ranges: { 'Morning!!': { start: '06:00', end: '12:00' } } }, 'invalid_tempo_tag', 'preferences.time_ranges.Morning!!'],
+    [
+      'a label that breaks the grammar',
+      { time_ranges: { 'Morning!!': { start: '06:00', end: '12:00' } } },
+      'invalid_tempo_tag',
+      'preferences.time_ranges.Morning!!',
+    ],
     ['a mapping to a non-tag', { tag_mappings: { gym: 'mornings' } }, 'invalid_tempo_tag', 'preferences.tag_mappings.gym'],
     ['a bias on a malformed tag', { duration_biases: { '@deep_work': 1.5 } }, 'invalid_tempo_tag', 'preferences.duration_biases.@deep_work'],
     ['a duration block as a range', { time_ranges: { '90m': { start: '06:00', end: '12:00' } } }, 'validation_failed', 'preferences.time_ranges.90m'],
     ['an hour 24', { time_ranges: { '@late': { start: '22:00', end: '24:00' } } }, 'validation_failed', 'preferences.time_ranges.@late.end'],
     ['a wall time without colon', { time_ranges: { '@late': { start: '2200', end: '23:00' } } }, 'validation_failed', 'preferences.time_ranges.@late.start'],
     ['no days at all', { time_ranges: { '@late': { start: '22:00', end: '23:00', days: [] } } }, 'validation_failed', 'preferences.time_ranges.@late.days'],
-    ['a made-up day', { time_ranges: { '@late': { start: '22:00', end: '23:00', days: ['funday'] } } }, 'validation_failed', 'preferences.time_ranges.@late.days.0'],
+    [
+      'a made-up day',
+      { time_ranges: { '@late': { start: '22:00', end: '23:00', days: ['funday'] } } },
+      'validation_failed',
+      'preferences.time_ranges.@late.days.0',
+    ],
     ['an unknown range field', { time_ranges: { '@late': { start: '22:00', end: '23:00', tz: 'UTC' } } }, 'validation_failed', 'preferences.time_ranges.@late'],
-    ['the same tag twice', { time_ranges: { '@late': { start: '22:00', end: '23:00' }, '@LATE': { start: '21:00', end: '23:00' } } }, 'validation_failed', 'preferences.time_ranges.@LATE'],
+    [
+      'the same tag twice',
+      { time_ranges: { '@late': { start: '22:00', end: '23:00' }, '@LATE': { start: '21:00', end: '23:00' } } },
+      'validation_failed',
+      'preferences.time_ranges.@LATE',
+    ],
     ['a zero multiplier', { duration_biases: { meeting: 0 } }, 'validation_failed', 'preferences.duration_biases.meeting'],
     ['fractional minutes', { duration_biases: { meeting: { minutes: 7.5 } } }, 'validation_failed', 'preferences.duration_biases.meeting'],
-    ['a one-off block that ends before it starts', { blocked: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] }, 'validation_failed', 'preferences.blocked.0.end'],
+    [
+      'a one-off block that ends before it starts',
+      { blocked: [{ start: '2031-06-02T13:00:00Z', end: '2031-06-02T12:00:00Z' }] },
+      'validation_failed',
+      'preferences.blocked.0.end',
+    ],
     ['a block mixing HH:MM and a date-time', { blocked: [{ start: '12:00', end: '2031-06-02T12:00:00Z' }] }, 'validation_failed', 'preferences.blocked.0.end'],
     ['a block in words', { blocked: [{ start: 'noon', end: '13:00' }] }, 'validation_failed', 'preferences.blocked.0.start'],
-    ['a one-off block with days', { blocked: [{ start: '2031-06-02T12:00:00Z', end: '2031-06-02T13:00:00Z', days: ['mon'] }] }, 'validation_failed', 'preferences.blocked.0.days'],
-    ['a date-time without offset', { blocked: [{ start: '2031-06-02T12:00:00', end: '2031-06-02T13:00:00' }] }, 'validation_failed', 'preferences.blocked.0.start'],
+    [
+      'a one-off block with days',
+      { blocked: [{ start: '2031-06-02T12:00:00Z', end: '2031-06-02T13:00:00Z', days: ['mon'] }] },
+      'validation_failed',
+      'preferences.blocked.0.days',
+    ],
+    [
+      'a date-time without offset',
+      { blocked: [{ start: '2031-06-02T12:00:00', end: '2031-06-02T13:00:00' }] },
+      'validation_failed',
+      'preferences.blocked.0.start',
+    ],
     ['cadence of an unknown kind', { cadence: { email: { max: 1, per: 'day' } } }, 'validation_failed', 'preferences.cadence'],
     ['cadence per month', { cadence: { reflect: { max: 1, per: 'month' } } }, 'validation_failed', 'preferences.cadence.reflect.per'],
     ['a negative cadence', { cadence: { reflect: { max: -1, per: 'day' } } }, 'validation_failed', 'preferences.cadence.reflect.max'],
     ['per_event on reflect', { cadence: { reflect: { max: 1, per: 'day', per_event: true } } }, 'validation_failed', 'preferences.cadence.reflect.per_event'],
     ['a fractional budget', { budget: { per_day: 2.5 } }, 'validation_failed', 'preferences.budget.per_day'],
     ['a budget field that does not exist', { budget: { per_month: 3 } }, 'validation_failed', 'preferences.budget'],
-    ['a negative agent budget', { budget: { per_agent: { 'agent-a': { per_week: -2 } } } }, 'validation_failed', 'preferences.budget.per_agent.agent-a.per_week'],
+    [
+      'a negative agent budget',
+      { budget: { per_agent: { 'agent-a': { per_week: -2 } } } },
+      'validation_failed',
+      'preferences.budget.per_agent.agent-a.per_week',
+    ],
     ['an unknown preference', { colour: 'blue' }, 'validation_failed', 'preferences'],
     ['the time zone', { timezone: 'Europe/Berlin' }, 'validation_failed', 'preferences.timezone'],
   ])('rejects %s', (_name, p, code, path) => {
@@ -109,7 +144,9 @@ describe('merging an adjustment', () => {
   });
 
   it('changes only the keys it names, and null removes one', () => {
-    const s = merged({ time_ranges: { '@morning': { start: '07:00', end: '11:00' }, '@night': null, '@deep-work': { start: '09:00', end: '10:30', days: ['tue'] } } });
+    const s = merged({
+      time_ranges: { '@morning': { start: '07:00', end: '11:00' }, '@night': null, '@deep-work': { start: '09:00', end: '10:30', days: ['tue'] } },
+    });
     expect(s.time_ranges['@morning']).toEqual({ start: '07:00', end: '11:00' });
     expect(s.time_ranges['@night']).toBeUndefined();
     expect(s.time_ranges['@afternoon']).toEqual({ start: '12:00', end: '17:00' });
@@ -119,7 +156,11 @@ describe('merging an adjustment', () => {
   it('merges mappings, biases and cadence key by key across adjustments', () => {
     const s = merged(
       { tag_mappings: { gym: '@morning' }, duration_biases: { meeting: 1.25 }, cadence: { reflect: { max: 1, per: 'day' } } },
-      { tag_mappings: { taxes: '@afternoon' }, duration_biases: { meeting: null, call: { minutes: 10 } }, cadence: { reschedule_event: { max: 2, per: 'week', per_event: true } } },
+      {
+        tag_mappings: { taxes: '@afternoon' },
+        duration_biases: { meeting: null, call: { minutes: 10 } },
+        cadence: { reschedule_event: { max: 2, per: 'week', per_event: true } },
+      },
       { cadence: { reflect: null } },
     );
     expect(s.tag_mappings).toEqual({ gym: '@morning', taxes: '@afternoon' });
@@ -152,7 +193,10 @@ describe('merging an adjustment', () => {
 });
 
 describe('mappings and biases for the planner', () => {
-  const s = mergeSettings(defaultSettings(), prefs({ tag_mappings: { gym: '@morning' }, duration_biases: { meeting: 1.5, call: { minutes: -10 }, '@deep-work': 2 } }));
+  const s = mergeSettings(
+    defaultSettings(),
+    prefs({ tag_mappings: { gym: '@morning' }, duration_biases: { meeting: 1.5, call: { minutes: -10 }, '@deep-work': 2 } }),
+  );
 
   it('maps a word to its tag', () => {
     expect(mappedTag(s, ' GYM ')).toBe('@morning');

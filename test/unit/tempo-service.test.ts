@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../src/config/paths.js';
-import { parseOr422 } from '../../src/server/validate.js';
 import { PreferencesInput } from '../../src/contracts/tempo.js';
 import { TempoService, tempoProfileParts } from '../../src/domain/tempo/tempo-service.js';
 import { UsersService } from '../../src/domain/users/users-service.js';
+import { parseOr422 } from '../../src/server/validate.js';
 import type { JournalOp } from '../../src/store/journal.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
@@ -40,7 +40,21 @@ describe('TempoService', () => {
       tx.put('events', { uid: 'e3', user_id: owner, tag: 45 });
     });
     await tempo.adjust(owner, parseOr422(PreferencesInput, { tag_mappings: { taxes: '@admin' }, duration_biases: { '@focus': 1.5, meeting: 2 } }, 'body'));
-    expect(tempo.tags(owner)).toEqual(['@admin', '@afternoon', '@evening', '@focus', '@gym', '@morning', '@night', '@reading', '@work', '25m', '50m', '90m', '2h']);
+    expect(tempo.tags(owner)).toEqual([
+      '@admin',
+      '@afternoon',
+      '@evening',
+      '@focus',
+      '@gym',
+      '@morning',
+      '@night',
+      '@reading',
+      '@work',
+      '25m',
+      '50m',
+      '90m',
+      '2h',
+    ]);
   });
 
   it('stores a profile only through the store, so commit listeners (the export cache) see it', async () => {

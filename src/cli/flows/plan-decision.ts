@@ -28,14 +28,20 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
     if (io.json) return io.data(r);
     const tz = await deps.userZone();
     io.line(describePlan(plan, c, tz));
-    io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
+    io.line(
+      r.execution
+        ? `${c.green('✔')} Approved and executed ${r.plan_id}`
+        : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`,
+    );
     if (r.execution) io.line(describeExecution(r.execution, c, tz));
     return;
   }
   if (io.json) return io.data(plan);
   io.line(describePlan(plan, c, await deps.userZone()));
   if (!io.interactive) {
-    io.note(`Plan ${plan.plan_id} is waiting in the queue. Approve and execute: kairos approve ${plan.plan_id} · reject: kairos reject ${plan.plan_id} · review: kairos review`);
+    io.note(
+      `Plan ${plan.plan_id} is waiting in the queue. Approve and execute: kairos approve ${plan.plan_id} · reject: kairos reject ${plan.plan_id} · review: kairos review`,
+    );
     return;
   }
   await decide(plan, deps, client, prompter ?? inquirerPrompter(deps));
@@ -72,7 +78,11 @@ export async function decide(plan: Plan, deps: CliDeps, client: ApiClient, ask: 
       }
       const execute = choice === 'approve-execute';
       const r = await client.call('POST /agent/approve', { body: { plan_id: plan.plan_id, execute, ...(edits.size ? { actions: [...edits.values()] } : {}) } });
-      io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
+      io.line(
+        r.execution
+          ? `${c.green('✔')} Approved and executed ${r.plan_id}`
+          : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`,
+      );
       io.line(r.execution ? describeExecution(r.execution, c, tz) : describePlan(r, c, tz));
       return;
     } catch (e) {
@@ -89,7 +99,12 @@ async function editAction(plan: Plan, edits: Map<string, ActionEdit>, ask: Promp
   const index =
     actions.length === 1
       ? 0
-      : Number(await ask.select('Which action?', actions.map((a, i) => ({ value: String(i), name: `${i + 1}. ${a.kind} “${edits.get(a.action_id)?.title ?? a.title}”` }))));
+      : Number(
+          await ask.select(
+            'Which action?',
+            actions.map((a, i) => ({ value: String(i), name: `${i + 1}. ${a.kind} “${edits.get(a.action_id)?.title ?? a.title}”` })),
+          ),
+        );
   const a = actions[index]!;
   const edit: ActionEdit = { ...(edits.get(a.action_id) ?? { action_id: a.action_id }) };
   const start = edit.scheduled_for ?? a.scheduled_for;
@@ -101,14 +116,32 @@ async function editAction(plan: Plan, edits: Map<string, ActionEdit>, ask: Promp
           { value: 'time' as const, name: `Time (${localInput(start)})` },
           { value: 'duration' as const, name: `Duration (${edit.duration_minutes ?? a.duration_minutes} min)` },
         ]),
-    ...(actions.length > 1 ? [{ value: edit.status === 'rejected' ? ('keep' as const) : ('drop' as const), name: edit.status === 'rejected' ? 'Put it back in' : 'Leave it out' }] : []),
+    ...(actions.length > 1
+      ? [{ value: edit.status === 'rejected' ? ('keep' as const) : ('drop' as const), name: edit.status === 'rejected' ? 'Put it back in' : 'Leave it out' }]
+      : []),
     { value: 'back', name: 'Back' },
   ]);
   if (field === 'back') return;
-  if (field === 'title') edit.title = (parseTitle(await ask.input('New title:', { default: edit.title ?? a.title, validate: (v) => check(parseTitle(v)) })) as { ok: string }).ok;
-  else if (field === 'content') edit.content = (await ask.input('New text:', { default: a.content ?? '', validate: (v) => (v.trim() ? true : 'the text cannot be empty') })).trim();
-  else if (field === 'time') edit.scheduled_for = (parseTime(await ask.input('New start (YYYY-MM-DD HH:MM or HH:MM, your time zone):', { default: localInput(start), validate: (v) => check(parseTime(v, start)) }), start) as { ok: string }).ok;
-  else if (field === 'duration') edit.duration_minutes = (parseDuration(await ask.input('New duration (minutes, or 1h30m):', { default: String(edit.duration_minutes ?? a.duration_minutes), validate: (v) => check(parseDuration(v)) })) as { ok: number }).ok;
+  if (field === 'title')
+    edit.title = (parseTitle(await ask.input('New title:', { default: edit.title ?? a.title, validate: (v) => check(parseTitle(v)) })) as { ok: string }).ok;
+  else if (field === 'content')
+    edit.content = (await ask.input('New text:', { default: a.content ?? '', validate: (v) => (v.trim() ? true : 'the text cannot be empty') })).trim();
+  else if (field === 'time')
+    edit.scheduled_for = (
+      parseTime(
+        await ask.input('New start (YYYY-MM-DD HH:MM or HH:MM, your time zone):', { default: localInput(start), validate: (v) => check(parseTime(v, start)) }),
+        start,
+      ) as { ok: string }
+    ).ok;
+  else if (field === 'duration')
+    edit.duration_minutes = (
+      parseDuration(
+        await ask.input('New duration (minutes, or 1h30m):', {
+          default: String(edit.duration_minutes ?? a.duration_minutes),
+          validate: (v) => check(parseDuration(v)),
+        }),
+      ) as { ok: number }
+    ).ok;
   else if (field === 'drop') edit.status = 'rejected';
   else if (field === 'keep') delete edit.status;
   edits.set(a.action_id, edit);

@@ -1,4 +1,4 @@
-import { usage, type CliDeps } from '../kit.js';
+import { type CliDeps, usage } from '../kit.js';
 
 /**
  * Destructive verbs ask on a TTY and want --yes otherwise. Returns false when the person said no.

@@ -30,7 +30,8 @@ export function parseTime(text: string, base: string): { ok: string } | { error:
   if (m) {
     const [y, mo, da, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
     const d = new Date(y, mo - 1, da, h, mi);
-    if (d.getFullYear() !== y || d.getMonth() !== mo - 1 || d.getDate() !== da || h > 23 || mi > 59) return { error: `${t} is not a real date and time: ${hint}` };
+    if (d.getFullYear() !== y || d.getMonth() !== mo - 1 || d.getDate() !== da || h > 23 || mi > 59)
+      return { error: `${t} is not a real date and time: ${hint}` };
     return { ok: d.toISOString() };
   }
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t) && !Number.isNaN(Date.parse(t))) return { ok: new Date(t).toISOString() };

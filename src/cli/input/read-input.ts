@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { usage, type CliDeps } from '../kit.js';
+import { type CliDeps, usage } from '../kit.js';
 
 async function readStream(s: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

@@ -58,7 +58,11 @@ export function describeExecution(r: ExecuteResponse, c: ChalkInstance, tz: stri
     for (const res of r.results.filter((x) => x.plan_id === p.plan_id)) {
       const e = res.event;
       if (res.kind === 'add_event' && e) {
-        lines.push(c.green(`  + event “${e.title}”  ${when(e.scheduled_for, tz)}–${until(e.scheduled_for, e.duration_minutes, tz)} (${e.duration_minutes} min)  ${e.uid}`));
+        lines.push(
+          c.green(
+            `  + event “${e.title}”  ${when(e.scheduled_for, tz)}–${until(e.scheduled_for, e.duration_minutes, tz)} (${e.duration_minutes} min)  ${e.uid}`,
+          ),
+        );
       } else if (res.kind === 'reschedule_event' && e) {
         const b = res.before;
         lines.push(c.yellow(`  ~ event “${e.title}”  ${e.uid}`));

@@ -85,7 +85,17 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
           // The UID is the key when no event holds it; otherwise a server id, and the UID is kept
           // beside it. Either way the event is found again through (user, UID), never by key alone.
           const key = tx.get('events', uid) ? newId('ev', now.getTime()) : uid;
-          event = { uid: key, user_id: userId, ...(key !== uid ? { ical_uid: uid } : {}), ...core, task_id: null, source: 'import', created_at: nowIso, updated_at: nowIso, version: 1 };
+          event = {
+            uid: key,
+            user_id: userId,
+            ...(key !== uid ? { ical_uid: uid } : {}),
+            ...core,
+            task_id: null,
+            source: 'import',
+            created_at: nowIso,
+            updated_at: nowIso,
+            version: 1,
+          };
           if (key !== uid) byIcalUid.set(uid, key);
         }
         tx.put('events', event);

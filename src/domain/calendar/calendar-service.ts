@@ -1,21 +1,28 @@
-import { CALENDAR_LIMITS, type CreateEventInput, type EventOverride, type EventSource, type EventUpdates, type ImportReport } from '../../contracts/calendar.js';
+import {
+  CALENDAR_LIMITS,
+  type CreateEventInput,
+  type EventOverride,
+  type EventSource,
+  type EventUpdates,
+  type ImportReport,
+} from '../../contracts/calendar.js';
 import type { StoredTrace } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
 import { toIcs } from '../../ical/export.js';
 import type { Store, Tx } from '../../store/store.js';
+import { isTempoTag } from '../../time/tags.js';
+import { instantOf, wallAt } from '../../time/zone-cache.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { newId } from '../ids.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
-import { isTempoTag } from '../../time/tags.js';
 import { importCalendar } from './calendar-import.js';
+import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
 import { ImportReader } from './import-reader.js';
-import { busyIn, isSeries, iso, ms, occurrenceMaker, occurrencesIn, seriesRule, span, type Busy, type EventItem, type StoredEvent } from './event.js';
-import { normalizeEvent, type EventCore, type EventDraft } from './normalize.js';
+import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
 import { nextTurn, SLICE_MS, TurnSlice } from './turns.js';
-import { instantOf, wallAt } from '../../time/zone-cache.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
 export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;
@@ -95,7 +102,9 @@ export class CalendarService {
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
     const maxDays = CALENDAR_LIMITS.max_listing_days;
     if (to - from > MAX_RANGE)
-      throw validationFailed(`The range is longer than ${maxDays} days; list it in parts.`, [{ path: 'end', message: `at most ${maxDays} days after start`, limit: 'max_listing_days', max: maxDays }]);
+      throw validationFailed(`The range is longer than ${maxDays} days; list it in parts.`, [
+        { path: 'end', message: `at most ${maxDays} days after start`, limit: 'max_listing_days', max: maxDays },
+      ]);
     const cap = CALENDAR_LIMITS.max_listing_occurrences;
     const maxBytes = CALENDAR_LIMITS.max_listing_bytes;
     const items: EventItem[] = [];
@@ -126,7 +135,13 @@ export class CalendarService {
   }
 
   /** Events as stored (a series once), those that can occur in the range when one is given. */
-  private async series(userId: string, q: { start?: string; end?: string; tag?: string }, tz: string, budget: ExpansionBudget, slice: TurnSlice): Promise<StoredEvent[]> {
+  private async series(
+    userId: string,
+    q: { start?: string; end?: string; tag?: string },
+    tz: string,
+    budget: ExpansionBudget,
+    slice: TurnSlice,
+  ): Promise<StoredEvent[]> {
     const from = q.start ? this.instant(q.start, tz) : -Infinity;
     const to = q.end ? this.instant(q.end, tz) : Infinity;
     if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
@@ -147,7 +162,14 @@ export class CalendarService {
    * it is spent; with a limit, at most that many intervals are gathered (the earliest events'
    * first, not the earliest intervals: callers that cap must treat the answer as partial).
    */
-  busy(userId: string, start: Date | number | string, end: Date | number | string, source: Pick<Tx, 'byIndex'> = this.d.store, budget = new ExpansionBudget(), limit = Infinity): Busy[] {
+  busy(
+    userId: string,
+    start: Date | number | string,
+    end: Date | number | string,
+    source: Pick<Tx, 'byIndex'> = this.d.store,
+    budget = new ExpansionBudget(),
+    limit = Infinity,
+  ): Busy[] {
     const from = new Date(start).getTime();
     const to = new Date(end).getTime();
     const out: Busy[] = [];
@@ -169,7 +191,8 @@ export class CalendarService {
   }
 
   private instant(input: string, tz: string): number {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(input)) return instantOf({ year: +input.slice(0, 4), month: +input.slice(5, 7), day: +input.slice(8, 10), hour: 0, minute: 0, second: 0 }, tz);
+    if (/^\d{4}-\d{2}-\d{2}$/.test(input))
+      return instantOf({ year: +input.slice(0, 4), month: +input.slice(5, 7), day: +input.slice(8, 10), hour: 0, minute: 0, second: 0 }, tz);
     return Date.parse(input);
   }
 
@@ -268,7 +291,9 @@ export class CalendarService {
     const staged = await this.d.store.transact((tx) => {
       const before = this.owned(tx, p, req.uid);
       this.checkVersion(before, req.expected_version);
-      const event = req.recurrence_id ? this.stageOccurrenceEdit(tx, before, req.recurrence_id, req.updates, now) : this.stageEdit(tx, before.user_id, req.uid, req.updates, actor, now);
+      const event = req.recurrence_id
+        ? this.stageOccurrenceEdit(tx, before, req.recurrence_id, req.updates, now)
+        : this.stageEdit(tx, before.user_id, req.uid, req.updates, actor, now);
       const trace = this.stageRecord(tx, 'updated', event, actor, now, before, req.recurrence_id);
       for (const h of this.hooks) h(tx, before, event, actor);
       return { kind: 'updated' as const, event, trace };
@@ -337,7 +362,8 @@ export class CalendarService {
     const draft: EventDraft = { ...coreOf(before) };
     for (const [k, v] of Object.entries(updates)) if (v !== undefined) (draft as unknown as Record<string, unknown>)[k] = v;
     // A new start without all_day keeps an all-day event all-day unless it names a time.
-    if (updates.scheduled_for !== undefined && updates.all_day === undefined && before.all_day && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for)) draft.all_day = false;
+    if (updates.scheduled_for !== undefined && updates.all_day === undefined && before.all_day && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for))
+      draft.all_day = false;
     if (updates.all_day === false && updates.duration_minutes === undefined && before.all_day) draft.duration_minutes = 60;
     const core = normalizeEvent(draft, 'updates.');
     const next: StoredEvent = { ...stripCore(before), ...core, version: before.version + 1, updated_at: now.toISOString() };
@@ -359,7 +385,10 @@ export class CalendarService {
     const rid = this.occurrenceId(before, recurrenceId);
     const extra = Object.keys(updates).filter((k) => !(OCCURRENCE_FIELDS as readonly string[]).includes(k));
     if (extra.length)
-      throw validationFailed(`An occurrence can change only ${OCCURRENCE_FIELDS.join(', ')}; edit the series (without recurrence_id) for the rest.`, extra.map((k) => ({ path: `updates.${k}`, message: 'not editable on one occurrence' })));
+      throw validationFailed(
+        `An occurrence can change only ${OCCURRENCE_FIELDS.join(', ')}; edit the series (without recurrence_id) for the rest.`,
+        extra.map((k) => ({ path: `updates.${k}`, message: 'not editable on one occurrence' })),
+      );
     const current = before.overrides?.find((o) => ms(o.recurrence_id) === rid);
     const base: EventDraft = {
       title: current?.title ?? before.title,
@@ -397,7 +426,10 @@ export class CalendarService {
   /** The instant of an occurrence the series really has (404 otherwise). */
   private occurrenceId(e: StoredEvent, recurrenceId: string): number {
     const rid = Date.parse(recurrenceId);
-    if (!isSeries(e)) throw validationFailed(`Event ${e.uid} does not recur; edit or remove it without recurrence_id.`, [{ path: 'recurrence_id', message: 'the event does not recur' }]);
+    if (!isSeries(e))
+      throw validationFailed(`Event ${e.uid} does not recur; edit or remove it without recurrence_id.`, [
+        { path: 'recurrence_id', message: 'the event does not recur' },
+      ]);
     if (!this.hasOccurrence(e, rid)) throw notFound(`Event ${e.uid} has no occurrence starting ${iso(rid)}.`);
     return rid;
   }
@@ -430,7 +462,16 @@ export class CalendarService {
   }
 
   /** The `calendar_event` trace of a change, linked to the event. */
-  private stageRecord(tx: Tx, kind: Kind, e: StoredEvent, actor: string, now: Date, before?: StoredEvent, occurrence?: string, occurrenceRemoved = false): StoredTrace {
+  private stageRecord(
+    tx: Tx,
+    kind: Kind,
+    e: StoredEvent,
+    actor: string,
+    now: Date,
+    before?: StoredEvent,
+    occurrence?: string,
+    occurrenceRemoved = false,
+  ): StoredTrace {
     const when = describeWhen(e);
     const what =
       kind === 'created'
@@ -536,7 +577,21 @@ export class CalendarService {
 const byStartThenUid = (a: { scheduled_for: string; uid: string }, b: { scheduled_for: string; uid: string }) =>
   a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : a.uid.localeCompare(b.uid);
 
-const CORE_KEYS = ['title', 'scheduled_for', 'duration_minutes', 'task_id', 'tag', 'description', 'location', 'all_day', 'timezone', 'rrule', 'rdates', 'exdates', 'status'] as const;
+const CORE_KEYS = [
+  'title',
+  'scheduled_for',
+  'duration_minutes',
+  'task_id',
+  'tag',
+  'description',
+  'location',
+  'all_day',
+  'timezone',
+  'rrule',
+  'rdates',
+  'exdates',
+  'status',
+] as const;
 
 function coreOf(e: StoredEvent): EventDraft {
   const out: Record<string, unknown> = {};

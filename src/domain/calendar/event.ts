@@ -1,6 +1,6 @@
-import type { StoredEvent } from '../../contracts/stored.js';
 import type { EventItem, EventOverride, EventStatus } from '../../contracts/calendar.js';
-import { lastRuleStart, occurrenceEnd, ruleStarts, type ExpansionBudget, type SeriesRule } from './recurrence.js';
+import type { StoredEvent } from '../../contracts/stored.js';
+import { type ExpansionBudget, lastRuleStart, occurrenceEnd, ruleStarts, type SeriesRule } from './recurrence.js';
 
 /** A calendar event as stored in the `events` collection (and returned by the API); one occurrence in a range. */
 export type { EventItem, StoredEvent };
@@ -23,8 +23,14 @@ export const isSeries = (e: StoredEvent) => Boolean(e.rrule || e.rdates?.length 
 
 export function seriesRule(e: StoredEvent): SeriesRule | undefined {
   if (!e.rrule) return undefined;
-    // Keyed by what the expansion depends on, so an edited rule can never reuse a stale expansion.
-  return { key: [e.scheduled_for, e.timezone, e.all_day, e.rrule].join('\u0000'), start: ms(e.scheduled_for), tz: e.timezone, allDay: e.all_day, rrule: e.rrule };
+  // Keyed by what the expansion depends on, so an edited rule can never reuse a stale expansion.
+  return {
+    key: [e.scheduled_for, e.timezone, e.all_day, e.rrule].join('\u0000'),
+    start: ms(e.scheduled_for),
+    tz: e.timezone,
+    allDay: e.all_day,
+    rrule: e.rrule,
+  };
 }
 
 /** [start, end) meets [from, to); a zero-length event counts when its instant is inside. */
@@ -107,7 +113,9 @@ export function occurrenceMaker(e: StoredEvent, from: number, to: number, budget
 export function busyIn(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): Busy[] {
   if (!isSeries(e)) {
     const start = ms(e.scheduled_for);
-    return e.status !== 'cancelled' && overlaps(start, endOf(e, start), from, to) ? [{ uid: e.uid, title: e.title, start, end: endOf(e, start), status: e.status }] : [];
+    return e.status !== 'cancelled' && overlaps(start, endOf(e, start), from, to)
+      ? [{ uid: e.uid, title: e.title, start, end: endOf(e, start), status: e.status }]
+      : [];
   }
   const out: Busy[] = [];
   for (const f of found(e, from, to, budget)) {

@@ -69,10 +69,13 @@ export function parseRule(canonical: string, untilWall?: number): Rule {
     const i = piece.indexOf('=');
     parts.set(piece.slice(0, i), piece.slice(i + 1));
   }
-  const byDay = parts.get('BYDAY')?.split(',').map((d) => {
-    const m = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(d)!;
-    return { ord: m[1] ? Number(m[1]) : 0, wd: WEEKDAYS.indexOf(m[2] as (typeof WEEKDAYS)[number]) };
-  });
+  const byDay = parts
+    .get('BYDAY')
+    ?.split(',')
+    .map((d) => {
+      const m = /^([+-]?\d{1,2})?(MO|TU|WE|TH|FR|SA|SU)$/.exec(d)!;
+      return { ord: m[1] ? Number(m[1]) : 0, wd: WEEKDAYS.indexOf(m[2] as (typeof WEEKDAYS)[number]) };
+    });
   const rule: Rule = {
     freq: parts.get('FREQ') as Freq,
     interval: Number(parts.get('INTERVAL') ?? 1),

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { CreateEventRequest, type EventOverride } from '../../contracts/calendar.js';
-import { AppError, validationFailed, type ErrorDetail } from '../../errors.js';
-import { parseIcs, type ImportedEvent } from '../../ical/import.js';
+import { AppError, type ErrorDetail, validationFailed } from '../../errors.js';
+import { type ImportedEvent, parseIcs } from '../../ical/import.js';
 import type { Problem } from '../../ical/scan.js';
-import { normalizeEvent, type EventCore } from './normalize.js';
+import { type EventCore, normalizeEvent } from './normalize.js';
 import { checkSeriesLimits } from './series-limits.js';
 
 /**
@@ -39,11 +39,17 @@ const CreateBesidesZone = CreateEventRequest.omit({ timezone: true });
 /** Zones create's check has accepted (bounded by the runtime's zone list). */
 const acceptedZones = new Set<string>();
 /** An overridden instance is held to the create limits of the fields it can change. */
-const OverrideFields = z.object({ title: Create.title.optional(), description: Create.description, location: Create.location, duration_minutes: Create.duration_minutes });
+const OverrideFields = z.object({
+  title: Create.title.optional(),
+  description: Create.description,
+  location: Create.location,
+  duration_minutes: Create.duration_minutes,
+});
 /** Overridden instances count against the same cap as RDATE and EXDATE lists. */
 const OverrideIds = Create.exdates;
 
-const details = (issues: z.ZodError['issues'], prefix: string): ErrorDetail[] => issues.map((i) => ({ path: [prefix, ...i.path].filter((p) => p !== '').join('.'), message: i.message }));
+const details = (issues: z.ZodError['issues'], prefix: string): ErrorDetail[] =>
+  issues.map((i) => ({ path: [prefix, ...i.path].filter((p) => p !== '').join('.'), message: i.message }));
 
 /**
  * Check one imported event exactly as POST /calendar/create checks its body, and normalize it the
@@ -80,7 +86,12 @@ export function checkImported(ev: ImportedEvent): ImportedCore {
   if (!ids.success) problems.push(...details(ids.error.issues, 'overrides'));
   else
     overrides.forEach((o, i) => {
-      const r = OverrideFields.safeParse({ title: o.title, description: o.description, location: o.location, ...(o.duration_minutes > 0 ? { duration_minutes: o.duration_minutes } : {}) });
+      const r = OverrideFields.safeParse({
+        title: o.title,
+        description: o.description,
+        location: o.location,
+        ...(o.duration_minutes > 0 ? { duration_minutes: o.duration_minutes } : {}),
+      });
       if (!r.success) problems.push(...details(r.error.issues, `overrides.${i}`));
     });
   if (problems.length || !parsed.success) throw validationFailed(`Invalid event: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`, problems);

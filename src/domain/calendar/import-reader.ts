@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { Problem } from '../../ical/scan.js';
-import { prepareSteps, type CheckedEvent, type PreparedImport } from './import-check.js';
+import { type CheckedEvent, type PreparedImport, prepareSteps } from './import-check.js';
 import { nextTurn, TurnSlice } from './turns.js';
 
 /**
@@ -134,7 +134,12 @@ export class ImportReader {
       };
       const timer = setTimeout(() => {
         const s = this.timeoutMs / 1000;
-        finish(validationFailed(`Reading this file took longer than the ${s} s an import may spend on it (limit import_parse_ms); split it into smaller files.`, limitDetail('import_parse_ms', `read for more than ${s} s`, this.timeoutMs)));
+        finish(
+          validationFailed(
+            `Reading this file took longer than the ${s} s an import may spend on it (limit import_parse_ms); split it into smaller files.`,
+            limitDetail('import_parse_ms', `read for more than ${s} s`, this.timeoutMs),
+          ),
+        );
       }, this.timeoutMs);
       worker.on('message', (m: ReaderMessage) => {
         if (m.kind === 'checked') for (const x of m.items) out.checked.push(x);
@@ -147,7 +152,12 @@ export class ImportReader {
       });
       worker.on('error', (e: Error) => {
         if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')
-          finish(validationFailed(`Reading this file needs more than the ${this.memoryMb} MB an import may use (limit import_parse_memory_mb); split it into smaller files.`, limitDetail('import_parse_memory_mb', `needs more than ${this.memoryMb} MB`, this.memoryMb)));
+          finish(
+            validationFailed(
+              `Reading this file needs more than the ${this.memoryMb} MB an import may use (limit import_parse_memory_mb); split it into smaller files.`,
+              limitDetail('import_parse_memory_mb', `needs more than ${this.memoryMb} MB`, this.memoryMb),
+            ),
+          );
         else finish(failed(e));
       });
       // Messages posted just before the worker ended are still on their way: let them land first.

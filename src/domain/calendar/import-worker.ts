@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { prepareImport } from './import-check.js';
-import type { ReaderMessage, ReaderInput } from './import-reader.js';
+import type { ReaderInput, ReaderMessage } from './import-reader.js';
 
 const { defaultTz, sliceItems } = workerData as ReaderInput;
 const port = parentPort!;

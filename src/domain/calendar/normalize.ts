@@ -1,9 +1,9 @@
 import type { EventStatus } from '../../contracts/calendar.js';
-import { validationFailed, type ErrorDetail } from '../../errors.js';
+import { type ErrorDetail, validationFailed } from '../../errors.js';
 import { canonicalRrule, RruleError } from '../../time/rrule.js';
-import { seriesLimitProblems } from './series-limits.js';
 import { instantOf, wallAt } from '../../time/zone-cache.js';
 import { isTimeZone } from '../../time/zoned-time.js';
+import { seriesLimitProblems } from './series-limits.js';
 
 /** The parts of an event its owner sets (create input, or a stored event merged with updates). */
 export interface EventDraft {
@@ -43,7 +43,8 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Local midnight (in `tz`) of the date an input names: the date itself, or the date of the instant there. */
 function midnightOf(input: string, tz: string): number {
-  if (DATE_ONLY.test(input)) return instantOf({ year: +input.slice(0, 4), month: +input.slice(5, 7), day: +input.slice(8, 10), hour: 0, minute: 0, second: 0 }, tz);
+  if (DATE_ONLY.test(input))
+    return instantOf({ year: +input.slice(0, 4), month: +input.slice(5, 7), day: +input.slice(8, 10), hour: 0, minute: 0, second: 0 }, tz);
   const w = wallAt(Date.parse(input), tz);
   return instantOf({ ...w, hour: 0, minute: 0, second: 0 }, tz);
 }

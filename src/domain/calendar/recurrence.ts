@@ -1,8 +1,8 @@
 import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { validationFailed } from '../../errors.js';
-import { iterateRule, parseRule, type RuleIterator } from './expand.js';
-import { wallFromMs, type LocalDateTime } from '../../time/local-date.js';
+import { type LocalDateTime, wallFromMs } from '../../time/local-date.js';
 import { instantOf, midnightAfter, wallAt } from '../../time/zone-cache.js';
+import { iterateRule, parseRule, type RuleIterator } from './expand.js';
 
 /** What expansion needs to know of a series; `key` identifies the rest (equal keys, equal expansions). */
 export interface SeriesRule {

@@ -1,10 +1,10 @@
-import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import type { EventOverride } from '../../contracts/calendar.js';
-import { AppError, validationFailed, type ErrorDetail } from '../../errors.js';
-import { MAX_EMPTY_YEARS } from './expand.js';
-import { ExpansionBudget, wallIterator } from './recurrence.js';
+import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
+import { AppError, type ErrorDetail, validationFailed } from '../../errors.js';
 import { canonicalRrule, RruleError } from '../../time/rrule.js';
 import { wallAt } from '../../time/zone-cache.js';
+import { MAX_EMPTY_YEARS } from './expand.js';
+import { ExpansionBudget, wallIterator } from './recurrence.js';
 
 /** What the limits look at: an event as stored, created, edited or imported. */
 export interface SeriesShape {
@@ -36,9 +36,12 @@ const problem = (path: string, limit: keyof typeof CALENDAR_LIMITS, message: str
 export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   const L = CALENDAR_LIMITS;
-  if ((e.rdates?.length ?? 0) > L.max_rdates) out.push(problem(`${where}rdates`, 'max_rdates', `${e.rdates!.length} RDATEs; at most ${L.max_rdates} per event`));
-  if ((e.exdates?.length ?? 0) > L.max_exdates) out.push(problem(`${where}exdates`, 'max_exdates', `${e.exdates!.length} EXDATEs; at most ${L.max_exdates} per event`));
-  if ((e.overrides?.length ?? 0) > L.max_overrides) out.push(problem(`${where}overrides`, 'max_overrides', `${e.overrides!.length} changed occurrences; at most ${L.max_overrides} per series`));
+  if ((e.rdates?.length ?? 0) > L.max_rdates)
+    out.push(problem(`${where}rdates`, 'max_rdates', `${e.rdates!.length} RDATEs; at most ${L.max_rdates} per event`));
+  if ((e.exdates?.length ?? 0) > L.max_exdates)
+    out.push(problem(`${where}exdates`, 'max_exdates', `${e.exdates!.length} EXDATEs; at most ${L.max_exdates} per event`));
+  if ((e.overrides?.length ?? 0) > L.max_overrides)
+    out.push(problem(`${where}overrides`, 'max_overrides', `${e.overrides!.length} changed occurrences; at most ${L.max_overrides} per series`));
   if (out.length) return out;
 
   // Starts per local day, keyed by the day's number (wall ms / one day).
@@ -86,7 +89,13 @@ export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
     for (let t = first; t !== undefined && t < horizon && n < TRIAL_OCCURRENCES; t = iter.next(), n++) {
       budget.tick();
       if (count(t) > L.max_occurrences_per_day) {
-        out.push(problem(`${where}rrule`, 'max_occurrences_per_day', `RRULE ${rrule} (with the RDATEs) gives more than ${L.max_occurrences_per_day} starts on one day`));
+        out.push(
+          problem(
+            `${where}rrule`,
+            'max_occurrences_per_day',
+            `RRULE ${rrule} (with the RDATEs) gives more than ${L.max_occurrences_per_day} starts on one day`,
+          ),
+        );
         break;
       }
     }

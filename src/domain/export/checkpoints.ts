@@ -1,5 +1,5 @@
-import type { StoredCheckpoint } from '../../contracts/stored.js';
 import type { CheckpointInfo, ExportFormat } from '../../contracts/export.js';
+import type { StoredCheckpoint } from '../../contracts/stored.js';
 import { conflict, notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { newId } from '../ids.js';

@@ -1,25 +1,25 @@
-import { DEFAULT_EXPORT_LIMIT, type CheckpointInfo, type ExportFormat, type ExportQuery, type GroupBy } from '../../contracts/export.js';
+import { type CheckpointInfo, DEFAULT_EXPORT_LIMIT, type ExportFormat, type ExportQuery, type GroupBy } from '../../contracts/export.js';
 import type { StoredTrace } from '../../contracts/memory.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
+import { eventReads } from '../calendar/events.js';
 import type { Clock } from '../clock.js';
 import { compareTraces } from '../memory/pull.js';
 import { loadTokenizer } from '../memory/summarize.js';
-import { targetUser, type Principal } from '../principal.js';
+import { type Principal, targetUser } from '../principal.js';
 import type { UsersService } from '../users/users-service.js';
 import { ExportCache } from './cache.js';
-import { checkpointState, currentState, stateAt, type MemoryState } from './history.js';
 import { listCheckpoints, resolveCheckpoint, saveCheckpoint } from './checkpoints.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { diffResult, diffStates } from './diff.js';
 import { groupItems, groupKeyOf } from './group.js';
+import { checkpointState, currentState, type MemoryState, stateAt } from './history.js';
 import { compareReached, walkLinks } from './linked.js';
-import { rankPage, rankedKey, type RankedKey } from './rank.js';
+import { type RankedKey, rankedKey, rankPage } from './rank.js';
 import { projectTrace, stripSensitive } from './redact.js';
 import { matchesFilters, selectTraces, type TraceFilters } from './select.js';
 import { summarize } from './summary.js';
 import { topK } from './top-k.js';
-import { eventReads } from '../calendar/events.js';
 
 type Tokenizer = Awaited<ReturnType<typeof loadTokenizer>>;
 
@@ -88,7 +88,9 @@ export class ExportService {
       this.cache.set(userId, key, body, built.expiresAt);
       return { body, cache: 'MISS' };
     }
-    const filters = Object.fromEntries(Object.entries({ ...plan.filters, include_expired: plan.include_expired || undefined }).filter(([, v]) => v !== undefined));
+    const filters = Object.fromEntries(
+      Object.entries({ ...plan.filters, include_expired: plan.include_expired || undefined }).filter(([, v]) => v !== undefined),
+    );
     const checkpoint: CheckpointInfo = await saveCheckpoint(
       this.store,
       { user_id: userId, name: q.checkpoint, created_at: now.toISOString(), export_format: plan.format, filters, traces: built.selection() },
@@ -132,7 +134,9 @@ export class ExportService {
     const grouped = <T>(items: T[], docOf: (item: T) => Readonly<Record<string, unknown>>, wrap: (items: T[]) => unknown) =>
       plan.group_by === undefined
         ? { results: wrap(items) }
-        : { groups: groupItems(items, (it) => groupKeyOf(docOf(it), plan.group_by!, zone), plan.group_by).map((g) => ({ key: g.key, results: wrap(g.items) })) };
+        : {
+            groups: groupItems(items, (it) => groupKeyOf(docOf(it), plan.group_by!, zone), plan.group_by).map((g) => ({ key: g.key, results: wrap(g.items) })),
+          };
     const versions = (traces: Iterable<{ uid: string; version: number }>) => () => Object.fromEntries([...traces].map((t) => [t.uid, t.version]));
 
     switch (plan.format) {
@@ -142,14 +146,22 @@ export class ExportService {
         // One more than a page, to know whether another page follows.
         const ranked = rankPage(selected, plan.limit + 1, after);
         const page = ranked.slice(0, plan.limit);
-        const s = summarize(tk!, page.map((r) => r.trace), { maxTokens: plan.max_token_count, includeFeedback: plan.include_feedback });
+        const s = summarize(
+          tk!,
+          page.map((r) => r.trace),
+          { maxTokens: plan.max_token_count, includeFeedback: plan.include_feedback },
+        );
         const last = page[s.items.length - 1];
         const more = last !== undefined && s.items.length < ranked.length;
         const byUid = new Map(page.map((r) => [r.trace.uid, r.trace]));
         return {
           body: {
             ...head,
-            ...grouped(s.items, (it) => byUid.get(it.uid)!, (items) => items),
+            ...grouped(
+              s.items,
+              (it) => byUid.get(it.uid)!,
+              (items) => items,
+            ),
             next_cursor: more ? encodeCursor('summary', rankedKey(last)) : null,
             token_count: s.token_count,
             ...(s.truncated ? { truncated: true } : {}),
@@ -170,7 +182,11 @@ export class ExportService {
         return {
           body: {
             ...head,
-            ...grouped(page, (t) => t, (items) => items.map((t) => projectTrace(t, plan.include_feedback))),
+            ...grouped(
+              page,
+              (t) => t,
+              (items) => items.map((t) => projectTrace(t, plan.include_feedback)),
+            ),
             next_cursor: last && selected.length > page.length ? encodeCursor('full', [last.timestamp, last.uid]) : null,
           },
           selection: versions(all),
@@ -188,11 +204,18 @@ export class ExportService {
         }
         const page = topK(rest, plan.limit, compareReached);
         const last = page.at(-1);
-        const events = this.linkedEvents(userId, page.map((r) => r.trace));
+        const events = this.linkedEvents(
+          userId,
+          page.map((r) => r.trace),
+        );
         return {
           body: {
             ...head,
-            ...grouped(page, (r) => r.trace, (items) => items.map((r) => ({ ...projectTrace(r.trace, plan.include_feedback), depth: r.depth }))),
+            ...grouped(
+              page,
+              (r) => r.trace,
+              (items) => items.map((r) => ({ ...projectTrace(r.trace, plan.include_feedback), depth: r.depth })),
+            ),
             ...(events.length ? { events } : {}),
             next_cursor: last && rest.length > page.length ? encodeCursor('linked', [last.depth, last.trace.timestamp, last.trace.uid]) : null,
           },

@@ -1,5 +1,5 @@
-import type { Store } from '../../store/store.js';
 import { replay } from '../../contracts/patch.js';
+import type { Store } from '../../store/store.js';
 import type { TraceVersion } from '../memory/stage-trace.js';
 import { traceReads } from '../memory/traces.js';
 
@@ -60,7 +60,12 @@ export function stateAt(store: Store, userId: string, instant: string): MemorySt
     if (!rows) gone.set(r.uid, (rows = []));
     rows.push(r);
   }
-  for (const rows of gone.values()) addFromRows(state, rows.sort((a, b) => a.version - b.version), instant);
+  for (const rows of gone.values())
+    addFromRows(
+      state,
+      rows.sort((a, b) => a.version - b.version),
+      instant,
+    );
   return state;
 }
 

@@ -22,9 +22,7 @@ const isPatchOp = (v: unknown): v is { op: string; path: string; from?: string }
 /** Whether an RFC 6901 pointer names a sensitive field at any level. */
 function pointsAtSensitive(pointer: string | undefined): boolean {
   if (!pointer) return false;
-  return pointer
-    .split('/')
-    .some((seg) => SENSITIVE_FIELDS.has(seg.replace(/~1/g, '/').replace(/~0/g, '~')));
+  return pointer.split('/').some((seg) => SENSITIVE_FIELDS.has(seg.replace(/~1/g, '/').replace(/~0/g, '~')));
 }
 
 /**

@@ -27,7 +27,12 @@ export function matchesFilters(t: Readonly<Record<string, unknown>>, f: TraceFil
  * The user's traces matching the filters; expired ones (valid_until passed) only when asked. Also
  * the earliest valid_until still ahead among them: an export of them is stale from then on.
  */
-export function selectTraces(store: Store, userId: string, f: TraceFilters, opts: { includeExpired: boolean; now: Date }): { traces: StoredTrace[]; expiresAt?: number } {
+export function selectTraces(
+  store: Store,
+  userId: string,
+  f: TraceFilters,
+  opts: { includeExpired: boolean; now: Date },
+): { traces: StoredTrace[]; expiresAt?: number } {
   // The task index is usually far smaller than the user's whole memory.
   const base = f.task_id !== undefined ? traceReads(store).ofTask(f.task_id) : traceReads(store).ofUser(userId);
   const nowIso = opts.now.toISOString();

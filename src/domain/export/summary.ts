@@ -1,6 +1,6 @@
 import type { SummaryItem } from '../../contracts/export.js';
 import type { StoredTrace } from '../../contracts/memory.js';
-import { MIN_USEFUL_TOKENS, fitTokens, summarizeTrace, type loadTokenizer } from '../memory/summarize.js';
+import { fitTokens, type loadTokenizer, MIN_USEFUL_TOKENS, summarizeTrace } from '../memory/summarize.js';
 import { compressText } from './compress.js';
 
 type Tokenizer = Awaited<ReturnType<typeof loadTokenizer>>;

@@ -62,6 +62,7 @@ export function dumpTraces(userTraces: StoredTrace[], sel: DumpSelector): Omit<T
   const traces = [...seen].map((u) => byUid.get(u)!).sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.uid < b.uid ? -1 : 1));
   const links = traces.flatMap(edgesOf);
   // Edges into the dump from traces outside it (only when MAX_DUMP cut the walk short).
-  for (const t of traces) for (const from of incoming.get(t.uid) ?? []) if (!seen.has(from)) links.push(...edgesOf(byUid.get(from)!).filter((e) => e.to === t.uid));
+  for (const t of traces)
+    for (const from of incoming.get(t.uid) ?? []) if (!seen.has(from)) links.push(...edgesOf(byUid.get(from)!).filter((e) => e.to === t.uid));
   return { traces, links };
 }

@@ -38,11 +38,7 @@ export function semanticCut<T extends { score: number }>(hits: T[]): T[] {
  * query is known to the model) the keyword part alone is the score. Semantic-only candidates pass
  * through semanticCut; literal matches are always kept.
  */
-export function fuseHybrid(
-  keyword: KeywordHit[],
-  semantic: { uid: string; score: number }[],
-  similarity: (uid: string) => number | undefined,
-): FusedHit[] {
+export function fuseHybrid(keyword: KeywordHit[], semantic: { uid: string; score: number }[], similarity: (uid: string) => number | undefined): FusedHit[] {
   const topBm25 = keyword.reduce((m, h) => Math.max(m, h.score), 0) || 1;
   const kw = new Map(keyword.map((h) => [h.uid, (h.coverage ** 2 * h.score) / topBm25]));
   const sem = new Map(semanticCut(semantic).map((h) => [h.uid, h.score]));

@@ -1,16 +1,16 @@
 import type { PullQuery, SearchRequest, SearchResponse, SearchResult, StoredTrace, TraceInput, TraceUpdates } from '../../contracts/memory.js';
 import { notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
+import { normalizeTag } from '../../time/tags.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
-import { actorOf, assertOwner, targetUser, type Principal } from '../principal.js';
-import { normalizeTag } from '../../time/tags.js';
-import { dumpTraces, type DumpSelector, type TraceDump } from './dump.js';
-import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
+import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
+import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
 import { fuseHybrid, semanticCut } from './fuse.js';
+import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
 import type { KeywordHit, KeywordSearchPort, SemanticSearchPort } from './search-port.js';
 import { stageNewTrace, stageTraceEdit, type TraceVersion } from './stage-trace.js';
-import { MIN_USEFUL_TOKENS, fitTokens, loadTokenizer, summarizeTrace } from './summarize.js';
+import { fitTokens, loadTokenizer, MIN_USEFUL_TOKENS, summarizeTrace } from './summarize.js';
 
 /** Runs inside the edit's transaction, after the edit is staged (e.g. a plan moving to `edited`). */
 export type EditHook = (tx: Tx, before: StoredTrace, after: StoredTrace, actor: string) => void;
@@ -116,7 +116,10 @@ export class MemoryService {
 
   history(p: Principal, uid: string): { uid: string; versions: Omit<TraceVersion, 'id' | 'uid' | 'user_id'>[] } {
     this.get(p, uid);
-    const rows = this.store.byIndex('trace_versions', 'uid', uid).slice().sort((a, b) => a.version - b.version);
+    const rows = this.store
+      .byIndex('trace_versions', 'uid', uid)
+      .slice()
+      .sort((a, b) => a.version - b.version);
     return { uid, versions: rows.map((r) => ({ version: r.version, timestamp: r.timestamp, actor: r.actor, patch: r.patch })) };
   }
 

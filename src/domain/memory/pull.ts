@@ -27,7 +27,9 @@ export function decodeCursor(cursor: string): CursorPos {
   } catch {
     // fall through to the 422 below
   }
-  throw validationFailed('The cursor is not one this server made; pass next_cursor of the previous page as is.', [{ path: 'cursor', message: 'invalid cursor' }]);
+  throw validationFailed('The cursor is not one this server made; pass next_cursor of the previous page as is.', [
+    { path: 'cursor', message: 'invalid cursor' },
+  ]);
 }
 
 /** Whether trace `t` comes after the cursor position in pull order. */

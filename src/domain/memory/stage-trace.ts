@@ -1,10 +1,10 @@
-import type { TraceVersion } from '../../contracts/stored.js';
 import type { StoredTrace, TraceType, TraceUpdates } from '../../contracts/memory.js';
-import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
-import type { Tx } from '../../store/store.js';
-import { newId } from '../ids.js';
-import { isTempoTag, normalizeTag } from '../../time/tags.js';
 import { diff } from '../../contracts/patch.js';
+import type { TraceVersion } from '../../contracts/stored.js';
+import { AppError, conflict, type ErrorDetail, notFound, validationFailed } from '../../errors.js';
+import type { Tx } from '../../store/store.js';
+import { isTempoTag, normalizeTag } from '../../time/tags.js';
+import { newId } from '../ids.js';
 
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
 export type { TraceVersion };
@@ -66,7 +66,9 @@ export function stageNewTrace(tx: Tx, input: NewTrace, now: Date, where = ''): S
   const uid = input.uid ?? newId('tr', now.getTime());
   if (tx.get('traces', uid)) throw conflict(`A trace with uid ${uid} exists already.`, 'conflict', [{ path: `${where}uid`, message: 'exists already' }]);
   if (input.tempo_tag !== undefined && !isTempoTag(input.tempo_tag)) {
-    throw new AppError(422, 'invalid_tempo_tag', `Not a tempo tag: ${input.tempo_tag}`, { details: [{ path: `${where}tempo_tag`, message: 'not a tempo tag' }] });
+    throw new AppError(422, 'invalid_tempo_tag', `Not a tempo tag: ${input.tempo_tag}`, {
+      details: [{ path: `${where}tempo_tag`, message: 'not a tempo tag' }],
+    });
   }
   const problems = [
     ...linkProblems(tx, input.user_id, uid, input.linked_trace_ids, 'linked_trace_ids', where),
@@ -138,11 +140,14 @@ export function stageTraceEdit(tx: Tx, uid: string, updates: TraceUpdates, actor
   opts.authorize?.(cur.user_id);
   if (cur.type === 'transition') throw conflict(`Trace ${uid} records a plan transition and cannot be edited.`, 'immutable_trace');
   if (opts.expectedVersion !== undefined && opts.expectedVersion !== cur.version) {
-    throw conflict(`Trace ${uid} is at version ${cur.version}, not ${opts.expectedVersion}: it was changed meanwhile. Reload it and edit again.`, 'version_conflict', [
-      { path: 'expected_version', message: `current version is ${cur.version}`, current_version: cur.version },
-    ]);
+    throw conflict(
+      `Trace ${uid} is at version ${cur.version}, not ${opts.expectedVersion}: it was changed meanwhile. Reload it and edit again.`,
+      'version_conflict',
+      [{ path: 'expected_version', message: `current version is ${cur.version}`, current_version: cur.version }],
+    );
   }
-  if ((updates.type as string | undefined) === 'transition') throw validationFailed('A trace cannot become a transition trace.', [{ path: 'updates.type', message: 'transition traces are recorded by the server' }]);
+  if ((updates.type as string | undefined) === 'transition')
+    throw validationFailed('A trace cannot become a transition trace.', [{ path: 'updates.type', message: 'transition traces are recorded by the server' }]);
 
   // Editable fields are the trace's own (the schema of `updates` is a subset of the trace's).
   const next: StoredTrace = { ...cur };
@@ -152,7 +157,8 @@ export function stageTraceEdit(tx: Tx, uid: string, updates: TraceUpdates, actor
     if (v === null) delete fields[k];
     else if (k === 'timestamp' || k === 'valid_until') fields[k] = utc(v as string, `updates.${k}`);
     else if (k === 'tempo_tag') {
-      if (!isTempoTag(v as string)) throw new AppError(422, 'invalid_tempo_tag', `Not a tempo tag: ${String(v)}`, { details: [{ path: 'updates.tempo_tag', message: 'not a tempo tag' }] });
+      if (!isTempoTag(v as string))
+        throw new AppError(422, 'invalid_tempo_tag', `Not a tempo tag: ${String(v)}`, { details: [{ path: 'updates.tempo_tag', message: 'not a tempo tag' }] });
       next.tempo_tag = normalizeTag(v as string);
     } else fields[k] = structuredClone(v);
   }

@@ -42,7 +42,10 @@ export function fitTokens(tk: Tokenizer, text: string, budget = Infinity): Fitte
   let keep = Math.max(0, budget - ellipsis);
   // Decoding a prefix can split a multi-byte character or merge differently; shrink until it fits.
   for (; keep > 0; keep--) {
-    const candidate = `${tk.decode(ids.slice(0, keep)).replace(/\uFFFD+$/, '').trimEnd()}…`;
+    const candidate = `${tk
+      .decode(ids.slice(0, keep))
+      .replace(/\uFFFD+$/, '')
+      .trimEnd()}…`;
     const n = tk.encode(candidate).length;
     if (n <= budget) return { text: candidate, tokens: n, shortened: true };
   }

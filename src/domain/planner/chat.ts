@@ -1,18 +1,18 @@
 import type { SearchResult } from '../../contracts/memory.js';
-import type { Plan } from '../../contracts/plans.js';
 import type { ChatCommand, ProposedTrace, RespondRequest, RespondResponse } from '../../contracts/planner.js';
+import type { Plan } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
+import { isTempoTag } from '../../time/tags.js';
 import type { Clock } from '../clock.js';
 import type { MemoryService } from '../memory/memory-service.js';
-import { requireScope, type Principal } from '../principal.js';
-import { isTempoTag } from '../../time/tags.js';
+import { type Principal, requireScope } from '../principal.js';
 import { matchEvent } from './event-match.js';
 import { localStamp } from './place.js';
 import type { PlanRun } from './planner-service.js';
-import type { PlannerInput } from './types.js';
 import { normalizePrompt } from './text/normalize.js';
 import { contentWords, slug } from './text/title.js';
 import { SCHEDULING_VERB_RE } from './text/words.js';
+import type { PlannerInput } from './types.js';
 
 export interface ChatDeps {
   run(req: RespondRequest): Promise<PlanRun>;
@@ -22,10 +22,12 @@ export interface ChatDeps {
   clock: Clock;
 }
 
-const QUESTION_START = /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+i|have\s+i|has|had|was|were|is|are|am\s+i|can\s+you\s+(?:tell|remind)|tell\s+me|remind\s+me\s+(?:what|when|where|how))\b/;
+const QUESTION_START =
+  /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+i|have\s+i|has|had|was|were|is|are|am\s+i|can\s+you\s+(?:tell|remind)|tell\s+me|remind\s+me\s+(?:what|when|where|how))\b/;
 /** "Note: …", "Remember that …": a note whatever else it says. */
 const EXPLICIT_NOTE = /^(?:note|notes|log|journal|fyi|observation|idea|goal|reflection)\s*[:-]\s*|^remember\s+that\s+/i;
-const NOTE_PREFIX = /^(?:note|notes|log|journal|remember(?:\s+that)?|fyi|observation|idea|goal|reflection|today\s+i|i\s+(?:just\s+)?(?:did|went|finished|feel|felt|am|was|had|slept|ran|met|learned|learnt|realized|realised|noticed|think|want|will|plan\s+to|'m|’m)|my\s+goal)\b\s*[:,-]?\s*/i;
+const NOTE_PREFIX =
+  /^(?:note|notes|log|journal|remember(?:\s+that)?|fyi|observation|idea|goal|reflection|today\s+i|i\s+(?:just\s+)?(?:did|went|finished|feel|felt|am|was|had|slept|ran|met|learned|learnt|realized|realised|noticed|think|want|will|plan\s+to|'m|’m)|my\s+goal)\b\s*[:,-]?\s*/i;
 const GOAL = /\b(?:goal|i\s+want\s+to|i\s+will|i'm\s+going\s+to|i\s+plan\s+to|aim\s+to|by\s+the\s+end\s+of)\b/i;
 const REFLECTION = /\b(?:reflect\w*|learn(?:ed|t)|realized|realised|lesson|went\s+well|didn't\s+go|could\s+have)\b/i;
 
@@ -44,7 +46,8 @@ const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export async function respond(d: ChatDeps, p: Principal, req: RespondRequest): Promise<RespondResponse> {
   const text = normalizePrompt(req.prompt).text;
   const lower = text.toLowerCase();
-  const question = (QUESTION_START.test(lower) || /\?\s*$/.test(lower)) && !SCHEDULING_VERB_RE.test(lower) && !/^(?:can|could|would|will)\s+(?:you|we)\b/.test(lower);
+  const question =
+    (QUESTION_START.test(lower) || /\?\s*$/.test(lower)) && !SCHEDULING_VERB_RE.test(lower) && !/^(?:can|could|would|will)\s+(?:you|we)\b/.test(lower);
   if (question) return answer(d, p, req, text);
 
   const run = await d.run(req);
@@ -91,7 +94,11 @@ export async function respond(d: ChatDeps, p: Principal, req: RespondRequest): P
   return {
     reply: run.reply,
     intent: 'none',
-    commands: [command('plan something', `kairos plan ${shellQuote('Dentist next Tuesday at 3pm for 45 minutes')}`, 'POST', '/agent/plan', { prompt: 'Dentist next Tuesday at 3pm for 45 minutes' })],
+    commands: [
+      command('plan something', `kairos plan ${shellQuote('Dentist next Tuesday at 3pm for 45 minutes')}`, 'POST', '/agent/plan', {
+        prompt: 'Dentist next Tuesday at 3pm for 45 minutes',
+      }),
+    ],
     proposed_traces: [],
   };
 }
@@ -120,8 +127,40 @@ function noteTraces(text: string, req: RespondRequest, now: Date, run: PlanRun):
 }
 
 const QUESTION_WORDS = new Set([
-  'last', 'ever', 'recently', 'lately', 'previous', 'time', 'times', 'often', 'much', 'many', 'long', 'ago', 'tell', 'remind', 'remember', 'note', 'notes', 'memory',
-  'say', 'said', 'told', 'talk', 'talked', 'mention', 'mentioned', 'write', 'wrote', 'written', 'know', 'knew', 'think', 'thought', 'happen', 'happened',
+  'last',
+  'ever',
+  'recently',
+  'lately',
+  'previous',
+  'time',
+  'times',
+  'often',
+  'much',
+  'many',
+  'long',
+  'ago',
+  'tell',
+  'remind',
+  'remember',
+  'note',
+  'notes',
+  'memory',
+  'say',
+  'said',
+  'told',
+  'talk',
+  'talked',
+  'mention',
+  'mentioned',
+  'write',
+  'wrote',
+  'written',
+  'know',
+  'knew',
+  'think',
+  'thought',
+  'happen',
+  'happened',
 ]);
 
 /** Whether a search hit really mentions one of the words (keyword search also matches prefixes and typos). */
@@ -136,7 +175,9 @@ async function answer(d: ChatDeps, p: Principal, req: RespondRequest, text: stri
   const words = contentWords(text).filter((w) => !QUESTION_WORDS.has(w));
   const query = words.join(' ');
   // Transitions are the queue's bookkeeping, not something the person did.
-  const results: SearchResult[] = query ? (await d.memory.search(p, { query, limit: 10 })).results.filter((r) => r.type !== 'transition' && mentions(r.summary, words)).slice(0, 5) : [];
+  const results: SearchResult[] = query
+    ? (await d.memory.search(p, { query, limit: 10 })).results.filter((r) => r.type !== 'transition' && mentions(r.summary, words)).slice(0, 5)
+    : [];
   const lines: string[] = [];
   const used: string[] = [];
   for (const r of results.slice(0, 3)) {
@@ -145,8 +186,14 @@ async function answer(d: ChatDeps, p: Principal, req: RespondRequest, text: stri
   }
   // Text the client passed in context.memory counts as memory too.
   for (const [i, m] of (req.context?.memory ?? []).entries()) {
-    const s = typeof m === 'string' ? m : m && typeof m === 'object' ? String((m as Record<string, unknown>).content ?? (m as Record<string, unknown>).summary ?? '') : '';
-    const uid = m && typeof m === 'object' && typeof (m as Record<string, unknown>).uid === 'string' ? ((m as Record<string, unknown>).uid as string) : `context-${i}`;
+    const s =
+      typeof m === 'string'
+        ? m
+        : m && typeof m === 'object'
+          ? String((m as Record<string, unknown>).content ?? (m as Record<string, unknown>).summary ?? '')
+          : '';
+    const uid =
+      m && typeof m === 'object' && typeof (m as Record<string, unknown>).uid === 'string' ? ((m as Record<string, unknown>).uid as string) : `context-${i}`;
     const have = new Set(contentWords(s));
     if (s && words.some((w) => have.has(w))) {
       lines.push(`(from context) ${s.slice(0, 200)}`);

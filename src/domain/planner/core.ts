@@ -1,12 +1,12 @@
-import { addDays, daysBetween, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../time/local-date.js';
+import { addDays, daysBetween, type LocalDate, startOfIsoWeek, WEEKDAYS, weekdayOf } from '../../time/local-date.js';
 import { atLocalTime, localDateOf, toZoned } from '../../time/zoned-time.js';
-import { estimateMinutes, type Estimate } from './estimate.js';
+import { type Estimate, estimateMinutes } from './estimate.js';
 import { matchEvent } from './event-match.js';
-import { extractFeatures } from './extract/index.js';
 import type { DaysFeature, TimeFeature } from './extract/features.js';
-import { interpret, type Item } from './interpret.js';
+import { extractFeatures } from './extract/index.js';
+import { type Item, interpret } from './interpret.js';
 import { eachDay, hhmm, localDay, localStamp, Placer, type SlotResult } from './place.js';
-import { dayWindow, inRange, type DayWindow } from './ranges.js';
+import { type DayWindow, dayWindow, inRange } from './ranges.js';
 import { segment } from './segment.js';
 import { normalizePrompt } from './text/normalize.js';
 import { contentWords, slug } from './text/title.js';
@@ -103,8 +103,16 @@ function planItem(ctx: Ctx, item: Item): Outcome {
   if (item.reschedule) {
     // "move the 3pm meeting": among events with the words, the one at that time.
     const at = item.fromTime ? resolveMinutes(item.fromTime, item) : undefined;
-    const pool = at === undefined ? ctx.input.calendar : ctx.input.calendar.filter((c) => { const z = toZoned(c.start, ctx.zone); return z.hour * 60 + z.minute === at; });
-    const match = matchEvent(item.words, pool.length ? pool : ctx.input.calendar, ctx.now) ?? (at !== undefined && pool.length === 1 ? { item: pool[0]!, score: 1, matched: [] } : undefined);
+    const pool =
+      at === undefined
+        ? ctx.input.calendar
+        : ctx.input.calendar.filter((c) => {
+            const z = toZoned(c.start, ctx.zone);
+            return z.hour * 60 + z.minute === at;
+          });
+    const match =
+      matchEvent(item.words, pool.length ? pool : ctx.input.calendar, ctx.now) ??
+      (at !== undefined && pool.length === 1 ? { item: pool[0]!, score: 1, matched: [] } : undefined);
     if (match && match.score >= MIN_MATCH) return reschedule(ctx, item, match.item, match.matched);
     if (item.reschedule === 'strong') {
       const what = item.words.filter((w) => !/^(?:move|reschedule|postpone|delay|push|shift|bump|instead)$/.test(w)).join(' ');
@@ -112,7 +120,11 @@ function planItem(ctx: Ctx, item: Item): Outcome {
     }
   }
   if (item.cancel) {
-    const match = matchEvent(item.words.filter((w) => !/^(?:cancel|delete|remove|drop|scrap)$/.test(w)), ctx.input.calendar, ctx.now);
+    const match = matchEvent(
+      item.words.filter((w) => !/^(?:cancel|delete|remove|drop|scrap)$/.test(w)),
+      ctx.input.calendar,
+      ctx.now,
+    );
     const which = match && match.score >= MIN_MATCH ? ` ${quote(match.item.title)} (${match.item.occurrence_of ?? match.item.uid})` : '';
     return { skip: `Plans cannot cancel events; remove${which || ' it'} with "kairos cal rm <uid>" (DELETE /calendar/remove).` };
   }
@@ -209,7 +221,15 @@ function single(ctx: Ctx, item: Item): Outcome {
     const conflicts = placer.overlapping(start, end);
     placer.place({ start, end, title: item.title, kind });
     const reasoning = `Explicit day, all day: ${localDay(start, zone)} (${zone}).${conflicts.length ? ` Overlaps ${conflicts.map((c) => describeEvent(c, zone)).join(', ')}.` : ''}`;
-    return { results: [result(ctx, item, kind, start, est, tag, reasoning, clamp(0.85 - ctx.penalty), { conflicts: conflicts.map((c) => c.occurrence_of ?? c.uid), warnings: [], rule: 'explicit_time' })] };
+    return {
+      results: [
+        result(ctx, item, kind, start, est, tag, reasoning, clamp(0.85 - ctx.penalty), {
+          conflicts: conflicts.map((c) => c.occurrence_of ?? c.uid),
+          warnings: [],
+          rule: 'explicit_time',
+        }),
+      ],
+    };
   }
 
   // An exact start: a relative time or a time of day.
@@ -239,8 +259,21 @@ function single(ctx: Ctx, item: Item): Outcome {
     if (conflicts.length) parts.push(`Overlaps ${conflicts.map((c) => describeEvent(c, zone)).join(', ')}; kept because you named the time.`);
     if (warnings.length) parts.push(warnings.join(' '));
     placer.place({ start, end, title: item.title, kind });
-    const confidence = clamp((item.relative ? 0.85 : item.dateInherited ? 0.8 : inferred && !item.date ? 0.8 : 0.92) - ctx.penalty - (conflicts.length ? 0.05 : 0) - (warnings.length ? 0.1 : 0));
-    return { results: [result(ctx, item, kind, start, est, tag, parts.join(' '), confidence, { conflicts: conflicts.map((c) => c.occurrence_of ?? c.uid), warnings, rule: item.relative ? 'relative_time' : 'explicit_time' })] };
+    const confidence = clamp(
+      (item.relative ? 0.85 : item.dateInherited ? 0.8 : inferred && !item.date ? 0.8 : 0.92) -
+        ctx.penalty -
+        (conflicts.length ? 0.05 : 0) -
+        (warnings.length ? 0.1 : 0),
+    );
+    return {
+      results: [
+        result(ctx, item, kind, start, est, tag, parts.join(' '), confidence, {
+          conflicts: conflicts.map((c) => c.occurrence_of ?? c.uid),
+          warnings,
+          rule: item.relative ? 'relative_time' : 'explicit_time',
+        }),
+      ],
+    };
   }
 
   // No time of day: the earliest free slot in the right window ("block off Friday afternoon": all of it).
@@ -274,7 +307,15 @@ function single(ctx: Ctx, item: Item): Outcome {
   const reasoning = slotReasoning(ctx, window, where, est, slot);
   placer.place({ start: slot.start, end: slot.end, title: item.title, kind });
   const confidence = clamp((slot.fallback ? 0.4 : window.named || item.date || item.days ? 0.8 : 0.6) - ctx.penalty);
-  return { results: [result(ctx, item, kind, slot.start, est, tag, reasoning, confidence, { conflicts: [], warnings: slot.fallback ? ['the named window is full'] : [], rule })] };
+  return {
+    results: [
+      result(ctx, item, kind, slot.start, est, tag, reasoning, confidence, {
+        conflicts: [],
+        warnings: slot.fallback ? ['the named window is full'] : [],
+        rule,
+      }),
+    ],
+  };
 }
 
 function wholeRange(window: DayWindow): Estimate {
@@ -311,7 +352,9 @@ function explicitDate(ctx: Ctx, item: Item, minutes: number): { date: LocalDate;
 function explicitWarnings(ctx: Ctx, kind: ProposedAction['kind'], start: number, end: number, minutes: number): string[] {
   const out: string[] = [];
   for (const b of ctx.placer.blockedAt(start, end)) {
-    out.push(`It falls in blocked time${b.block.label ? ` (${b.block.label})` : ''} ${hhmm(b.start, ctx.zone)}–${hhmm(b.end, ctx.zone)}: the plan will be refused unless you change the time or unblock it.`);
+    out.push(
+      `It falls in blocked time${b.block.label ? ` (${b.block.label})` : ''} ${hhmm(b.start, ctx.zone)}–${hhmm(b.end, ctx.zone)}: the plan will be refused unless you change the time or unblock it.`,
+    );
   }
   const budget = ctx.placer.budgetProblem(kind, start, minutes);
   if (budget) out.push(`Over budget: ${budget}.`);
@@ -323,7 +366,8 @@ function slotReasoning(ctx: Ctx, window: DayWindow, where: string, est: Estimate
   const head = window.named ? `${window.tag ? 'Tag range' : 'Range'} ${window.label}${where}` : `No time named: searched ${window.label}${where}`;
   const parts = [`${head}: first free ${est.booked}-minute slot at ${localStamp(slot.start, zone)}; ${est.why}.`];
   if (slot.passed.length) parts.push(`After the named conflicts ${slot.passed.map((c) => describeEvent(c, zone)).join(', ')}.`);
-  if (slot.blocked.length) parts.push(`Blocked time avoided: ${slot.blocked.map((b) => `${b.label ? `${b.label} ` : ''}${hhmm(b.start, zone)}–${hhmm(b.end, zone)}`).join(', ')}.`);
+  if (slot.blocked.length)
+    parts.push(`Blocked time avoided: ${slot.blocked.map((b) => `${b.label ? `${b.label} ` : ''}${hhmm(b.start, zone)}–${hhmm(b.end, zone)}`).join(', ')}.`);
   if (slot.budgetDays.length) parts.push(`Skipped ${slot.budgetDays.join(', ')}: the day budget is used up.`);
   if (slot.fallback) parts.push(`The window named had no free ${est.booked} minutes, so this is the first free slot after it.`);
   return parts.join(' ');
@@ -373,7 +417,13 @@ function recurring(ctx: Ctx, item: Item): Outcome {
     }
     const reasoning = `Recurrence ${rec.label}${boundText}, ${how}: occurrence ${i + 1} of ${occurrences.length}, ${localStamp(at, zone)}; ${est.why}.${conflicts.length ? ` Overlaps ${conflicts.map((c) => describeEvent(c, zone)).join(', ')}; kept because you named the time.` : ''}`;
     placer.place({ start: at, end: at + est.booked * MINUTE, title: item.title, kind });
-    results.push(result(ctx, item, kind, at, est, tag, reasoning, clamp(0.85 - ctx.penalty), { conflicts: conflicts.map((c) => c.occurrence_of ?? c.uid), warnings: [], rule: 'recurrence' }));
+    results.push(
+      result(ctx, item, kind, at, est, tag, reasoning, clamp(0.85 - ctx.penalty), {
+        conflicts: conflicts.map((c) => c.occurrence_of ?? c.uid),
+        warnings: [],
+        rule: 'recurrence',
+      }),
+    );
   });
   if (!results.length) return { skip: `No occurrence of ${rec.label}${boundText} is left for ${quote(item.title)}.` };
   return { results };
@@ -410,7 +460,13 @@ function reschedule(ctx: Ctx, item: Item, ev: CalendarItem, matched: string[]): 
     }
   } else if (item.time) {
     const m = resolveMinutes(item.time, item, window);
-    const d = item.date ? (item.date.weekday !== undefined && item.days ? (dayIn(item.days, item.date.weekday) ?? item.date.date) : item.date.date) : item.days ? (dayIn(item.days) ?? evDate) : evDate;
+    const d = item.date
+      ? item.date.weekday !== undefined && item.days
+        ? (dayIn(item.days, item.date.weekday) ?? item.date.date)
+        : item.date.date
+      : item.days
+        ? (dayIn(item.days) ?? evDate)
+        : evDate;
     start = atLocalTime(d, m, zone).getTime();
     how = `to ${quote([item.date ? textOf(ctx, item.date) : '', textOf(ctx, item.time)].filter((s, i, a) => s && a.indexOf(s) === i).join(' '))}`;
   } else if (item.days?.label === 'next week' && !item.range) {
@@ -434,7 +490,8 @@ function reschedule(ctx: Ctx, item: Item, ev: CalendarItem, matched: string[]): 
       const within = item.date ? ` on ${localDay(slot.start, zone)}` : item.days ? ` ${item.days.label}` : '';
       how = `to the first free ${minutes}-minute slot in ${window.label}${within}`;
       if (slot.passed.length) how += `, after ${slot.passed.map((c) => describeEvent(c, zone)).join(', ')}`;
-      if (slot.blocked.length) how += `, avoiding blocked time ${slot.blocked.map((b) => `${b.label ? `${b.label} ` : ''}${hhmm(b.start, zone)}–${hhmm(b.end, zone)}`).join(', ')}`;
+      if (slot.blocked.length)
+        how += `, avoiding blocked time ${slot.blocked.map((b) => `${b.label ? `${b.label} ` : ''}${hhmm(b.start, zone)}–${hhmm(b.end, zone)}`).join(', ')}`;
       if (slot.fallback) how += ' (the window named was full)';
     }
   } else {
@@ -476,7 +533,17 @@ function matchScore(item: Item, ev: CalendarItem): number {
 
 // ------------------------------------------------------------------ output
 
-function result(ctx: Ctx, item: Item, kind: ProposedAction['kind'], start: number, est: Estimate, tag: string | undefined, reasoning: string, confidence: number, notes: Omit<ActionNotes, 'local'>): Result {
+function result(
+  ctx: Ctx,
+  item: Item,
+  kind: ProposedAction['kind'],
+  start: number,
+  est: Estimate,
+  tag: string | undefined,
+  reasoning: string,
+  confidence: number,
+  notes: Omit<ActionNotes, 'local'>,
+): Result {
   const action: ProposedAction = {
     kind,
     task_id: ctx.input.taskId ?? slug(item.kind === 'reflect' ? (item.topic ? `reflect ${item.topic}` : 'reflection') : item.title),
@@ -494,7 +561,10 @@ function result(ctx: Ctx, item: Item, kind: ProposedAction['kind'], start: numbe
 
 /** The words a feature came from (features carry positions in the whole normalized prompt). */
 function textOf(ctx: Ctx, f: { start: number; end: number }): string {
-  return ctx.text.slice(f.start, f.end).trim().replace(/[,;:.!?]+$/, '');
+  return ctx.text
+    .slice(f.start, f.end)
+    .trim()
+    .replace(/[,;:.!?]+$/, '');
 }
 
 function describeEvent(c: CalendarItem, zone: string): string {

@@ -1,5 +1,5 @@
-import { applyDurationBias } from '../tempo/profile.js';
 import { tagMinutes } from '../../time/tags.js';
+import { applyDurationBias } from '../tempo/profile.js';
 import type { Item } from './interpret.js';
 import { DEFAULT_MINUTES, FALLBACK_MINUTES } from './text/words.js';
 import type { PlannerProfile } from './types.js';
@@ -38,10 +38,17 @@ export function estimateMinutes(profile: PlannerProfile, item: Item, opts: { tag
   if (item.time?.endMinutes !== undefined && opts.startMinutes !== undefined) {
     let len = item.time.endMinutes - opts.startMinutes;
     if (len <= 0) len += 12 * 60;
-    if (len > 0 && len <= 16 * 60) return { booked: len, raw: len, stated: true, why: `${len} min (until ${String(Math.floor(item.time.endMinutes / 60) % 24).padStart(2, '0')}:${String(item.time.endMinutes % 60).padStart(2, '0')} as stated)` };
+    if (len > 0 && len <= 16 * 60)
+      return {
+        booked: len,
+        raw: len,
+        stated: true,
+        why: `${len} min (until ${String(Math.floor(item.time.endMinutes / 60) % 24).padStart(2, '0')}:${String(item.time.endMinutes % 60).padStart(2, '0')} as stated)`,
+      };
   }
   const block = opts.tag ? tagMinutes(opts.tag) : undefined;
-  let raw = block ?? opts.fallback ?? (item.kind === 'reflect' ? REFLECT_MINUTES : DEFAULT_MINUTES.find(([re]) => re.test(item.title))?.[1] ?? FALLBACK_MINUTES);
+  let raw =
+    block ?? opts.fallback ?? (item.kind === 'reflect' ? REFLECT_MINUTES : (DEFAULT_MINUTES.find(([re]) => re.test(item.title))?.[1] ?? FALLBACK_MINUTES));
   raw = Math.max(1, Math.round(raw));
   const base = block ? `${raw} min (the ${opts.tag} block)` : `${raw} min (usual length${opts.fallback ? ' of the event' : ' for this kind of task'})`;
   const key = biasKeyFor(profile, item.title, opts.tag);

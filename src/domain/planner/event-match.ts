@@ -4,7 +4,28 @@ import type { CalendarItem } from './types.js';
 
 /** Words that name a kind of event rather than which one: they count, but little. */
 const GENERIC = new Set(['meeting', 'appointment', 'call', 'session', 'event', 'sync', 'chat', 'catchup', 'catch-up', 'thing', 'slot', 'booking']);
-const IGNORED = new Set(['move', 'moving', 'reschedule', 'push', 'postpone', 'delay', 'shift', 'bump', 'bring', 'pull', 'change', 'switch', 'rearrange', 'swap', 'forward', 'back', 'later', 'earlier', 'sooner', 'instead']);
+const IGNORED = new Set([
+  'move',
+  'moving',
+  'reschedule',
+  'push',
+  'postpone',
+  'delay',
+  'shift',
+  'bump',
+  'bring',
+  'pull',
+  'change',
+  'switch',
+  'rearrange',
+  'swap',
+  'forward',
+  'back',
+  'later',
+  'earlier',
+  'sooner',
+  'instead',
+]);
 
 function stem(word: string): string {
   const w = word.toLowerCase().replace(/'s$/, '');
@@ -49,10 +70,7 @@ export function matchEvent(promptWords: readonly string[], items: readonly Calen
     const extra = query.filter((q) => !tokens.some((t) => same(q, t)) && !GENERIC.has(q)).length;
     // Covering the title matters most; prompt words the title lacks cost a little.
     const score = Math.max(0, Math.min(1, got / total - extra * 0.05));
-    const better =
-      !best ||
-      score > best.score + 1e-9 ||
-      (Math.abs(score - best.score) < 1e-9 && preferTime(item, best.item, now));
+    const better = !best || score > best.score + 1e-9 || (Math.abs(score - best.score) < 1e-9 && preferTime(item, best.item, now));
     if (better) best = { item, score, matched };
   }
   return best;

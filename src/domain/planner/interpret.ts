@@ -61,9 +61,32 @@ export interface Item {
 }
 
 const IRREGULAR_PAST = new Set(
-  'ran went had did ate slept met saw wrote got took made spent felt found bought brought caught taught thought fought sold told left lost won swam rode drove flew began drank sang gave came became kept sent paid built heard understood forgot'.split(' '),
+  'ran went had did ate slept met saw wrote got took made spent felt found bought brought caught taught thought fought sold told left lost won swam rode drove flew began drank sang gave came became kept sent paid built heard understood forgot'.split(
+    ' ',
+  ),
 );
-const NOT_PAST = new Set(['need', 'feed', 'seed', 'bleed', 'speed', 'breed', 'shred', 'proceed', 'succeed', 'exceed', 'embed', 'red', 'bed', 'wed', 'shed', 'weed', 'deed', 'reed', 'greed', 'tweed']);
+const NOT_PAST = new Set([
+  'need',
+  'feed',
+  'seed',
+  'bleed',
+  'speed',
+  'breed',
+  'shred',
+  'proceed',
+  'succeed',
+  'exceed',
+  'embed',
+  'red',
+  'bed',
+  'wed',
+  'shed',
+  'weed',
+  'deed',
+  'reed',
+  'greed',
+  'tweed',
+]);
 
 /** Whether a title starts with a past-tense verb: "Ran 10 km", "Finished the report". */
 export function startsInPast(title: string): boolean {
@@ -72,7 +95,8 @@ export function startsInPast(title: string): boolean {
   return IRREGULAR_PAST.has(w) || (w.length > 4 && /[^e]ed$|ied$/.test(w));
 }
 
-const QUESTION = /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+(?:i|you|we)|have\s+(?:i|you|we)|has|was|were|is|are|am\s+i)\b/;
+const QUESTION =
+  /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+(?:i|you|we)|have\s+(?:i|you|we)|has|was|were|is|are|am\s+i)\b/;
 
 /** Everything up to the reflect verb: "Take some time to write a short reflection about" → the topic follows. */
 const REFLECT_LEAD = /^.*?\b(?:reflect(?:ing)?|reflections?|journal(?:ing|ling)?|look(?:ing)?\s+back|retrospective)\b(?:\s+(?:on|about|upon|of))?\s*/i;
@@ -121,7 +145,12 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
     const topic = item.title.replace(REFLECT_LEAD, '').trim();
     item.topic = topic && !/^reflect/i.test(topic) ? topic : undefined;
     item.title = item.topic ? `Reflect on ${item.topic}` : 'Reflection';
-  } else if (item.shift || RESCHEDULE_VERB_RE.test(segLower) || /\binstead\b/.test(segLower) || /^(?:can|could)\s+we\s+(?:do|have|make)\b/.test(segLower.trim())) {
+  } else if (
+    item.shift ||
+    RESCHEDULE_VERB_RE.test(segLower) ||
+    /\binstead\b/.test(segLower) ||
+    /^(?:can|could)\s+we\s+(?:do|have|make)\b/.test(segLower.trim())
+  ) {
     item.reschedule = STRONG_RESCHEDULE_RE.test(segLower) || /\binstead\b/.test(segLower) ? 'strong' : 'weak';
   }
 
@@ -139,9 +168,20 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
   const allDay = /\s*\b(?:all[\s-]day|the\s+whole\s+day|the\s+entire\s+day|full[\s-]day)\b/i;
   item.allDay = allDay.test(segLower);
   if (item.allDay) item.title = item.title.replace(allDay, '').trim() || item.title;
-  item.wholeRange = Boolean(item.range && !item.duration && /\bblock(?:\s+(?:off|out))?\b/.test(segLower) && /\bblock(?:\s+(?:off|out))?\s+(?:the\s+|my\s+|this\s+|tomorrow\s+|\w+day\s+)*(?:morning|afternoon|evening|night)\b/.test(segLower));
+  item.wholeRange = Boolean(
+    item.range &&
+      !item.duration &&
+      /\bblock(?:\s+(?:off|out))?\b/.test(segLower) &&
+      /\bblock(?:\s+(?:off|out))?\s+(?:the\s+|my\s+|this\s+|tomorrow\s+|\w+day\s+)*(?:morning|afternoon|evening|night)\b/.test(segLower),
+  );
   item.past = startsInPast(item.title) && !item.asked && !item.reschedule && item.kind === 'add_event';
-  item.statement = /\b(?:is|are|was|were|it's|its|looks|seems)\b/.test(segLower) && !item.asked && !item.time && !item.duration && !item.reschedule && item.kind === 'add_event';
+  item.statement =
+    /\b(?:is|are|was|were|it's|its|looks|seems)\b/.test(segLower) &&
+    !item.asked &&
+    !item.time &&
+    !item.duration &&
+    !item.reschedule &&
+    item.kind === 'add_event';
 
   // "Tomorrow: dentist at 10, then groceries at 4": a request without a date takes the previous one's.
   if (previous && !item.date && !item.days && !item.recurrence && !item.relative && !item.range?.today) {

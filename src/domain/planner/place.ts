@@ -1,9 +1,9 @@
+import { addDays, compareDates, formatHHMM, type LocalDate, parseHHMM, WEEKDAYS } from '../../time/local-date.js';
+import { atLocalTime, localDateOf, startOfLocalDay, toZoned } from '../../time/zoned-time.js';
 import { blockedIntervals } from '../tempo/blocked.js';
-import { checkAction, type CountedAction } from '../tempo/constraints.js';
+import { type CountedAction, checkAction } from '../tempo/constraints.js';
 import { findFreeSlots } from '../tempo/free-slots.js';
 import type { WeeklyRange } from '../tempo/intervals.js';
-import { addDays, compareDates, formatHHMM, parseHHMM, WEEKDAYS, type LocalDate } from '../../time/local-date.js';
-import { atLocalTime, localDateOf, startOfLocalDay, toZoned } from '../../time/zoned-time.js';
 import type { CalendarItem, PlannerProfile } from './types.js';
 
 const MINUTE = 60_000;
@@ -68,10 +68,7 @@ export class Placer {
   constructor(readonly ctx: PlacementContext) {}
 
   busy(excludeUid?: string): { start: number; end: number }[] {
-    return [
-      ...this.ctx.calendar.filter((c) => c.uid !== excludeUid && (c.occurrence_of ?? c.uid) !== excludeUid),
-      ...this.placed,
-    ];
+    return [...this.ctx.calendar.filter((c) => c.uid !== excludeUid && (c.occurrence_of ?? c.uid) !== excludeUid), ...this.placed];
   }
 
   /** Events of the calendar overlapping `[start, end)`. */
@@ -89,7 +86,14 @@ export class Placer {
     if (budget.per_day === undefined && budget.per_week === undefined && !budget.per_agent) return undefined;
     const counted: CountedAction[] = [
       ...this.ctx.counted,
-      ...this.placed.map((p) => ({ kind: p.kind, scheduled_for: new Date(p.start), duration_minutes: (p.end - p.start) / MINUTE, agent_id: this.ctx.agentId, status: 'proposed' as const, proposed_at: new Date(this.ctx.now) })),
+      ...this.placed.map((p) => ({
+        kind: p.kind,
+        scheduled_for: new Date(p.start),
+        duration_minutes: (p.end - p.start) / MINUTE,
+        agent_id: this.ctx.agentId,
+        status: 'proposed' as const,
+        proposed_at: new Date(this.ctx.now),
+      })),
     ];
     const r = checkAction(
       { kind, scheduled_for: new Date(start), duration_minutes: minutes, agent_id: this.ctx.agentId },
@@ -107,7 +111,16 @@ export class Placer {
    * `weekdays` filters them), never before now. When the window is full the search goes on for
    * FALLBACK_DAYS after it, and says so.
    */
-  findSlot(q: { from?: LocalDate; to?: LocalDate; weekdays?: number[]; range: WeeklyRange; minutes: number; kind: CountedAction['kind']; excludeUid?: string; fallback?: boolean }): SlotResult | undefined {
+  findSlot(q: {
+    from?: LocalDate;
+    to?: LocalDate;
+    weekdays?: number[];
+    range: WeeklyRange;
+    minutes: number;
+    kind: CountedAction['kind'];
+    excludeUid?: string;
+    fallback?: boolean;
+  }): SlotResult | undefined {
     const { zone, now } = this.ctx;
     const startMs = Math.max(now, q.from ? startOfLocalDay(q.from, zone).getTime() : now);
     const endMs = q.to ? startOfLocalDay(addDays(q.to, 1), zone).getTime() : now + FALLBACK_DAYS * DAY;
@@ -118,7 +131,12 @@ export class Placer {
     return later ? { ...later, fallback: true } : undefined;
   }
 
-  private search(from: number, until: number, ranges: WeeklyRange[], q: { minutes: number; kind: CountedAction['kind']; excludeUid?: string }): SlotResult | undefined {
+  private search(
+    from: number,
+    until: number,
+    ranges: WeeklyRange[],
+    q: { minutes: number; kind: CountedAction['kind']; excludeUid?: string },
+  ): SlotResult | undefined {
     const { zone, profile } = this.ctx;
     const busy = this.busy(q.excludeUid);
     const budgetDays: string[] = [];
@@ -148,7 +166,9 @@ export class Placer {
         start,
         end,
         passed: this.overlapping(windowStart, start, q.excludeUid).filter((c) => c.end <= start + 1),
-        blocked: this.blockedAt(windowStart, start).filter((b) => b.end <= start).map((b) => ({ start: b.start, end: b.end, ...(b.block.label ? { label: b.block.label } : {}) })),
+        blocked: this.blockedAt(windowStart, start)
+          .filter((b) => b.end <= start)
+          .map((b) => ({ start: b.start, end: b.end, ...(b.block.label ? { label: b.block.label } : {}) })),
         budgetDays,
         fallback: false,
       };

@@ -1,12 +1,13 @@
 import type { Config } from '../../config/config.js';
-import type { PlanContext, PlanRequest, Plan } from '../../contracts/plans.js';
 import type { PreviewItem, PreviewRequest, PreviewResponse, RespondRequest, RespondResponse } from '../../contracts/planner.js';
+import type { Plan, PlanContext, PlanRequest } from '../../contracts/plans.js';
 import { validationFailed } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
+import { eventReads } from '../calendar/events.js';
 import type { Clock } from '../clock.js';
 import type { MemoryService } from '../memory/memory-service.js';
-import type { PlannerProposal } from '../plans/ports.js';
 import { countedActions } from '../plans/constraints.js';
+import type { PlannerProposal } from '../plans/ports.js';
 import type { Principal } from '../principal.js';
 import type { CountedAction } from '../tempo/constraints.js';
 import type { TempoService } from '../tempo/tempo-service.js';
@@ -14,9 +15,8 @@ import type { UsersService } from '../users/users-service.js';
 import { respond } from './chat.js';
 import { DefaultProvider } from './providers/default-provider.js';
 import { OpenAiProvider } from './providers/openai-provider.js';
-import { ProviderFailure, type PlannerProvider, type ProviderPlan } from './providers/provider.js';
+import { type PlannerProvider, ProviderFailure, type ProviderPlan } from './providers/provider.js';
 import type { CalendarItem, PlannerInput } from './types.js';
-import { eventReads } from '../calendar/events.js';
 
 const DAY = 86_400_000;
 /** The calendar the planner reads: a day back (an event in progress) to four months ahead. */
@@ -108,7 +108,14 @@ export class PlannerService {
       prompt: req.prompt,
       now,
       timezone,
-      profile: { time_ranges: s.time_ranges, tag_mappings: s.tag_mappings, duration_biases: s.duration_biases, blocked: s.blocked, cadence: s.cadence, budget: s.budget },
+      profile: {
+        time_ranges: s.time_ranges,
+        tag_mappings: s.tag_mappings,
+        duration_biases: s.duration_biases,
+        blocked: s.blocked,
+        cadence: s.cadence,
+        budget: s.budget,
+      },
       calendar: [...this.calendarOf(userId, now), ...contextCalendar(ctx.calendar)],
       counted: this.counted(userId),
       agentId: p.agentId,
@@ -165,7 +172,10 @@ export class PlannerService {
     if (!run.actions.length) {
       throw validationFailed(
         run.reply,
-        (run.skipped.some((s) => s.reason) ? run.skipped.filter((s) => s.reason) : [{ reason: 'nothing to schedule' }]).map((s) => ({ path: 'prompt', message: s.reason })),
+        (run.skipped.some((s) => s.reason) ? run.skipped.filter((s) => s.reason) : [{ reason: 'nothing to schedule' }]).map((s) => ({
+          path: 'prompt',
+          message: s.reason,
+        })),
         'plan_invalid',
       );
     }
@@ -233,7 +243,8 @@ function contextCalendar(items: readonly unknown[] | undefined): CalendarItem[] 
     const startText = e.scheduled_for ?? e.start;
     const start = typeof startText === 'string' ? Date.parse(startText) : NaN;
     if (!Number.isFinite(start)) return;
-    const end = typeof e.end === 'string' ? Date.parse(e.end) : typeof e.duration_minutes === 'number' ? start + e.duration_minutes * 60_000 : start + 60 * 60_000;
+    const end =
+      typeof e.end === 'string' ? Date.parse(e.end) : typeof e.duration_minutes === 'number' ? start + e.duration_minutes * 60_000 : start + 60 * 60_000;
     if (!(end > start)) return;
     out.push({ uid: typeof e.uid === 'string' ? e.uid : `context-${i}`, title: typeof e.title === 'string' ? e.title : 'busy', start, end, movable: false });
   });

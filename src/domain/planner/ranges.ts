@@ -1,7 +1,7 @@
-import { DEFAULT_TIME_RANGES } from '../tempo/profile.js';
+import { formatHHMM, parseHHMM } from '../../time/local-date.js';
 import { WAKING_HOURS } from '../tempo/free-slots.js';
 import type { WeeklyRange } from '../tempo/intervals.js';
-import { formatHHMM, parseHHMM } from '../../time/local-date.js';
+import { DEFAULT_TIME_RANGES } from '../tempo/profile.js';
 import type { Item } from './interpret.js';
 import type { PlannerProfile } from './types.js';
 
@@ -60,7 +60,12 @@ export function dayWindow(profile: PlannerProfile, item: Item, windowMinutes?: {
     const r = name === 'tonight' ? TONIGHT : profileRange(profile, name);
     if (r) {
       const range = item.range.part ? halves(r, item.range.part) : r;
-      w = { range, label: describe(`${item.range.part ? `${item.range.part} ` : ''}${name}`, range), named: true, ...(name.startsWith('@') ? { tag: name } : {}) };
+      w = {
+        range,
+        label: describe(`${item.range.part ? `${item.range.part} ` : ''}${name}`, range),
+        named: true,
+        ...(name.startsWith('@') ? { tag: name } : {}),
+      };
     }
   }
   if (!w && item.tag) {
@@ -79,9 +84,22 @@ export function dayWindow(profile: PlannerProfile, item: Item, windowMinutes?: {
   w ??= { range: WAKING_HOURS, label: describe('waking hours', WAKING_HOURS), named: false };
   if (windowMinutes?.after !== undefined || windowMinutes?.before !== undefined) {
     const start = windowMinutes.after !== undefined ? formatHHMM(windowMinutes.after) : w.range.start;
-    const end = windowMinutes.before !== undefined ? formatHHMM(windowMinutes.before) : w.named ? w.range.end : windowMinutes.after! >= parseHHMM(WAKING_HOURS.end)! ? '23:59' : w.range.end;
+    const end =
+      windowMinutes.before !== undefined
+        ? formatHHMM(windowMinutes.before)
+        : w.named
+          ? w.range.end
+          : windowMinutes.after! >= parseHHMM(WAKING_HOURS.end)!
+            ? '23:59'
+            : w.range.end;
     const range = { ...w.range, start, end };
-    w = { ...w, range, label: `${w.named ? w.label.replace(/ \(.*$/, '') + ' ' : ''}${windowMinutes.after !== undefined ? `after ${start}` : ''}${windowMinutes.after !== undefined && windowMinutes.before !== undefined ? ' and ' : ''}${windowMinutes.before !== undefined ? `before ${end}` : ''}`.trim(), named: true };
+    w = {
+      ...w,
+      range,
+      label:
+        `${w.named ? w.label.replace(/ \(.*$/, '') + ' ' : ''}${windowMinutes.after !== undefined ? `after ${start}` : ''}${windowMinutes.after !== undefined && windowMinutes.before !== undefined ? ' and ' : ''}${windowMinutes.before !== undefined ? `before ${end}` : ''}`.trim(),
+      named: true,
+    };
   }
   return w;
 }

@@ -1,4 +1,4 @@
-import { blank, matches, type Feature, type Span } from './extract/features.js';
+import { blank, type Feature, matches, type Span } from './extract/features.js';
 import { contentWords } from './text/title.js';
 
 /** One request of a prompt that may hold several ("gym at 7 and call mom on Sunday"). */
@@ -10,7 +10,8 @@ interface Separator extends Span {
   strong: boolean;
 }
 
-const STRONG = /\s*;\s*(?:and\s+|also\s+|then\s+)*|,?\s+(?:and\s+)?then\s+|,?\s+(?:and\s+)?also\s+|,?\s+plus\s+|,?\s+after\s+that\s*,?\s+|\s*\n\s*|(?<=[.!?])\s+/;
+const STRONG =
+  /\s*;\s*(?:and\s+|also\s+|then\s+)*|,?\s+(?:and\s+)?then\s+|,?\s+(?:and\s+)?also\s+|,?\s+plus\s+|,?\s+after\s+that\s*,?\s+|\s*\n\s*|(?<=[.!?])\s+/;
 const WEAK = /,?\s+and\s+|\s+&\s+|\s*,\s*/;
 const ABBREVIATION_BEFORE = /\b(?:dr|mr|mrs|ms|st|vs|etc|e\.g|i\.e|approx|no)\.$/i;
 
@@ -20,7 +21,10 @@ function separators(lower: string, features: readonly Feature[]): Separator[] {
   const out: Separator[] = [];
   // A separator strictly inside a feature ("an hour and a half", "Monday and Wednesday") is not one.
   const inFeature = (s: Span) => features.some((f) => f.type !== 'protected' && f.start < s.start && f.end > s.end - 1);
-  for (const [re, strong] of [[STRONG, true], [WEAK, false]] as const) {
+  for (const [re, strong] of [
+    [STRONG, true],
+    [WEAK, false],
+  ] as const) {
     for (const m of matches(re, lower)) {
       const s = { start: m.index, end: m.index + m[0].length, strong };
       if (s.end <= s.start || inFeature(s)) continue;
@@ -38,7 +42,10 @@ function separators(lower: string, features: readonly Feature[]): Separator[] {
  * carry their own time, so "Tom and Jerry at noon" and "an hour and a half" stay whole.
  */
 export function segment(lower: string, features: readonly Feature[]): Segment[] {
-  const blanked = blank(lower, features.filter((f) => f.type !== 'protected' || !f.keep));
+  const blanked = blank(
+    lower,
+    features.filter((f) => f.type !== 'protected' || !f.keep),
+  );
   const has = (s: Span) => contentWords(blanked.slice(s.start, s.end)).length > 0;
   const anchored = (s: Span) => features.some((f) => timeFeature(f) && f.start >= s.start && f.end <= s.end);
   const seps = separators(lower, features);

@@ -1,10 +1,10 @@
 import type { ActionEdit, ActionInput } from '../../contracts/plans.js';
-import { validationFailed, type ErrorDetail } from '../../errors.js';
+import { type ErrorDetail, validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
-import { newId } from '../ids.js';
 import { tagMinutes } from '../../time/tags.js';
-import type { StoredAction } from './plan.js';
 import { eventReads } from '../calendar/events.js';
+import { newId } from '../ids.js';
+import type { StoredAction } from './plan.js';
 
 const planInvalid = (details: ErrorDetail[]) =>
   validationFailed(`The plan is invalid: ${details.map((d) => `${d.path}: ${d.message}`).join('; ')}.`, details, 'plan_invalid');
@@ -15,7 +15,21 @@ function titleOf(content: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-const ORDER = ['action_id', 'kind', 'task_id', 'title', 'scheduled_for', 'duration_minutes', 'estimate_minutes', 'tempo_tag', 'event_uid', 'content', 'reasoning', 'confidence', 'status'];
+const ORDER = [
+  'action_id',
+  'kind',
+  'task_id',
+  'title',
+  'scheduled_for',
+  'duration_minutes',
+  'estimate_minutes',
+  'tempo_tag',
+  'event_uid',
+  'content',
+  'reasoning',
+  'confidence',
+  'status',
+];
 
 /** The SPEC's field order, so stored plans read like the contract. */
 function ordered(a: StoredAction): StoredAction {
@@ -55,7 +69,14 @@ export function buildActions(tx: Tx, userId: string, inputs: readonly ActionInpu
       const ev = eventReads(tx).get(a.event_uid!);
       if (!ev || ev.user_id !== userId) {
         problems.push({ path: `actions.${i}.event_uid`, message: `no event ${a.event_uid} to reschedule` });
-        return { ...base, title: a.title ?? '', scheduled_for: new Date(a.scheduled_for!).toISOString(), duration_minutes: 0, estimate_minutes: 0, event_uid: a.event_uid! };
+        return {
+          ...base,
+          title: a.title ?? '',
+          scheduled_for: new Date(a.scheduled_for!).toISOString(),
+          duration_minutes: 0,
+          estimate_minutes: 0,
+          event_uid: a.event_uid!,
+        };
       }
       const duration = a.duration_minutes ?? ev.duration_minutes;
       return {
@@ -99,8 +120,10 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
     if (seen.has(e.action_id)) return problems.push({ path: `actions.${j}.action_id`, message: `${e.action_id} is edited twice` });
     seen.add(e.action_id);
     const cur = next[i]!;
-    if (e.content !== undefined && cur.kind !== 'reflect') problems.push({ path: `actions.${j}.content`, message: 'only a reflect action has content to edit' });
-    if (e.duration_minutes === 0 && cur.kind !== 'reflect') problems.push({ path: `actions.${j}.duration_minutes`, message: 'an event lasts at least a minute' });
+    if (e.content !== undefined && cur.kind !== 'reflect')
+      problems.push({ path: `actions.${j}.content`, message: 'only a reflect action has content to edit' });
+    if (e.duration_minutes === 0 && cur.kind !== 'reflect')
+      problems.push({ path: `actions.${j}.duration_minutes`, message: 'an event lasts at least a minute' });
     const original = cur.original ?? {
       title: cur.title,
       scheduled_for: cur.scheduled_for,

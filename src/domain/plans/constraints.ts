@@ -1,7 +1,7 @@
 import type { AppError } from '../../errors.js';
 import { validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
-import { checkPlan, violationDetails, type ConstraintRules, type CountedAction, type Violation } from '../tempo/constraints.js';
+import { type ConstraintRules, type CountedAction, checkPlan, type Violation, violationDetails } from '../tempo/constraints.js';
 import type { StoredAction, StoredPlan } from './plan.js';
 
 export interface ConstraintContext {
@@ -44,17 +44,34 @@ function violationError(violations: readonly (Violation & { action_index: number
  */
 export function assertProposalAllowed(tx: Tx, userId: string, agentId: string | null, actions: readonly StoredAction[], c: ConstraintContext): void {
   const r = checkPlan(
-    actions.map((a) => ({ kind: a.kind, scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes, agent_id: agentId, event_uid: a.event_uid ?? null })),
+    actions.map((a) => ({
+      kind: a.kind,
+      scheduled_for: a.scheduled_for,
+      duration_minutes: a.duration_minutes,
+      agent_id: agentId,
+      event_uid: a.event_uid ?? null,
+    })),
     { ...c, actions: countedActions(tx, userId) },
   );
-  if (!r.ok) throw violationError(r.violations, actions.map((_, i) => `actions.${i}`));
+  if (!r.ok)
+    throw violationError(
+      r.violations,
+      actions.map((_, i) => `actions.${i}`),
+    );
 }
 
 /**
  * Re-check actions the person moved at approval: blocked slots and budgets (cadence counts
  * proposals, and editing one proposes nothing new). The plan's own old versions are not counted.
  */
-export function assertEditsAllowed(tx: Tx, plan: StoredPlan, actions: readonly StoredAction[], changed: readonly number[], c: ConstraintContext, editPaths: ReadonlyMap<string, string>): void {
+export function assertEditsAllowed(
+  tx: Tx,
+  plan: StoredPlan,
+  actions: readonly StoredAction[],
+  changed: readonly number[],
+  c: ConstraintContext,
+  editPaths: ReadonlyMap<string, string>,
+): void {
   if (!changed.length) return;
   const movedIds = new Set(changed.map((i) => actions[i]!.action_id));
   const others = countedActions(tx, plan.user_id, (p, a) => p.plan_id === plan.plan_id && movedIds.has(a.action_id));
@@ -62,12 +79,26 @@ export function assertEditsAllowed(tx: Tx, plan: StoredPlan, actions: readonly S
   const counted = [...others];
   for (const i of changed) {
     const a = actions[i]!;
-    const r = checkPlan([{ kind: a.kind, scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes, agent_id: plan.agent_id, event_uid: a.event_uid ?? null }], {
-      ...c,
-      actions: counted,
-    });
+    const r = checkPlan(
+      [{ kind: a.kind, scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes, agent_id: plan.agent_id, event_uid: a.event_uid ?? null }],
+      {
+        ...c,
+        actions: counted,
+      },
+    );
     for (const v of r.violations) if (v.rule !== 'cadence') violations.push({ ...v, action_index: i });
-    counted.push({ kind: a.kind, scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes, agent_id: plan.agent_id, status: 'approved', proposed_at: plan.created_at });
+    counted.push({
+      kind: a.kind,
+      scheduled_for: a.scheduled_for,
+      duration_minutes: a.duration_minutes,
+      agent_id: plan.agent_id,
+      status: 'approved',
+      proposed_at: plan.created_at,
+    });
   }
-  if (violations.length) throw violationError(violations, actions.map((a, i) => editPaths.get(a.action_id) ?? `plan.actions.${i}`));
+  if (violations.length)
+    throw violationError(
+      violations,
+      actions.map((a, i) => editPaths.get(a.action_id) ?? `plan.actions.${i}`),
+    );
 }

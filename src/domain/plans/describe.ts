@@ -17,7 +17,11 @@ export function describeAction(a: StoredAction, zone: string): string {
 }
 
 /** The content of a plan's agent_plan trace. */
-export function describePlan(p: Pick<StoredPlan, 'plan_id' | 'agent_id' | 'prompt' | 'actions' | 'reasoning' | 'edited'>, zone: string, author: string): string {
+export function describePlan(
+  p: Pick<StoredPlan, 'plan_id' | 'agent_id' | 'prompt' | 'actions' | 'reasoning' | 'edited'>,
+  zone: string,
+  author: string,
+): string {
   const who = p.agent_id ? `Agent ${p.agent_id}` : author;
   const live = p.actions.filter((a) => a.status !== 'rejected');
   const parts = [`${who} proposed plan ${p.plan_id}${p.prompt ? ` for “${p.prompt}”` : ''}: ${live.map((a) => describeAction(a, zone)).join('; ')}.`];

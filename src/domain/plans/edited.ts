@@ -1,15 +1,14 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { Commit } from '../../store/commit.js';
 import type { Store, Tx } from '../../store/store.js';
+import { eventsWritten } from '../calendar/events.js';
 import type { Clock } from '../clock.js';
 import type { EventBus, LiveEvent } from '../events.js';
-import { observe, type Observation } from './biases.js';
-import type { StoredPlan } from './plan.js';
-import { ProducedIndex, fingerprint } from './produced.js';
-import { stageTransition } from './state-machine.js';
 import { tracesWritten } from '../memory/traces.js';
-import { eventsWritten } from '../calendar/events.js';
-
+import { type Observation, observe } from './biases.js';
+import type { StoredPlan } from './plan.js';
+import { fingerprint, ProducedIndex } from './produced.js';
+import { stageTransition } from './state-machine.js';
 
 export interface EditedDeps {
   store: Store;

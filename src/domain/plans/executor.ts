@@ -2,14 +2,14 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import type { ActionResult, ExecutionLogEntry } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
+import { eventReads } from '../calendar/events.js';
 import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
+import { traceReads } from '../memory/traces.js';
 import { describeAction, localWhen } from './describe.js';
 import { liveActions, type Produced, type StoredAction, type StoredPlan } from './plan.js';
 import type { CalendarPort, EventDoc } from './ports.js';
 import { fingerprint } from './produced.js';
 import { stageTransition } from './state-machine.js';
-import { traceReads } from '../memory/traces.js';
-import { eventReads } from '../calendar/events.js';
 
 export interface ExecDeps {
   /** Asked for only when an action touches the calendar. */
@@ -38,7 +38,9 @@ function withAction(e: unknown, plan: StoredPlan, a: StoredAction, i: number): u
   if (!(e instanceof AppError) || e.status >= 500) return e;
   const details = (e.details ?? [{ path: '', message: e.message }]).map((d) => ({ ...d, path: `plan.actions.${i}${d.path ? `.${d.path}` : ''}` }));
   const [status, code] = e.status === 404 ? [409, 'conflict'] : [e.status, e.code];
-  return new AppError(status, code, `Plan ${plan.plan_id} cannot be executed: action ${a.action_id} (${a.kind}) failed: ${e.message} Nothing was changed.`, { details });
+  return new AppError(status, code, `Plan ${plan.plan_id} cannot be executed: action ${a.action_id} (${a.kind}) failed: ${e.message} Nothing was changed.`, {
+    details,
+  });
 }
 
 /**
@@ -97,7 +99,14 @@ export function stageExecution(tx: Tx, plan: StoredPlan, d: ExecDeps): Execution
         ev = d.calendar().stageCreate(
           tx,
           plan.user_id,
-          { title: a.title, scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes, task_id: a.task_id, ...(a.tempo_tag ? { tag: a.tempo_tag } : {}), source: 'agent' },
+          {
+            title: a.title,
+            scheduled_for: a.scheduled_for,
+            duration_minutes: a.duration_minutes,
+            task_id: a.task_id,
+            ...(a.tempo_tag ? { tag: a.tempo_tag } : {}),
+            source: 'agent',
+          },
           actor,
           now,
         );

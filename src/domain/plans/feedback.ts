@@ -2,12 +2,12 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import type { FeedbackRequest } from '../../contracts/plans.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
-import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
-import { assertOwner, type Principal } from '../principal.js';
-import { observe, type Observation } from './biases.js';
-import { liveActions, type StoredAction, type StoredPlan } from './plan.js';
-import { traceReads } from '../memory/traces.js';
 import { eventReads } from '../calendar/events.js';
+import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
+import { traceReads } from '../memory/traces.js';
+import { assertOwner, type Principal } from '../principal.js';
+import { type Observation, observe } from './biases.js';
+import { liveActions, type StoredAction, type StoredPlan } from './plan.js';
 
 /**
  * The action feedback is about: the one a revision names, the one that produced the trace, or —
@@ -17,7 +17,8 @@ export function pickAction(plan: StoredPlan, req: FeedbackRequest, trace: Stored
   const named = typeof req.revision === 'object' ? req.revision.action_id : undefined;
   if (named !== undefined) {
     const a = plan.actions.find((x) => x.action_id === named);
-    if (!a) throw validationFailed(`Plan ${plan.plan_id} has no action ${named}.`, [{ path: 'revision.action_id', message: `not an action of ${plan.plan_id}` }]);
+    if (!a)
+      throw validationFailed(`Plan ${plan.plan_id} has no action ${named}.`, [{ path: 'revision.action_id', message: `not an action of ${plan.plan_id}` }]);
     return a;
   }
   const producedBy = trace.fields?.action_id;
@@ -75,7 +76,8 @@ export function stageFeedback(tx: Tx, p: Principal, req: FeedbackRequest, actor:
     const planId = trace.fields?.plan_id;
     if (typeof planId === 'string' && trace.type !== 'transition') plan = tx.get('plans', planId);
   }
-  if (trace.type === 'transition') throw conflict(`Trace ${trace.uid} records a plan transition and cannot take feedback; give it on the plan instead.`, 'immutable_trace');
+  if (trace.type === 'transition')
+    throw conflict(`Trace ${trace.uid} records a plan transition and cannot take feedback; give it on the plan instead.`, 'immutable_trace');
   const action = plan ? pickAction(plan, req, trace) : undefined;
   const updates = {
     ...(req.rating !== undefined ? { feedback_rating: req.rating } : {}),

@@ -1,6 +1,5 @@
-import type { Produced, StoredPlan } from '../../contracts/stored.js';
 import type { Action, Plan, PlanStatus } from '../../contracts/plans.js';
-
+import type { Produced, StoredPlan } from '../../contracts/stored.js';
 
 export type { Produced, StoredPlan };
 

@@ -1,7 +1,7 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import {
-  ActionList,
   type ActionInput,
+  ActionList,
   type ApproveRequest,
   type ExecuteRequest,
   type ExecuteResponse,
@@ -11,7 +11,7 @@ import {
   type QueueQuery,
 } from '../../contracts/plans.js';
 import type { PreferencesInput } from '../../contracts/tempo.js';
-import { conflict, notFound, validationFailed, type ErrorDetail } from '../../errors.js';
+import { conflict, type ErrorDetail, notFound, validationFailed } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
@@ -22,14 +22,14 @@ import { actorOf, assertOwner, type Principal } from '../principal.js';
 import type { TempoService } from '../tempo/tempo-service.js';
 import type { UsersService } from '../users/users-service.js';
 import { applyEdits, buildActions } from './actions.js';
-import { learn, observe, type Observation } from './biases.js';
+import { learn, type Observation, observe } from './biases.js';
 import { assertEditsAllowed, assertProposalAllowed, type ConstraintContext } from './constraints.js';
 import { describePlan } from './describe.js';
-import { stageExecution, type ExecDeps, type Execution } from './executor.js';
+import { EditedFollower } from './edited.js';
+import { type ExecDeps, type Execution, stageExecution } from './executor.js';
 import { feedbackObservations, stageFeedback } from './feedback.js';
 import { planView, type StoredAction, type StoredPlan } from './plan.js';
 import type { CalendarPort, EventDoc, Planner } from './ports.js';
-import { EditedFollower } from './edited.js';
 import { assertTransition, stageTransition } from './state-machine.js';
 
 export interface PlansDeps {
@@ -71,7 +71,11 @@ export class PlansService {
       clock: d.clock,
       bus: d.bus,
       announce: (plans, transitions) =>
-        this.announce({ traces: transitions.map((trace) => ({ trace, kind: 'created' })), events: [], plans: plans.map((plan) => ({ plan, type: 'plan.edited' })) }),
+        this.announce({
+          traces: transitions.map((trace) => ({ trace, kind: 'created' })),
+          events: [],
+          plans: plans.map((plan) => ({ plan, type: 'plan.edited' })),
+        }),
       learn: (userId, observations) => this.learnBiases(userId, observations),
     });
     this.planner = d.planner;
@@ -109,7 +113,14 @@ export class PlansService {
       if (a.kind === 'reflect' || a.status === 'rejected' || !(a.duration_minutes > 0)) return rest;
       const start = new Date(a.scheduled_for);
       const end = new Date(start.getTime() + a.duration_minutes * 60_000);
-      const uids = [...new Set(this.calendar.busy(userId, start, end).map((b) => b.uid).filter((u): u is string => Boolean(u) && u !== a.event_uid))];
+      const uids = [
+        ...new Set(
+          this.calendar
+            .busy(userId, start, end)
+            .map((b) => b.uid)
+            .filter((u): u is string => Boolean(u) && u !== a.event_uid),
+        ),
+      ];
       return uids.length ? { ...rest, conflicts: uids } : rest;
     });
   }
@@ -124,7 +135,9 @@ export class PlansService {
     if (req.actions) inputs = req.actions;
     else {
       if (!this.planner) {
-        throw validationFailed('No planner is configured: send your own `actions`, or configure a planner.', [{ path: 'prompt', message: 'no planner is configured' }]);
+        throw validationFailed('No planner is configured: send your own `actions`, or configure a planner.', [
+          { path: 'prompt', message: 'no planner is configured' },
+        ]);
       }
       const out = await this.planner.propose({ prompt: req.prompt!, task_id: req.task_id, context: req.context ?? {}, principal: p });
       inputs = parseActions(out.actions);
@@ -245,7 +258,9 @@ export class PlansService {
     await this.learnBiases(out.plan.user_id, observations);
     return {
       ...planView(out.plan),
-      ...(out.execution ? { execution: { plans: [planView(out.execution.plan)], log: out.execution.log, results: out.execution.results, simulated: false } } : {}),
+      ...(out.execution
+        ? { execution: { plans: [planView(out.execution.plan)], log: out.execution.log, results: out.execution.results, simulated: false } }
+        : {}),
     };
   }
 
@@ -266,7 +281,13 @@ export class PlansService {
   }
 
   private execDeps(userId: string, actor: string, now: Date): ExecDeps {
-    return { calendar: () => this.calendar, actor, now, timezone: this.zone(userId), eventEdited: (tx, after, by) => this.edited.stage(tx, 'events', after.uid, after, by) };
+    return {
+      calendar: () => this.calendar,
+      actor,
+      now,
+      timezone: this.zone(userId),
+      eventEdited: (tx, after, by) => this.edited.stage(tx, 'events', after.uid, after, by),
+    };
   }
 
   /**
@@ -313,12 +334,17 @@ export class PlansService {
       if (!ready(plan.status)) assertTransition(plan, 'executed');
       return [plan];
     }
-    const ofTask = tx.byIndex('plans', 'task_id', req.task_id!).filter((x) => x.user_id === p.userId).sort(byCreation);
+    const ofTask = tx
+      .byIndex('plans', 'task_id', req.task_id!)
+      .filter((x) => x.user_id === p.userId)
+      .sort(byCreation);
     if (!ofTask.length) throw notFound(`No plan for task ${req.task_id}.`);
     const todo = ofTask.filter((x) => ready(x.status));
     if (!todo.length) {
       const states = ofTask.map((x) => `${x.plan_id} is ${x.status}`).join(', ');
-      throw conflict(`Task ${req.task_id} has no approved plan to execute (${states}).`, 'invalid_transition', [{ path: 'task_id', message: 'no approved plan' }]);
+      throw conflict(`Task ${req.task_id} has no approved plan to execute (${states}).`, 'invalid_transition', [
+        { path: 'task_id', message: 'no approved plan' },
+      ]);
     }
     return todo;
   }
@@ -333,7 +359,11 @@ export class PlansService {
     const actor = actorOf(p);
     const now = this.d.clock.now();
     const out = await this.d.store.transact((tx) => stageFeedback(tx, p, req, actor, now));
-    this.announce({ traces: [...(out.changed ? [{ trace: out.target, kind: 'updated' as const }] : []), { trace: out.log, kind: 'created' }], events: [], plans: [] });
+    this.announce({
+      traces: [...(out.changed ? [{ trace: out.target, kind: 'updated' as const }] : []), { trace: out.log, kind: 'created' }],
+      events: [],
+      plans: [],
+    });
     if (out.plan) await this.learnBiases(out.target.user_id, feedbackObservations(this.d.store, out.plan, out.action, req));
     return out.target;
   }

@@ -1,5 +1,4 @@
-import type { PlanContext } from '../../contracts/plans.js';
-import type { ActionInput } from '../../contracts/plans.js';
+import type { ActionInput, PlanContext } from '../../contracts/plans.js';
 import type { StoredEvent } from '../../contracts/stored.js';
 import type { Tx } from '../../store/store.js';
 import type { Principal } from '../principal.js';

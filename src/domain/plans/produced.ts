@@ -24,7 +24,10 @@ function canonical(v: unknown): unknown {
 /** A digest of a document's substance, to tell a real edit from a version bump. */
 export function fingerprint(doc: Record<string, unknown>): string {
   const substance = Object.fromEntries(Object.entries(doc).filter(([k]) => !NOT_SUBSTANCE.has(k)));
-  return createHash('sha256').update(JSON.stringify(canonical(substance))).digest('base64url').slice(0, 22);
+  return createHash('sha256')
+    .update(JSON.stringify(canonical(substance)))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 /**

@@ -1,8 +1,8 @@
+import type { StoredTrace } from '../../contracts/memory.js';
 import type { PlanStatus } from '../../contracts/plans.js';
 import { conflict } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { stageTrace } from '../memory/stage-trace.js';
-import type { StoredTrace } from '../../contracts/memory.js';
 import type { StoredPlan } from './plan.js';
 
 /**
@@ -31,7 +31,9 @@ export const canTransition = (from: PlanStatus, to: PlanStatus) => TRANSITIONS[f
 export function assertTransition(plan: Pick<StoredPlan, 'plan_id' | 'status'>, to: PlanStatus): void {
   if (canTransition(plan.status, to)) return;
   const allowed = TRANSITIONS[plan.status];
-  const next = allowed.length ? `${/^[aeiou]/.test(plan.status) ? 'an' : 'a'} ${plan.status} plan can only become ${allowed.join(' or ')}` : `${plan.status} is final`;
+  const next = allowed.length
+    ? `${/^[aeiou]/.test(plan.status) ? 'an' : 'a'} ${plan.status} plan can only become ${allowed.join(' or ')}`
+    : `${plan.status} is final`;
   throw conflict(`Cannot ${VERB[to]} plan ${plan.plan_id}: it is ${plan.status}, and ${next}.`, 'invalid_transition', [
     { path: 'plan_id', message: `status is ${plan.status}`, from: plan.status, to },
   ]);

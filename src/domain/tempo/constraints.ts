@@ -1,8 +1,8 @@
 import type { ActionKind, Blocked, Budget, Cadence } from '../../contracts/tempo.js';
 import type { ErrorDetail } from '../../errors.js';
-import { blockedIntervals } from './blocked.js';
 import { formatHHMM } from '../../time/local-date.js';
-import { dayPeriod, isoWeekPeriod, toZoned, type Period } from '../../time/zoned-time.js';
+import { dayPeriod, isoWeekPeriod, type Period, toZoned } from '../../time/zoned-time.js';
+import { blockedIntervals } from './blocked.js';
 
 /**
  * The constraint checker: pure, so the agent area can call it at proposal time and the planner
@@ -149,7 +149,8 @@ function budgetViolations(c: CandidateAction, input: CheckInput): Violation[] {
     { limit: budget.per_week, per: 'week' },
   ];
   const agentLimits = c.agent_id ? budget.per_agent?.[c.agent_id] : undefined;
-  if (agentLimits) limits.push({ limit: agentLimits.per_day, agent: c.agent_id!, per: 'day' }, { limit: agentLimits.per_week, agent: c.agent_id!, per: 'week' });
+  if (agentLimits)
+    limits.push({ limit: agentLimits.per_day, agent: c.agent_id!, per: 'day' }, { limit: agentLimits.per_week, agent: c.agent_id!, per: 'week' });
   for (const { limit, agent, per } of limits) {
     if (limit === undefined) continue;
     const period = periodOf(per, at, input.timezone);

@@ -1,7 +1,7 @@
 import type { Blocked, TimeRange } from '../../contracts/tempo.js';
-import { blockedIntervals } from './blocked.js';
-import { expandWeekly, interval, normalize, subtract, type Interval, type WeeklyRange } from './intervals.js';
 import { offsetMinutes } from '../../time/zoned-time.js';
+import { blockedIntervals } from './blocked.js';
+import { expandWeekly, type Interval, interval, normalize, subtract, type WeeklyRange } from './intervals.js';
 
 /** Searched when no tag range applies: nobody wants an agent to book 03:00. */
 export const WAKING_HOURS: WeeklyRange = { start: '06:00', end: '22:00' };
@@ -70,10 +70,7 @@ export function findFreeSlots(q: FreeSlotQuery): FreeSlot[] {
   const windows = normalize(searchRanges(q).flatMap((r) => expandWeekly(r, q.timezone, from, until)))
     .map((w) => ({ start: Math.max(w.start, from), end: Math.min(w.end, until) }))
     .filter((w) => w.end > w.start);
-  const taken: Interval[] = [
-    ...(q.busy ?? []).map((b) => interval(b.start, b.end)),
-    ...blockedIntervals(q.profile.blocked, q.timezone, from, until),
-  ];
+  const taken: Interval[] = [...(q.busy ?? []).map((b) => interval(b.start, b.end)), ...blockedIntervals(q.profile.blocked, q.timezone, from, until)];
   const out: FreeSlot[] = [];
   for (const piece of subtract(windows, taken)) {
     for (let t = alignUp(piece.start, step, q.timezone); t + duration <= piece.end && out.length < count; t = alignUp(t + duration, step, q.timezone)) {

@@ -1,4 +1,4 @@
-import { addDays, compareDates, parseHHMM, weekdayOf, type Weekday } from '../../time/local-date.js';
+import { addDays, compareDates, parseHHMM, type Weekday, weekdayOf } from '../../time/local-date.js';
 import { atLocalTime, localDateOf } from '../../time/zoned-time.js';
 
 /** A half-open span `[start, end)` in epoch milliseconds. */

@@ -1,5 +1,14 @@
+import {
+  type Blocked,
+  type Budget,
+  blockKey,
+  type Cadence,
+  type DurationBias,
+  type PreferencesInput,
+  type TempoProfile,
+  type TimeRange,
+} from '../../contracts/tempo.js';
 import { isTempoTag } from '../../time/tags.js';
-import { blockKey, type Blocked, type Budget, type Cadence, type DurationBias, type PreferencesInput, type TempoProfile, type TimeRange } from '../../contracts/tempo.js';
 
 /** The stored part of a tempo profile (the time zone is the user's, kept on the user). */
 export type TempoSettings = Omit<TempoProfile, 'user_id' | 'timezone'>;

@@ -2,13 +2,12 @@ import type { StoredProfile } from '../../contracts/stored.js';
 import type { PreferencesInput, TempoProfile } from '../../contracts/tempo.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
-import type { Clock } from '../clock.js';
-import type { UsersService } from '../users/users-service.js';
-import { BUILTIN_TAGS, defaultSettings, mergeSettings, tagsOfSettings, type TempoSettings } from './profile.js';
 import { isTempoTag, normalizeTag, tagMinutes } from '../../time/tags.js';
-import { traceReads } from '../memory/traces.js';
 import { eventReads } from '../calendar/events.js';
-
+import type { Clock } from '../clock.js';
+import { traceReads } from '../memory/traces.js';
+import type { UsersService } from '../users/users-service.js';
+import { BUILTIN_TAGS, defaultSettings, mergeSettings, type TempoSettings, tagsOfSettings } from './profile.js';
 
 function settingsOf(stored: StoredProfile | undefined): TempoSettings {
   if (!stored) return defaultSettings();
@@ -76,7 +75,6 @@ export class TempoService {
     for (const t of tagsOfSettings(this.settings(userId))) add(t);
     return [...found].sort(compareTags);
   }
-
 }
 
 /** A user's stored tempo settings, or the defaults. */

@@ -57,7 +57,11 @@ export class KeysService {
 
   /** Every key for admin; otherwise only the calling key (a key sees no other key, not even its user's). */
   list(caller: Principal): ApiKey[] {
-    if (caller.scopes.has('admin')) return this.store.all('api_keys').map(publicKey).sort((a, b) => a.id.localeCompare(b.id));
+    if (caller.scopes.has('admin'))
+      return this.store
+        .all('api_keys')
+        .map(publicKey)
+        .sort((a, b) => a.id.localeCompare(b.id));
     const own = caller.keyId ? this.store.get('api_keys', caller.keyId) : undefined;
     return own ? [publicKey(own)] : [];
   }
@@ -81,7 +85,8 @@ export class KeysService {
   /** The daemon's own revocation (no caller): used at start on an owner key whose secret left credentials.json. */
   async retire(id: string, userId: string): Promise<void> {
     const key = this.store.get('api_keys', id);
-    if (key && key.user_id === userId && !key.revoked_at) await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
+    if (key && key.user_id === userId && !key.revoked_at)
+      await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
   }
 
   /** The live key for a presented secret, or undefined (unknown, revoked or expired). */

@@ -1,7 +1,7 @@
-import type { StoredUser } from '../../contracts/stored.js';
 import { randomBytes } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
+import { jwtVerify, SignJWT } from 'jose';
 import { SCOPES, type Scope } from '../../contracts/scopes.js';
+import type { StoredUser } from '../../contracts/stored.js';
 import type { UserProfile } from '../../contracts/users.js';
 import { AppError, conflict, forbidden, notFound, unauthorized } from '../../errors.js';
 import type { Store } from '../../store/store.js';
@@ -168,7 +168,10 @@ export class UsersService {
       const u = tx.get('users', caller.userId);
       if (!u) throw notFound(`No user ${caller.userId}.`);
       const email = input.email?.toLowerCase() ?? u.email;
-      if (!email) throw new AppError(422, 'validation_failed', 'An email is required the first time a password is set.', { details: [{ path: 'email', message: 'required' }] });
+      if (!email)
+        throw new AppError(422, 'validation_failed', 'An email is required the first time a password is set.', {
+          details: [{ path: 'email', message: 'required' }],
+        });
       if (tx.byIndex('users', 'email', email).some((o) => o.user_id !== u.user_id)) throw conflict(`Another user has the email ${email}.`);
       tx.put('users', { ...u, email, password_hash: hash, token_gen: (u.token_gen ?? 0) + 1, updated_at: this.clock.now().toISOString() });
     });

@@ -1,9 +1,9 @@
 import { stemmer } from 'stemmer';
 import type { StoredTrace } from '../../contracts/memory.js';
-import type { Store } from '../../store/store.js';
 import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
-import { TopK } from './top-k.js';
+import type { Store } from '../../store/store.js';
 import { STOP_WORDS } from '../text/tokenize.js';
+import { TopK } from './top-k.js';
 
 /**
  * A keyword index of every user's traces: the memory service searches it through its port; the

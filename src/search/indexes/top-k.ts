@@ -31,4 +31,3 @@ export class TopK<T extends { score: number } = { uid: string; score: number }> 
     }
   }
 }
-

@@ -1,6 +1,6 @@
 import { GROUP_WEIGHT, GroupCentroids } from './group-centroids.js';
 import { DENSITY_SAMPLE, HUBNESS_WEIGHT, NeighborDensity } from './neighbor-density.js';
-import { simdModule, simdScan, type ScanFn } from './simd-scan.js';
+import { type ScanFn, simdModule, simdScan } from './simd-scan.js';
 import { TopK } from './top-k.js';
 
 /** A hit of a vector search: the trace uid and its similarity to the query (cosine, blended with its group's and less its density penalty: group-centroids.ts, neighbor-density.ts). */

@@ -1,14 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/config.js';
 import type { ModelStatus } from '../../contracts/status.js';
-import { BuiltinEmbedder } from './builtin-embedder.js';
 import { DEFAULT_MAX_RANK } from '../vectors/build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectors, type WordVectors } from '../vectors/word-vectors-file.js';
+import { BuiltinEmbedder } from './builtin-embedder.js';
 
 export type { ModelStatus };
 

@@ -4,8 +4,8 @@
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { buildWordVectors } from '../vectors/build-word-vectors.js';
-import { dieWithParent } from './child-lifeline.js';
 import { encodeWordVectors } from '../vectors/word-vectors-file.js';
+import { dieWithParent } from './child-lifeline.js';
 
 dieWithParent();
 const [input, source, out] = process.argv.slice(2);

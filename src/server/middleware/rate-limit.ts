@@ -75,8 +75,12 @@ export function limiterOf(owner: { config: { rateLimit: number }; clock: Clock }
 export function rateLimit(limiter: RateLimiter, isPublic: (method: string, path: string) => boolean) {
   return async (ctx: Context, next: Next) => {
     if (!limiter.enabled) return next();
-    const cred = ctx.get('authorization') || (typeof ctx.query.key === 'string' ? ctx.query.key : '') || (typeof ctx.query.access_token === 'string' ? ctx.query.access_token : '');
-    const bucket = cred && !isPublic(ctx.method, ctx.path) ? createHash('sha256').update(cred).digest('base64url').slice(0, 16) + '|' + ctx.ip : `anon|${ctx.ip}`;
+    const cred =
+      ctx.get('authorization') ||
+      (typeof ctx.query.key === 'string' ? ctx.query.key : '') ||
+      (typeof ctx.query.access_token === 'string' ? ctx.query.access_token : '');
+    const bucket =
+      cred && !isPublic(ctx.method, ctx.path) ? createHash('sha256').update(cred).digest('base64url').slice(0, 16) + '|' + ctx.ip : `anon|${ctx.ip}`;
     const b = limiter.hit(bucket);
     ctx.set('RateLimit-Limit', String(limiter.limit));
     ctx.set('RateLimit-Remaining', String(b.remaining));

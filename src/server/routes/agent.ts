@@ -1,6 +1,6 @@
 import { endpoint } from '../../contracts/endpoints.js';
 import { requireScope } from '../../domain/principal.js';
-import { route, type RouteAuth } from '../route.js';
+import { type RouteAuth, route } from '../route.js';
 
 /** Reading the queue and plans: any agent scope. */
 export const AGENT_ANY: RouteAuth = { anyOf: ['agent:plan', 'agent:approve', 'agent:execute'] };

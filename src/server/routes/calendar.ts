@@ -49,7 +49,8 @@ export const calendarRoutes = [
     ...endpoint('POST /calendar/import'),
     tag: 'calendar',
     summary: 'Import an iCalendar file (text/calendar body, or JSON {ics}); idempotent by UID',
-    description: 'A file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB; a large file is read in a worker thread (import_parse_ms, import_parse_memory_mb) and stored 100 events per transaction.',
+    description:
+      'A file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB; a large file is read in a worker thread (import_parse_ms, import_parse_memory_mb) and stored 100 events per transaction.',
     auth: 'calendar:write',
     bodyLimit: ICS_LIMIT,
     handler: ({ body, raw, principal, services }) => {

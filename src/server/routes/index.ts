@@ -14,5 +14,18 @@ import { userRoutes } from './users.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
-  return [...systemRoutes, ...statusRoutes, ...authRoutes, ...userRoutes, ...memoryRoutes, ...chatRoutes, ...chatSummaryRoutes, ...debugRoutes, ...calendarRoutes, ...tempoRoutes, ...exportRoutes, ...agentRoutes];
+  return [
+    ...systemRoutes,
+    ...statusRoutes,
+    ...authRoutes,
+    ...userRoutes,
+    ...memoryRoutes,
+    ...chatRoutes,
+    ...chatSummaryRoutes,
+    ...debugRoutes,
+    ...calendarRoutes,
+    ...tempoRoutes,
+    ...exportRoutes,
+    ...agentRoutes,
+  ];
 }

@@ -18,7 +18,11 @@ export const systemRoutes = [
     handler: ({ services }) => ({
       api_version: API_VERSION,
       version: services.version,
-      build: { node: process.version, ...(process.env.KAIROS_COMMIT ? { commit: process.env.KAIROS_COMMIT } : {}), started_at: services.startedAt.toISOString() },
+      build: {
+        node: process.version,
+        ...(process.env.KAIROS_COMMIT ? { commit: process.env.KAIROS_COMMIT } : {}),
+        started_at: services.startedAt.toISOString(),
+      },
     }),
   }),
   route({

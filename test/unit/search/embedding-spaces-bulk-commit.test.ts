@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { homePaths } from '../../../src/config/paths.js';
-import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
+import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { BuiltinSpace } from '../../../src/search/embedding-spaces.js';
+import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../src/search/semantic-search.js';
 import { Store } from '../../../src/store/store.js';
 
@@ -15,11 +15,27 @@ import { Store } from '../../../src/store/store.js';
 const homes = [mkdtempSync(join(tmpdir(), 'kairos-bulk-a-')), mkdtempSync(join(tmpdir(), 'kairos-bulk-b-'))];
 afterAll(() => homes.forEach((h) => rmSync(h, { recursive: true, force: true })));
 
-const topics = ['doctor appointment about back pain', 'bicycle repair, new brakes', 'birthday presents for my sister', 'moving boxes for the new flat', 'database outage at work'];
+const topics = [
+  'doctor appointment about back pain',
+  'bicycle repair, new brakes',
+  'birthday presents for my sister',
+  'moving boxes for the new flat',
+  'database outage at work',
+];
 const trace = (i: number): StoredTrace => ({
-  uid: `t${String(i).padStart(4, '0')}`, user_id: 'u', type: 'observation', task_id: `task-${i % 7}`, timestamp: '2026-11-22T08:00:00.000Z',
-  content: `${topics[i % topics.length]} (note ${i})`, importance: 3, version: 1, linked_trace_ids: [], child_trace_ids: [], authored_by: 'u',
-  created_at: '2026-11-22T08:00:00.000Z', updated_at: '2026-11-22T08:00:00.000Z',
+  uid: `t${String(i).padStart(4, '0')}`,
+  user_id: 'u',
+  type: 'observation',
+  task_id: `task-${i % 7}`,
+  timestamp: '2026-11-22T08:00:00.000Z',
+  content: `${topics[i % topics.length]} (note ${i})`,
+  importance: 3,
+  version: 1,
+  linked_trace_ids: [],
+  child_trace_ids: [],
+  authored_by: 'u',
+  created_at: '2026-11-22T08:00:00.000Z',
+  updated_at: '2026-11-22T08:00:00.000Z',
 });
 
 async function space(home: string) {
@@ -49,7 +65,10 @@ describe('a large commit in the semantic index', () => {
       const b = await bulk.search.search('u', q, 10, () => true);
       expect(a.available && b.available).toBe(true);
       if (!a.available || !b.available) continue;
-      expect(b.hits.map((h) => h.uid), q).toEqual(a.hits.map((h) => h.uid));
+      expect(
+        b.hits.map((h) => h.uid),
+        q,
+      ).toEqual(a.hits.map((h) => h.uid));
     }
     expect(bulk.s.current!.index.has('t0299')).toBe(true);
   }, 60_000);

@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
 import type { BuiltinSpace, ProviderSpace } from '../../../src/search/embedding-spaces.js';
+import { VectorIndex } from '../../../src/search/indexes/vector-index.js';
+import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
 import { OpenAIEmbeddings } from '../../../src/search/providers/openai-embeddings.js';
 import { SemanticSearch } from '../../../src/search/semantic-search.js';
-import { VectorIndex } from '../../../src/search/indexes/vector-index.js';
 
 /** A loopback OpenAI-compatible server whose behaviour each test sets. */
 let server: Server;
@@ -32,7 +32,10 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
 
-const ok = (input: string[]) => ({ status: 200, body: { object: 'list', data: input.map((t, index) => ({ object: 'embedding', index, embedding: [t.length, 1, 0] })) } });
+const ok = (input: string[]) => ({
+  status: 200,
+  body: { object: 'list', data: input.map((t, index) => ({ object: 'embedding', index, embedding: [t.length, 1, 0] })) },
+});
 
 describe('OpenAI-compatible embeddings client', () => {
   it('posts {model, input} to {base}/embeddings and returns unit vectors in input order', async () => {
@@ -78,7 +81,12 @@ describe('semantic search fallbacks', () => {
   const builtinIndex = new VectorIndex(2);
   builtinIndex.upsert('t-gym', 'u', embedder.embed('gym'));
   builtinIndex.upsert('t-wed', 'u', embedder.embed('wedding'));
-  const readyBuiltin = { current: { index: builtinIndex, embedder }, name: 'tiny@1', settle: () => false, model: { ready: Promise.resolve(embedder) } } as unknown as BuiltinSpace;
+  const readyBuiltin = {
+    current: { index: builtinIndex, embedder },
+    name: 'tiny@1',
+    settle: () => false,
+    model: { ready: Promise.resolve(embedder) },
+  } as unknown as BuiltinSpace;
 
   it('answers from the provider when it works', async () => {
     const idx = new VectorIndex(2);
@@ -97,7 +105,10 @@ describe('semantic search fallbacks', () => {
       },
     } as unknown as ProviderSpace;
     const r = await new SemanticSearch(readyBuiltin, provider).search('u', 'gym', 10, () => true);
-    expect(r).toMatchObject({ available: true, info: { provider: 'builtin', model: 'tiny@1', fallback_reason: 'embeddings provider http://x/v1/embeddings answered 500' } });
+    expect(r).toMatchObject({
+      available: true,
+      info: { provider: 'builtin', model: 'tiny@1', fallback_reason: 'embeddings provider http://x/v1/embeddings answered 500' },
+    });
     expect(r.available && r.hits[0]!.uid).toBe('t-gym');
   });
 
@@ -110,8 +121,16 @@ describe('semantic search fallbacks', () => {
   });
 
   it('reports a broken built-in model with its reason', async () => {
-    const broken = { current: undefined, name: 'tiny@1', settle: () => false, model: { error: 'Cannot find package', ready: Promise.resolve(undefined) } } as unknown as BuiltinSpace;
-    expect(await new SemanticSearch(broken).search('u', 'gym', 10, () => true)).toMatchObject({ available: false, reason: expect.stringMatching(/unavailable: Cannot find package/) });
+    const broken = {
+      current: undefined,
+      name: 'tiny@1',
+      settle: () => false,
+      model: { error: 'Cannot find package', ready: Promise.resolve(undefined) },
+    } as unknown as BuiltinSpace;
+    expect(await new SemanticSearch(broken).search('u', 'gym', 10, () => true)).toMatchObject({
+      available: false,
+      reason: expect.stringMatching(/unavailable: Cannot find package/),
+    });
   });
 
   it('answers no hits for a query without a known word', async () => {

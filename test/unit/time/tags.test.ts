@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { isTempoTag, tagMinutes, TempoTagSchema } from '../../../src/time/tags.js';
-import { parseOr422 } from '../../../src/server/validate.js';
 import { AppError } from '../../../src/errors.js';
+import { parseOr422 } from '../../../src/server/validate.js';
+import { isTempoTag, TempoTagSchema, tagMinutes } from '../../../src/time/tags.js';
 
 describe('tempo tag grammar', () => {
   it.each([

@@ -13,12 +13,20 @@ describe('wall time ↔ instant', () => {
 
   it('moves a wall time in the spring gap forward, and takes the first of a repeated autumn hour (RFC 5545)', () => {
     // 2031-03-30 02:30 does not exist in Berlin: it is read with the offset before the gap (+01:00).
-    expect(new Date(instantOf({ year: 2031, month: 3, day: 30, hour: 2, minute: 30, second: 0 }, 'Europe/Berlin')).toISOString()).toBe('2031-03-30T01:30:00.000Z');
+    expect(new Date(instantOf({ year: 2031, month: 3, day: 30, hour: 2, minute: 30, second: 0 }, 'Europe/Berlin')).toISOString()).toBe(
+      '2031-03-30T01:30:00.000Z',
+    );
     // 2031-10-26 02:30 happens twice: the first (still +02:00).
-    expect(new Date(instantOf({ year: 2031, month: 10, day: 26, hour: 2, minute: 30, second: 0 }, 'Europe/Berlin')).toISOString()).toBe('2031-10-26T00:30:00.000Z');
+    expect(new Date(instantOf({ year: 2031, month: 10, day: 26, hour: 2, minute: 30, second: 0 }, 'Europe/Berlin')).toISOString()).toBe(
+      '2031-10-26T00:30:00.000Z',
+    );
     // New York: 2031-03-09 02:30 is skipped, 2031-11-02 01:30 repeats.
-    expect(new Date(instantOf({ year: 2031, month: 3, day: 9, hour: 2, minute: 30, second: 0 }, 'America/New_York')).toISOString()).toBe('2031-03-09T07:30:00.000Z');
-    expect(new Date(instantOf({ year: 2031, month: 11, day: 2, hour: 1, minute: 30, second: 0 }, 'America/New_York')).toISOString()).toBe('2031-11-02T05:30:00.000Z');
+    expect(new Date(instantOf({ year: 2031, month: 3, day: 9, hour: 2, minute: 30, second: 0 }, 'America/New_York')).toISOString()).toBe(
+      '2031-03-09T07:30:00.000Z',
+    );
+    expect(new Date(instantOf({ year: 2031, month: 11, day: 2, hour: 1, minute: 30, second: 0 }, 'America/New_York')).toISOString()).toBe(
+      '2031-11-02T05:30:00.000Z',
+    );
   });
 
   it('round-trips ordinary times in many zones', () => {

@@ -17,7 +17,11 @@ export async function run({ args, opts }: RunInput<{ execute?: boolean }>, deps:
       if (!deps.io.json) {
         const c = deps.io.chalk;
         const tz = await deps.userZone();
-        deps.io.line(r.execution ? `${c.green('✔')} Approved and executed ${r.plan_id}` : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`);
+        deps.io.line(
+          r.execution
+            ? `${c.green('✔')} Approved and executed ${r.plan_id}`
+            : `${c.green('✔')} Approved ${r.plan_id} (execute it with: kairos execute ${r.plan_id})`,
+        );
         deps.io.line(r.execution ? describeExecution(r.execution, c, tz) : describePlan(r, c, tz));
       }
     } catch (e) {

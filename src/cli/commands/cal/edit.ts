@@ -1,5 +1,5 @@
 import { parseSetPairs } from '../../input/set-pairs.js';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describe } from './format.js';
 import { parseDuration, parseWhen } from './when.js';
 
@@ -22,7 +22,8 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
   const client = await deps.client();
   const zone = await deps.userZone();
   if (opts.at) updates.scheduled_for = parseWhen(opts.at, zone, new Date());
-  if (typeof updates.scheduled_for === 'string' && !/T/.test(updates.scheduled_for) && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for)) updates.scheduled_for = parseWhen(updates.scheduled_for, zone, new Date(), 'scheduled_for');
+  if (typeof updates.scheduled_for === 'string' && !/T/.test(updates.scheduled_for) && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for))
+    updates.scheduled_for = parseWhen(updates.scheduled_for, zone, new Date(), 'scheduled_for');
   if (opts.for) updates.duration_minutes = parseDuration(opts.for);
   if (opts.title) updates.title = opts.title;
   if (!Object.keys(updates).length) throw usage('Nothing to change: give --set key=value, --at, --for or --title.');

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { parseWhen } from './when.js';
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string; output?: string }>, deps: CliDeps): Promise<void> {

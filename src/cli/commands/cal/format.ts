@@ -50,7 +50,12 @@ export function agenda(events: EventView[], tz: string, c: ChalkInstance, range?
     for (let i = 0; i < days; i++) {
       const at = midnightAfter(w, i, e.timezone);
       if (range && (at >= range.to || at + 86_400_000 <= range.from)) continue;
-      rows.push({ day: dayKey(at, e.timezone), label: dayLabel(at, e.timezone), order: '0', line: eventLine(e, e.timezone, c) + (days > 1 ? c.dim(` (day ${i + 1}/${days})`) : '') });
+      rows.push({
+        day: dayKey(at, e.timezone),
+        label: dayLabel(at, e.timezone),
+        order: '0',
+        line: eventLine(e, e.timezone, c) + (days > 1 ? c.dim(` (day ${i + 1}/${days})`) : ''),
+      });
     }
   }
   rows.sort((a, b) => a.day.localeCompare(b.day) || a.order.localeCompare(b.order));

@@ -1,12 +1,13 @@
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { readInput } from '../../input/read-input.js';
+import type { CliDeps, RunInput } from '../../kit.js';
 
 function summary(r: EndpointResponse<'POST /calendar/import'>, name: string): string {
   const lines = [`Imported ${name}: ${r.imported} new, ${r.updated} updated, ${r.skipped} unchanged or not events, ${r.errors.length} error(s)`];
   const where = (p: { uid?: string; line?: number }) => [p.line !== undefined ? `line ${p.line}` : '', p.uid ? `UID ${p.uid}` : ''].filter(Boolean).join(', ');
   for (const e of r.errors) lines.push(`  error  ${where(e)}: ${e.message}`);
-  if (r.warnings.length) lines.push(`  ${r.warnings.length} warning(s) (--json shows them all), e.g. ${where(r.warnings[0]!) || 'file'}: ${r.warnings[0]!.message}`);
+  if (r.warnings.length)
+    lines.push(`  ${r.warnings.length} warning(s) (--json shows them all), e.g. ${where(r.warnings[0]!) || 'file'}: ${r.warnings[0]!.message}`);
   return lines.join('\n');
 }
 

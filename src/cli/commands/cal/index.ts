@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 import { examples } from '../../examples.js';
+import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerCal(program: Command, ctx: ProgramContext): void {
   const cal = program.command('cal').description('calendar: add, list, edit and remove events; import, export and subscribe (.ics)');
@@ -33,7 +33,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--to <when>', 'end of the range (default: 7 days after --from)')
       .option('--tag <tag>', 'only events with this tag')
       .action(lazy(ctx, () => import('./list.js'))),
-    ['kairos cal list', 'kairos cal list --from monday --to "next monday" --tag work', 'kairos cal list --from 2031-02-01 --to 2031-03-01 --json | jq ".events[].title"'],
+    [
+      'kairos cal list',
+      'kairos cal list --from monday --to "next monday" --tag work',
+      'kairos cal list --from 2031-02-01 --to 2031-03-01 --json | jq ".events[].title"',
+    ],
   );
   examples(
     cal
@@ -47,7 +51,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--occurrence <recurrence_id>', 'edit only the occurrence that starts at this instant (see `cal list --json`)')
       .option('--expected-version <n>', 'refuse unless the event is at this version', intArg('--expected-version', 1))
       .action(lazy(ctx, () => import('./edit.js'))),
-    ['kairos cal edit ev_01j… --at "friday 4pm"', 'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings', 'kairos cal edit ev_01j… --occurrence 2031-02-17T08:00:00Z --set status=cancelled'],
+    [
+      'kairos cal edit ev_01j… --at "friday 4pm"',
+      'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings',
+      'kairos cal edit ev_01j… --occurrence 2031-02-17T08:00:00Z --set status=cancelled',
+    ],
   );
   examples(
     cal
@@ -65,7 +73,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .description('import an .ics file (re-importing changes nothing); prints the report')
       .argument('<file>', 'iCalendar file, or - for stdin')
       .action(lazy(ctx, () => import('./import.js'))),
-    ['kairos cal import ~/Downloads/holidays.ics', 'curl -s https://example.com/team.ics | kairos cal import -', 'kairos cal import work.ics --json | jq .errors'],
+    [
+      'kairos cal import ~/Downloads/holidays.ics',
+      'curl -s https://example.com/team.ics | kairos cal import -',
+      'kairos cal import work.ics --json | jq .errors',
+    ],
   );
   examples(
     cal

@@ -1,6 +1,6 @@
 import { instantOf } from '../../../time/zone-cache.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { agenda, } from './format.js';
+import { agenda } from './format.js';
 import { parseWhen } from './when.js';
 
 const DAY = 86_400_000;
@@ -11,7 +11,10 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
   const now = new Date();
   const start = opts.from ? parseWhen(opts.from, zone, now, '--from') : now.toISOString();
   const end = opts.to ? parseWhen(opts.to, zone, now, '--to') : undefined;
-  const bound = (s: string) => (/^\d{4}-\d{2}-\d{2}$/.test(s) ? instantOf({ year: +s.slice(0, 4), month: +s.slice(5, 7), day: +s.slice(8, 10), hour: 0, minute: 0, second: 0 }, zone) : Date.parse(s));
+  const bound = (s: string) =>
+    /^\d{4}-\d{2}-\d{2}$/.test(s)
+      ? instantOf({ year: +s.slice(0, 4), month: +s.slice(5, 7), day: +s.slice(8, 10), hour: 0, minute: 0, second: 0 }, zone)
+      : Date.parse(s);
   // Seven days after --from; a bare date is midnight in the user's zone, as the server reads it.
   const fallbackEnd = () => new Date(bound(start) + 7 * DAY).toISOString();
   const to = end ?? fallbackEnd();

@@ -23,8 +23,16 @@ export function parseWhen(text: string, tz: string, now: Date, flag = '--at'): s
   const [r] = chrono.parse(t, ref, { forwardDate: true });
   if (!r) throw usage(`${flag}: cannot read "${text}" as a date or time (try "tomorrow 3pm", "next monday 9:30" or 2031-02-10T15:00:00+01:00).`);
   const c = r.start;
-  const wall = { year: c.get('year')!, month: c.get('month')!, day: c.get('day')!, hour: c.get('hour') ?? 0, minute: c.get('minute') ?? 0, second: c.get('second') ?? 0 };
-  if (c.isCertain('timezoneOffset')) return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - c.get('timezoneOffset')! * 60_000).toISOString();
+  const wall = {
+    year: c.get('year')!,
+    month: c.get('month')!,
+    day: c.get('day')!,
+    hour: c.get('hour') ?? 0,
+    minute: c.get('minute') ?? 0,
+    second: c.get('second') ?? 0,
+  };
+  if (c.isCertain('timezoneOffset'))
+    return new Date(Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute, wall.second) - c.get('timezoneOffset')! * 60_000).toISOString();
   // A day named without a time ("friday") is an all-day date.
   if (!c.isCertain('hour')) return `${String(wall.year).padStart(4, '0')}-${String(wall.month).padStart(2, '0')}-${String(wall.day).padStart(2, '0')}`;
   return new Date(instantOf(wall, tz)).toISOString();
@@ -37,7 +45,8 @@ export function parseDuration(text: string, flag = '--for'): number {
   let minutes: number | undefined;
   if (/^\d+$/.test(t)) minutes = Number(t);
   else if ((m = /^(\d+(?:\.\d+)?)d(?:ays?)?$/.exec(t))) minutes = Number(m[1]) * 1440;
-  else if ((m = /^(?:(\d+(?:\.\d+)?)h(?:ours?|rs?)?)?(?:(\d+)m(?:in(?:utes?)?)?)?$/.exec(t)) && (m[1] || m[2])) minutes = Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0);
+  else if ((m = /^(?:(\d+(?:\.\d+)?)h(?:ours?|rs?)?)?(?:(\d+)m(?:in(?:utes?)?)?)?$/.exec(t)) && (m[1] || m[2]))
+    minutes = Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0);
   if (minutes === undefined || !Number.isFinite(minutes) || minutes <= 0) throw usage(`${flag}: "${text}" is not a duration (45m, 1h30m, 2h, 90, 3d).`);
   return Math.round(minutes);
 }

@@ -1,6 +1,6 @@
-import { Option, type Command } from 'commander';
-import { lazy, type ProgramContext } from '../../kit.js';
+import { type Command, Option } from 'commander';
 import { examples } from '../../examples.js';
+import { lazy, type ProgramContext } from '../../kit.js';
 
 export function registerChat(program: Command, ctx: ProgramContext): void {
   examples(
@@ -12,6 +12,10 @@ export function registerChat(program: Command, ctx: ProgramContext): void {
       .option('-y, --yes', 'approve (and execute) a resulting plan without asking')
       .addOption(new Option('--no-execute', 'with --yes: approve only, execute later'))
       .action(lazy(ctx, () => import('./chat.js'))),
-    ['kairos chat "gym tomorrow 7am for an hour and call mom Sunday at 6pm"', 'kairos chat "when did I last go running?"', 'kairos chat "note: slept badly, too much coffee"'],
+    [
+      'kairos chat "gym tomorrow 7am for an hour and call mom Sunday at 6pm"',
+      'kairos chat "when did I last go running?"',
+      'kairos chat "note: slept badly, too much coffee"',
+    ],
   );
 }

@@ -1,5 +1,5 @@
 import { completionScript } from '../../completion.js';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
   const shell = args[0];

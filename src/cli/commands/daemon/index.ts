@@ -1,6 +1,6 @@
-import { Option, type Command } from 'commander';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
+import { type Command, Option } from 'commander';
 import { examples } from '../../examples.js';
+import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerDaemon(program: Command, ctx: ProgramContext): void {
   const daemon = program.command('daemon').description('run and manage the background daemon');
@@ -22,14 +22,23 @@ export function registerDaemon(program: Command, ctx: ProgramContext): void {
     'kairos daemon start',
     'kairos daemon start --port 7441',
   ]);
-  examples(daemon.command('stop').description('stop the running daemon').action(lazy(ctx, () => import('./stop.js'))), ['kairos daemon stop']);
+  examples(
+    daemon
+      .command('stop')
+      .description('stop the running daemon')
+      .action(lazy(ctx, () => import('./stop.js'))),
+    ['kairos daemon stop'],
+  );
   examples(bind(daemon.command('restart').description('stop, then start the daemon')).action(lazy(ctx, () => import('./restart.js'))), [
     'kairos daemon restart',
   ]);
-  examples(daemon.command('status').description('is the daemon running, where, which version').action(lazy(ctx, () => import('./status.js'))), [
-    'kairos daemon status',
-    'kairos daemon status --json',
-  ]);
+  examples(
+    daemon
+      .command('status')
+      .description('is the daemon running, where, which version')
+      .action(lazy(ctx, () => import('./status.js'))),
+    ['kairos daemon status', 'kairos daemon status --json'],
+  );
   examples(
     daemon
       .command('logs')

@@ -1,7 +1,7 @@
-import { resolveHome } from '../../../config/paths.js';
 import { startDetached, stopDaemon } from '../../../client/connect.js';
+import { resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { bindArgs, type BindOptions } from './bind-args.js';
+import { type BindOptions, bindArgs } from './bind-args.js';
 
 export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {
   const home = resolveHome(deps.env);

@@ -1,7 +1,7 @@
 import { resolveHome } from '../../../config/paths.js';
 // `kairos daemon run` is the daemon's own entry point: the one CLI command that starts it in-process.
 // biome-ignore lint/style/noRestrictedImports: the daemon's entry, not a layer the CLI calls into
-import { runDaemon, type RunningDaemon } from '../../../daemon/run.js';
+import { type RunningDaemon, runDaemon } from '../../../daemon/run.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import type { BindOptions } from './bind-args.js';
 

@@ -1,7 +1,7 @@
-import { homePaths, resolveHome } from '../../../config/paths.js';
 import { awaitStartingDaemon, localUrl, lockHolder, runningDaemon, startDetached } from '../../../client/daemon-process.js';
+import { homePaths, resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { bindArgs, type BindOptions } from './bind-args.js';
+import { type BindOptions, bindArgs } from './bind-args.js';
 
 export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {
   const home = resolveHome(deps.env);
@@ -15,7 +15,9 @@ export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promi
   deps.io.data({ status: 'running', already: false, ...s }, () =>
     [
       `kairos daemon started at ${s.url} (pid ${s.pid})`,
-      ...(s.port_fallback_from !== undefined ? [`  port ${s.port_fallback_from} is in use by another program; set "port" in ${homePaths(home).config} to choose one`] : []),
+      ...(s.port_fallback_from !== undefined
+        ? [`  port ${s.port_fallback_from} is in use by another program; set "port" in ${homePaths(home).config} to choose one`]
+        : []),
     ].join('\n'),
   );
 }

@@ -1,5 +1,5 @@
-import { homePaths, resolveHome } from '../../../config/paths.js';
 import { localUrl, lockHolder, runningDaemon } from '../../../client/daemon-process.js';
+import { homePaths, resolveHome } from '../../../config/paths.js';
 import { VERSION } from '../../../version.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
@@ -20,6 +20,11 @@ export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   }
   const info = { status: 'running', home, url: localUrl(s), pid: s.pid, version: s.version, cli_version: VERSION, started_at: s.started_at, log };
   deps.io.data(info, () =>
-    [`kairos daemon running at ${info.url}`, `  pid ${s.pid}, version ${s.version}${s.version !== VERSION ? ` (CLI is ${VERSION})` : ''}, since ${s.started_at}`, `  home ${home}`, `  log  ${info.log}`].join('\n'),
+    [
+      `kairos daemon running at ${info.url}`,
+      `  pid ${s.pid}, version ${s.version}${s.version !== VERSION ? ` (CLI is ${VERSION})` : ''}, since ${s.started_at}`,
+      `  home ${home}`,
+      `  log  ${info.log}`,
+    ].join('\n'),
   );
 }

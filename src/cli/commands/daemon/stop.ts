@@ -1,5 +1,5 @@
-import { resolveHome } from '../../../config/paths.js';
 import { stopDaemon } from '../../../client/connect.js';
+import { resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {

@@ -1,8 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { usage } from '../../kit.js';
-import { mergePages, } from './merge.js';
-import { exportQuery, type ExportOpts } from './query.js';
+import { mergePages } from './merge.js';
+import { type ExportOpts, exportQuery } from './query.js';
 import { renderCheckpoints, renderExport } from './render.js';
 
 export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promise<void> {

@@ -1,13 +1,20 @@
-import { Option, type Command } from 'commander';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
+import { type Command, Option } from 'commander';
 import { examples } from '../../examples.js';
+import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerExport(program: Command, ctx: ProgramContext): void {
   examples(
     program
       .command('export')
       .description('export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)')
-      .addOption(new Option('--format <mode>', 'summary | full | linked | diff (default summary; diff when --since… is given)').choices(['summary', 'full', 'linked', 'diff']))
+      .addOption(
+        new Option('--format <mode>', 'summary | full | linked | diff (default summary; diff when --since… is given)').choices([
+          'summary',
+          'full',
+          'linked',
+          'diff',
+        ]),
+      )
       .option('--from <iso>', 'only traces at or after this instant (inclusive)')
       .option('--to <iso>', 'only traces at or before this instant (inclusive)')
       .option('--tag <tempo_tag>', 'only this tempo tag (@morning, 25m …)')

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
+import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { clip } from '../../output/text.js';
 import { shortTime } from '../../output/time.js';
-import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { ExportBody } from './merge.js';
 
 type Row = Record<string, unknown>;
@@ -10,7 +10,9 @@ type DiffLists = { added: Row[]; removed: Row[]; changed: { uid: string; from_ve
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 
 function summaryLines(items: Row[], c: ChalkInstance): string[] {
-  return items.map((it) => `${c.dim(shortTime(str(it.timestamp)))}  ${str(it.type).padEnd(14)} ${c.cyan(clip(str(it.task_id), 18).padEnd(18))}  ${str(it.summary)}`);
+  return items.map(
+    (it) => `${c.dim(shortTime(str(it.timestamp)))}  ${str(it.type).padEnd(14)} ${c.cyan(clip(str(it.task_id), 18).padEnd(18))}  ${str(it.summary)}`,
+  );
 }
 
 function traceLines(items: Row[], c: ChalkInstance, width: number): string[] {
@@ -47,7 +49,8 @@ export function renderExport(body: ExportBody, c: ChalkInstance, columns = 120):
       lines.push(...resultLines(body.export_format, g.results, c, width));
     }
   } else if (body.results !== undefined) lines.push(...resultLines(body.export_format, body.results, c, width));
-  if (!lines.length || (body.results !== undefined && isEmpty(body.results))) lines.push(c.dim(body.export_format === 'diff' ? 'no changes' : 'nothing to export'));
+  if (!lines.length || (body.results !== undefined && isEmpty(body.results)))
+    lines.push(c.dim(body.export_format === 'diff' ? 'no changes' : 'nothing to export'));
   for (const e of (body.events ?? []) as Row[]) lines.push(c.magenta(`event ${str(e.uid)}  ${shortTime(str(e.scheduled_for))}  ${str(e.title)}`));
   if (body.checkpoint) lines.push(c.green(`saved checkpoint ${body.checkpoint.name} (${body.checkpoint.id}, ${body.checkpoint.trace_count} traces)`));
   if (body.next_cursor) lines.push(c.dim(`more: --cursor ${body.next_cursor} (or --all)`));

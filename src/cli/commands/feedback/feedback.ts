@@ -1,4 +1,4 @@
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 
 interface Opts {
   rating?: number;
@@ -16,9 +16,16 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
       ? { duration_minutes: opts.duration, ...(opts.action ? { action_id: opts.action } : {}), ...(opts.revision ? { text: opts.revision } : {}) }
       : opts.revision;
   if (opts.rating === undefined && opts.comment === undefined && revision === undefined) throw usage('Give --rating, --comment, --duration or --revision.');
-  const body = { uid: args[0], ...(opts.rating !== undefined ? { rating: opts.rating } : {}), ...(opts.comment ? { comment: opts.comment } : {}), ...(revision !== undefined ? { revision } : {}) };
+  const body = {
+    uid: args[0],
+    ...(opts.rating !== undefined ? { rating: opts.rating } : {}),
+    ...(opts.comment ? { comment: opts.comment } : {}),
+    ...(revision !== undefined ? { revision } : {}),
+  };
   const t = await (await deps.client()).call('POST /agent/feedback', { body });
   deps.io.data(t, () =>
-    [`Feedback logged on ${t.type} ${t.uid}`, t.feedback_rating !== undefined ? `  rating ${t.feedback_rating}/5` : '', t.notes ? `  notes  ${t.notes}` : ''].filter(Boolean).join('\n'),
+    [`Feedback logged on ${t.type} ${t.uid}`, t.feedback_rating !== undefined ? `  rating ${t.feedback_rating}/5` : '', t.notes ? `  notes  ${t.notes}` : '']
+      .filter(Boolean)
+      .join('\n'),
   );
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 import { examples } from '../../examples.js';
+import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerFeedback(program: Command, ctx: ProgramContext): void {
   examples(
@@ -14,6 +14,10 @@ export function registerFeedback(program: Command, ctx: ProgramContext): void {
       .option('--action <action_id>', 'which action of the plan the revision is about')
       .option('--revision <text>', 'what should have been different, in words')
       .action(lazy(ctx, () => import('./feedback.js'))),
-    ['kairos feedback pl_01h… --rating 4', 'kairos feedback pl_01h… --rating 2 --duration 90 --comment "meetings run long"', 'kairos feedback tr_01h… --comment "spot on"'],
+    [
+      'kairos feedback pl_01h… --rating 4',
+      'kairos feedback pl_01h… --rating 2 --duration 90 --comment "meetings run long"',
+      'kairos feedback tr_01h… --comment "spot on"',
+    ],
   );
 }

@@ -1,9 +1,12 @@
 import { SCOPES, type Scope } from '../../../contracts/scopes.js';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { showMinted } from './show-minted.js';
 
 export async function run({ args, opts }: RunInput<{ scopes: string; agent?: string; ttl?: number }>, deps: CliDeps): Promise<void> {
-  const scopes = opts.scopes.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = opts.scopes
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
   if (bad.length) throw usage(`Unknown scope(s): ${bad.join(', ')}. Known: ${SCOPES.join(', ')}.`);
   const client = await deps.client();

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { SCOPES } from '../../../contracts/scope-list.js';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 import { examples } from '../../examples.js';
+import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerKeys(program: Command, ctx: ProgramContext): void {
   const keys = program.command('keys').description('create, list, rotate and revoke API keys');
@@ -20,10 +20,21 @@ export function registerKeys(program: Command, ctx: ProgramContext): void {
       'kairos keys create feed --scopes calendar:read --json | jq -r .key',
     ],
   );
-  examples(keys.command('list').description('list keys (never their secrets)').action(lazy(ctx, () => import('./list.js'))), ['kairos keys list', 'kairos keys list --json']);
-  examples(keys.command('rotate').description('give a key a new secret; the old one stops working').argument('<id>', 'key id (key_…)').action(lazy(ctx, () => import('./rotate.js'))), [
-    'kairos keys rotate key_01h…',
-  ]);
+  examples(
+    keys
+      .command('list')
+      .description('list keys (never their secrets)')
+      .action(lazy(ctx, () => import('./list.js'))),
+    ['kairos keys list', 'kairos keys list --json'],
+  );
+  examples(
+    keys
+      .command('rotate')
+      .description('give a key a new secret; the old one stops working')
+      .argument('<id>', 'key id (key_…)')
+      .action(lazy(ctx, () => import('./rotate.js'))),
+    ['kairos keys rotate key_01h…'],
+  );
   examples(
     keys
       .command('revoke')

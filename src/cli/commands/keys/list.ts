@@ -6,7 +6,14 @@ export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   deps.io.data(res, () =>
     table(
       ['ID', 'NAME', 'AGENT', 'SCOPES', 'EXPIRES', 'STATE'],
-      res.keys.map((k) => [k.id, k.name, k.agent_id ?? '-', k.scopes.join(','), k.expires_at ?? 'never', k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active']),
+      res.keys.map((k) => [
+        k.id,
+        k.name,
+        k.agent_id ?? '-',
+        k.scopes.join(','),
+        k.expires_at ?? 'never',
+        k.revoked_at ? 'revoked' : k.expires_at && Date.parse(k.expires_at) < Date.now() ? 'expired' : 'active',
+      ]),
     ),
   );
 }

@@ -1,6 +1,6 @@
-import { Option, type Command } from 'commander';
-import { lazy, type ProgramContext } from '../../kit.js';
+import { type Command, Option } from 'commander';
 import { examples } from '../../examples.js';
+import { lazy, type ProgramContext } from '../../kit.js';
 
 export function registerPlan(program: Command, ctx: ProgramContext): void {
   examples(

@@ -1,6 +1,6 @@
 import { afterProposal } from '../../flows/plan-decision.js';
-import type { Prompter } from '../../input/prompter.js';
 import { promptOf } from '../../input/prompt-text.js';
+import type { Prompter } from '../../input/prompter.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { describePreview } from './show.js';
 

@@ -9,7 +9,9 @@ function endOf(item: PreviewItem): string {
   if (!m) return '';
   const [h, min] = [Number(m[1]), Number(m[2])];
   const total = h * 60 + min + item.duration_minutes;
-  return total < 1440 ? `${pad(Math.floor(total / 60))}:${pad(total % 60)}` : `+${Math.floor(total / 1440)}d ${pad(Math.floor((total % 1440) / 60))}:${pad(total % 60)}`;
+  return total < 1440
+    ? `${pad(Math.floor(total / 60))}:${pad(total % 60)}`
+    : `+${Math.floor(total / 1440)}d ${pad(Math.floor((total % 1440) / 60))}:${pad(total % 60)}`;
 }
 
 const VERB: Record<PreviewItem['action_kind'], string> = { add_event: 'add', reschedule_event: 'move', reflect: 'reflect' };

@@ -1,6 +1,6 @@
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describePlan } from '../../output/plans.js';
-import { QUEUE_STATUSES, isQueueStatus } from './statuses.js';
+import { isQueueStatus, QUEUE_STATUSES } from './statuses.js';
 
 export async function run({ opts }: RunInput<{ status?: string; task?: string }>, deps: CliDeps): Promise<void> {
   if (opts.status !== undefined && !isQueueStatus(opts.status)) throw usage(`--status must be one of ${QUEUE_STATUSES.join(', ')}, not "${opts.status}".`);

@@ -1,8 +1,8 @@
 import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
-import { describeExecution, describePlan } from '../../output/plans.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { describeExecution, describePlan } from '../../output/plans.js';
 
 const NON_INTERACTIVE = [
   'kairos queue                         list proposed plans',
@@ -67,7 +67,10 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
       current.length === 1
         ? current[0]!
         : await select(
-            { message: 'Which action?', choices: current.map((a, i) => ({ value: a, name: `${i + 1}. ${a.kind} “${a.title}”${a.status === 'rejected' ? ' (left out)' : ''}` })) },
+            {
+              message: 'Which action?',
+              choices: current.map((a, i) => ({ value: a, name: `${i + 1}. ${a.kind} “${a.title}”${a.status === 'rejected' ? ' (left out)' : ''}` })),
+            },
             ctx,
           );
     const fields = [
@@ -78,26 +81,48 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
             { value: 'time', name: `Time (${localInput(action.scheduled_for)})` },
             { value: 'duration', name: `Duration (${action.duration_minutes} min)` },
           ]),
-      ...(current.length > 1 ? [{ value: action.status === 'rejected' ? 'keep' : 'drop', name: action.status === 'rejected' ? 'Put it back in' : 'Leave it out' }] : []),
+      ...(current.length > 1
+        ? [{ value: action.status === 'rejected' ? 'keep' : 'drop', name: action.status === 'rejected' ? 'Put it back in' : 'Leave it out' }]
+        : []),
       { value: 'back', name: 'Back' },
     ];
     const field = await select({ message: `Edit ${action.kind} “${action.title}”:`, choices: fields }, ctx);
     const edit: ActionEdit = { ...(edits.get(action.action_id) ?? { action_id: action.action_id }) };
     if (field === 'back') return;
     if (field === 'title') {
-      const v = await input({ message: 'New title:', default: action.title, validate: (t) => ('error' in parseTitle(t) ? (parseTitle(t) as { error: string }).error : true) }, ctx);
+      const v = await input(
+        { message: 'New title:', default: action.title, validate: (t) => ('error' in parseTitle(t) ? (parseTitle(t) as { error: string }).error : true) },
+        ctx,
+      );
       edit.title = (parseTitle(v) as { ok: string }).ok;
     } else if (field === 'content') {
       const v = await input({ message: 'New text:', default: action.content ?? '', validate: (t) => (t.trim() ? true : 'the text cannot be empty') }, ctx);
       edit.content = v.trim();
     } else if (field === 'time') {
       const v = await input(
-        { message: 'New start (YYYY-MM-DD HH:MM or HH:MM, your time zone):', default: localInput(action.scheduled_for), validate: (t) => { const r = parseTime(t, action.scheduled_for); return 'error' in r ? r.error : true; } },
+        {
+          message: 'New start (YYYY-MM-DD HH:MM or HH:MM, your time zone):',
+          default: localInput(action.scheduled_for),
+          validate: (t) => {
+            const r = parseTime(t, action.scheduled_for);
+            return 'error' in r ? r.error : true;
+          },
+        },
         ctx,
       );
       edit.scheduled_for = (parseTime(v, action.scheduled_for) as { ok: string }).ok;
     } else if (field === 'duration') {
-      const v = await input({ message: 'New duration (minutes, or 1h30m):', default: String(action.duration_minutes), validate: (t) => { const r = parseDuration(t); return 'error' in r ? r.error : true; } }, ctx);
+      const v = await input(
+        {
+          message: 'New duration (minutes, or 1h30m):',
+          default: String(action.duration_minutes),
+          validate: (t) => {
+            const r = parseDuration(t);
+            return 'error' in r ? r.error : true;
+          },
+        },
+        ctx,
+      );
       edit.duration_minutes = (parseDuration(v) as { ok: number }).ok;
     } else if (field === 'drop') edit.status = 'rejected';
     else if (field === 'keep') delete edit.status;

@@ -1,5 +1,5 @@
-import { BlockedInput, blockKey } from '../../../contracts/tempo.js';
 import type { EndpointBody } from '../../../contracts/endpoints.js';
+import { BlockedInput, blockKey } from '../../../contracts/tempo.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { adjust, fetchProfile } from './api.js';
 import { isWallRange, parseDays, parseDuration, parseWallRange } from './parse.js';

@@ -1,16 +1,26 @@
 import type { Command } from 'commander';
-import { lazy, type ProgramContext } from '../../kit.js';
 import { examples } from '../../examples.js';
+import { lazy, type ProgramContext } from '../../kit.js';
 import { parseLimit } from './limit-arg.js';
 
 export function registerTempo(program: Command, ctx: ProgramContext): void {
-  const tempo = program.command('tempo').description('when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets');
+  const tempo = program
+    .command('tempo')
+    .description('when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets');
   examples(
-    tempo.command('tags').description('list the tempo tags: built-in and every tag you use').option('--user <user_id>', "another user's tags (admin)").action(lazy(ctx, () => import('./tags.js'))),
+    tempo
+      .command('tags')
+      .description('list the tempo tags: built-in and every tag you use')
+      .option('--user <user_id>', "another user's tags (admin)")
+      .action(lazy(ctx, () => import('./tags.js'))),
     ['kairos tempo tags', 'kairos tempo tags --json | jq -r ".[]"'],
   );
   examples(
-    tempo.command('profile').description('show your tempo profile: time ranges as a week grid, blocked time, cadence, budget').option('--user <user_id>', "another user's profile (admin)").action(lazy(ctx, () => import('./profile.js'))),
+    tempo
+      .command('profile')
+      .description('show your tempo profile: time ranges as a week grid, blocked time, cadence, budget')
+      .option('--user <user_id>', "another user's profile (admin)")
+      .action(lazy(ctx, () => import('./profile.js'))),
     ['kairos tempo profile', 'kairos tempo profile --json | jq .time_ranges'],
   );
   examples(

@@ -1,6 +1,6 @@
 import { ACTION_KINDS, type ActionKind } from '../../../contracts/tempo.js';
+import { formatHHMM, WEEKDAYS, type Weekday } from '../../../time/local-date.js';
 import { tagMinutes } from '../../../time/tags.js';
-import { WEEKDAYS, formatHHMM, type Weekday } from '../../../time/local-date.js';
 import { usage } from '../../kit.js';
 import { isNone } from './limit-arg.js';
 
@@ -29,7 +29,8 @@ function wallMinutes(s: string): number | undefined {
 export function parseWallRange(text: string): { start: string; end: string } {
   const parts = text.trim().split(DASH);
   const [a, b] = parts.map(wallMinutes);
-  if (parts.length !== 2 || a === undefined || b === undefined) throw usage(`"${text}" is not a time range: write it as HH:MM-HH:MM, e.g. 06:00-12:00 (an end before the start crosses midnight).`);
+  if (parts.length !== 2 || a === undefined || b === undefined)
+    throw usage(`"${text}" is not a time range: write it as HH:MM-HH:MM, e.g. 06:00-12:00 (an end before the start crosses midnight).`);
   return { start: formatHHMM(a), end: formatHHMM(b) };
 }
 

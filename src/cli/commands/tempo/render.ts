@@ -9,7 +9,6 @@ import { table } from '../../output/table.js';
 const short = (hhmm: string) => (hhmm.endsWith(':00') ? hhmm.slice(0, 2) : hhmm);
 const cell = (r: { start: string; end: string }) => `${short(r.start)}-${short(r.end)}`;
 
-
 /** `mon-fri`, `sat,sun` or `every day`. */
 export function describeDays(days?: readonly Weekday[]): string {
   if (!days || days.length === 7) return 'every day';
@@ -75,8 +74,14 @@ export function renderProfile(p: TempoProfile, io: IO): string {
     lines.push(`${bold(title.padEnd(17))}${items.length ? items.join('; ') : dim('none')}`);
   };
   lines.push('');
-  section('Tag mappings', Object.entries(p.tag_mappings).map(([w, t]) => `${w} → ${t}`));
-  section('Duration biases', Object.entries(p.duration_biases).map(([k, b]) => `${k} ${describeBias(b)}`));
+  section(
+    'Tag mappings',
+    Object.entries(p.tag_mappings).map(([w, t]) => `${w} → ${t}`),
+  );
+  section(
+    'Duration biases',
+    Object.entries(p.duration_biases).map(([k, b]) => `${k} ${describeBias(b)}`),
+  );
   section('Cadence', describeCadence(p.cadence));
   section('Budget', describeBudget(p.budget));
   return lines.join('\n');

@@ -1,4 +1,4 @@
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { adjust, fetchProfile } from './api.js';
 import { describeBlock } from './render.js';
 
@@ -11,7 +11,8 @@ export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
     for (const a of args) {
       const n = Number(a.replace(/^#/, ''));
       if (!Number.isInteger(n) || n < 1) throw usage(`"${a}" is not a block number: use the #N shown by \`kairos tempo profile\`, or "all".`);
-      if (n > current.blocked.length) throw usage(`There is no block #${n}: ${current.blocked.length ? `the profile has #1–#${current.blocked.length}` : 'nothing is blocked'}.`);
+      if (n > current.blocked.length)
+        throw usage(`There is no block #${n}: ${current.blocked.length ? `the profile has #1–#${current.blocked.length}` : 'nothing is blocked'}.`);
       drop.add(n - 1);
     }
   }

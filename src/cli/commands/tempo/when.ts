@@ -1,5 +1,5 @@
-import * as chrono from 'chrono-node';
 import type { ParsedComponents } from 'chrono-node';
+import * as chrono from 'chrono-node';
 import { addDays, type LocalDate } from '../../../time/local-date.js';
 import { fromZoned, offsetMinutes } from '../../../time/zoned-time.js';
 import { usage } from '../../kit.js';
@@ -38,7 +38,10 @@ export function parseOneOff(text: string, zone: string, now: Date, forMinutes?: 
   let end: Date;
   if (endComp) {
     // An end given as a date alone ("June 2 - June 4") includes that whole day.
-    end = endComp.isCertain('hour') || endComp.isCertain('timezoneOffset') ? instant(endComp, zone, 0) : fromZoned({ ...addDays(dateOf(endComp), 1), hour: 0, minute: 0 }, zone);
+    end =
+      endComp.isCertain('hour') || endComp.isCertain('timezoneOffset')
+        ? instant(endComp, zone, 0)
+        : fromZoned({ ...addDays(dateOf(endComp), 1), hour: 0, minute: 0 }, zone);
   } else if (forMinutes !== undefined) {
     end = new Date(start.getTime() + forMinutes * 60_000);
   } else if (!first.start.isCertain('hour')) {

@@ -39,7 +39,8 @@ export async function run({ args, opts }: RunInput<EditOpts>, deps: CliDeps): Pr
     } catch (e) {
       throw new AppError(422, 'validation_failed', `The edited trace is not valid JSON (${(e as Error).message}); your text is kept in ${file}.`);
     }
-    if (!edited || typeof edited !== 'object' || Array.isArray(edited)) throw new AppError(422, 'validation_failed', `The edited text must stay one JSON object; it is kept in ${file}.`);
+    if (!edited || typeof edited !== 'object' || Array.isArray(edited))
+      throw new AppError(422, 'validation_failed', `The edited text must stay one JSON object; it is kept in ${file}.`);
     const updates = changedFields(current, edited as Record<string, unknown>);
     if (!Object.keys(updates).length) {
       keep = false;

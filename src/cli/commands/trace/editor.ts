@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { AppError } from '../../../errors.js';
-import { usage, type CliDeps } from '../../kit.js';
+import { type CliDeps, usage } from '../../kit.js';
 
 /**
  * Open the person's editor on a file and wait for it: $VISUAL, then $EDITOR, then vi. The value

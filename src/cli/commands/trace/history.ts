@@ -1,7 +1,7 @@
-import { replay, valueAt, type PatchOperation } from '../../../contracts/patch.js';
+import { type PatchOperation, replay, valueAt } from '../../../contracts/patch.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { fetchHistory } from './fetch-trace.js';
 import { clip } from '../../output/text.js';
+import { fetchHistory } from './fetch-trace.js';
 
 // Every version changes these; the header line already says so.
 const BOOKKEEPING = new Set(['/version', '/updated_at']);

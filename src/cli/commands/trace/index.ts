@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 import { examples } from '../../examples.js';
+import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 
 const TYPES = 'goal|observation|reflection|agent_plan|calendar_event|transition';
 
@@ -35,10 +35,14 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .action(lazy(ctx, () => import('./pull.js'))),
     ['kairos trace pull --task health', 'kairos trace pull --type goal --since 2031-01-01T00:00:00Z', 'kairos trace pull --all --json | jq ".traces | length"'],
   );
-  examples(trace.command('show').description('print one trace').argument('<uid>', 'trace uid').action(lazy(ctx, () => import('./show.js'))), [
-    'kairos trace show tr_01hx…',
-    'kairos trace show my-note-1 --json',
-  ]);
+  examples(
+    trace
+      .command('show')
+      .description('print one trace')
+      .argument('<uid>', 'trace uid')
+      .action(lazy(ctx, () => import('./show.js'))),
+    ['kairos trace show tr_01hx…', 'kairos trace show my-note-1 --json'],
+  );
   examples(
     trace
       .command('edit')
@@ -49,10 +53,14 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .action(lazy(ctx, () => import('./edit.js'))),
     ['kairos trace edit tr_01hx… --set importance=5 --set tempo_tag=@morning', 'kairos trace edit my-note-1', 'EDITOR=nano kairos trace edit my-note-1'],
   );
-  examples(trace.command('history').description('every version of a trace with a diff').argument('<uid>', 'trace uid').action(lazy(ctx, () => import('./history.js'))), [
-    'kairos trace history tr_01hx…',
-    'kairos trace history my-note-1 --json | jq ".versions[].patch"',
-  ]);
+  examples(
+    trace
+      .command('history')
+      .description('every version of a trace with a diff')
+      .argument('<uid>', 'trace uid')
+      .action(lazy(ctx, () => import('./history.js'))),
+    ['kairos trace history tr_01hx…', 'kairos trace history my-note-1 --json | jq ".versions[].patch"'],
+  );
   examples(
     trace
       .command('search')

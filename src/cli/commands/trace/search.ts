@@ -26,7 +26,8 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
   };
   const res = await (await deps.client()).call('POST /memory/search', { body });
   if (!deps.io.json) {
-    if (res.mode_used !== res.mode) deps.io.note(`kairos: ${res.mode_used} results instead of ${res.mode}${res.embeddings?.fallback_reason ? `: ${res.embeddings.fallback_reason}` : ''}`);
+    if (res.mode_used !== res.mode)
+      deps.io.note(`kairos: ${res.mode_used} results instead of ${res.mode}${res.embeddings?.fallback_reason ? `: ${res.embeddings.fallback_reason}` : ''}`);
     else if (res.embeddings?.fallback_reason) deps.io.note(`kairos: ${res.embeddings.fallback_reason}`);
     if (res.embeddings?.preparing) deps.io.note(`kairos: ${res.embeddings.preparing}`);
   }

@@ -28,7 +28,13 @@ export function parseTraceSets(pairs: string[]): Record<string, unknown> {
     if (raw === 'null') out[key] = null;
     else if (STRINGS.has(key)) out[key] = raw;
     else if (NUMBERS.has(key)) out[key] = raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    else if (LISTS.has(key)) out[key] = raw.trim().startsWith('[') ? json(key, raw) : raw.split(',').map((s) => s.trim()).filter(Boolean);
+    else if (LISTS.has(key))
+      out[key] = raw.trim().startsWith('[')
+        ? json(key, raw)
+        : raw
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
     else if (OBJECTS.has(key)) out[key] = json(key, raw);
     else {
       try {

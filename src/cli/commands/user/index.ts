@@ -1,10 +1,16 @@
 import type { Command } from 'commander';
-import { collect, lazy, type ProgramContext } from '../../kit.js';
 import { examples } from '../../examples.js';
+import { collect, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerUser(program: Command, ctx: ProgramContext): void {
   const user = program.command('user').description('your profile, password and login tokens');
-  examples(user.command('profile').description('show your profile').action(lazy(ctx, () => import('./profile.js'))), ['kairos user profile', 'kairos user profile --json | jq .timezone']);
+  examples(
+    user
+      .command('profile')
+      .description('show your profile')
+      .action(lazy(ctx, () => import('./profile.js'))),
+    ['kairos user profile', 'kairos user profile --json | jq .timezone'],
+  );
   examples(
     user
       .command('update')
@@ -16,17 +22,28 @@ export function registerUser(program: Command, ctx: ProgramContext): void {
       .option('--current', 'send your current password (needed to change --email with a login token instead of an admin key)')
       .option('--password-stdin', 'with --current: read the current password from stdin instead of prompting')
       .action(lazy(ctx, () => import('./update.js'))),
-    ['kairos user update --tz Europe/Berlin', 'kairos user update --name "Ada" --set week_starts=monday', 'kairos --api-key "$TOKEN" user update --email new@example.com --current'],
+    [
+      'kairos user update --tz Europe/Berlin',
+      'kairos user update --name "Ada" --set week_starts=monday',
+      'kairos --api-key "$TOKEN" user update --email new@example.com --current',
+    ],
   );
   examples(
     user
       .command('passwd')
       .description('set your email and password (for `kairos user login` and frontends)')
       .option('--email <email>', 'email to log in with (required the first time)')
-      .option('--password-stdin', 'read the password from stdin instead of prompting (with --current: the current one on the first line, the new one on the second)')
+      .option(
+        '--password-stdin',
+        'read the password from stdin instead of prompting (with --current: the current one on the first line, the new one on the second)',
+      )
       .option('--current', 'send your current password too (needed with a login token instead of an admin key)')
       .action(lazy(ctx, () => import('./passwd.js'))),
-    ['kairos user passwd --email me@example.com', 'printf "%s" "$PW" | kairos user passwd --email me@example.com --password-stdin', 'kairos --api-key "$TOKEN" user passwd --current'],
+    [
+      'kairos user passwd --email me@example.com',
+      'printf "%s" "$PW" | kairos user passwd --email me@example.com --password-stdin',
+      'kairos --api-key "$TOKEN" user passwd --current',
+    ],
   );
   examples(
     user
@@ -35,6 +52,9 @@ export function registerUser(program: Command, ctx: ProgramContext): void {
       .requiredOption('--email <email>', 'your email')
       .option('--password-stdin', 'read the password from stdin instead of prompting')
       .action(lazy(ctx, () => import('./login.js'))),
-    ['kairos user login --email me@example.com', 'TOKEN=$(printf "%s" "$PW" | kairos user login --email me@example.com --password-stdin --json | jq -r .token)'],
+    [
+      'kairos user login --email me@example.com',
+      'TOKEN=$(printf "%s" "$PW" | kairos user login --email me@example.com --password-stdin --json | jq -r .token)',
+    ],
   );
 }

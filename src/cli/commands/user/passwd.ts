@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
 import { readSecret } from '../../input/read-secret.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 
 export async function run({ opts }: RunInput<{ email?: string; passwordStdin?: boolean; current?: boolean }>, deps: CliDeps): Promise<void> {
   let current: string | undefined;

@@ -1,6 +1,6 @@
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
 import { readSecret } from '../../input/read-secret.js';
 import { parseSetPairs } from '../../input/set-pairs.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { showProfile } from './show-profile.js';
 
 export async function run(

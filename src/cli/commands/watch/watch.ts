@@ -1,5 +1,5 @@
 import { AppError } from '../../../errors.js';
-import { usage, type CliDeps, type RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { when } from '../../output/time.js';
 
 const TOPICS = ['plans', 'traces', 'events'];
@@ -16,8 +16,12 @@ interface LiveMessage {
 function line(m: LiveMessage, tz: string): string {
   const d = m.data ?? {};
   const time = when(m.at, tz).slice(-5);
-  if (m.type.startsWith('plan.')) return `${time}  ${m.type.padEnd(14)}  ${String(d.plan_id)}  task ${String(d.task_id)}  ${Array.isArray(d.actions) ? `${d.actions.length} action(s)` : ''}`;
-  if (m.type.startsWith('trace.')) return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}  ${String(d.type)}  ${String(d.content ?? '').replace(/\s+/g, ' ').slice(0, 80)}`;
+  if (m.type.startsWith('plan.'))
+    return `${time}  ${m.type.padEnd(14)}  ${String(d.plan_id)}  task ${String(d.task_id)}  ${Array.isArray(d.actions) ? `${d.actions.length} action(s)` : ''}`;
+  if (m.type.startsWith('trace.'))
+    return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}  ${String(d.type)}  ${String(d.content ?? '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 80)}`;
   if (m.type === 'event.removed') return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}`;
   return `${time}  ${m.type.padEnd(14)}  ${String(d.uid)}  “${String(d.title)}”  ${d.scheduled_for ? when(String(d.scheduled_for), tz) : ''}`;
 }
@@ -27,7 +31,10 @@ function line(m: LiveMessage, tz: string): string {
  * Ends on Ctrl-C (exit 0), after --count events, or when the daemon goes away (exit 3).
  */
 export async function run({ opts }: RunInput<{ topics?: string; count?: number }>, deps: CliDeps): Promise<void> {
-  const topics = opts.topics?.split(',').map((t) => t.trim()).filter(Boolean);
+  const topics = opts.topics
+    ?.split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const bad = topics?.filter((t) => !TOPICS.includes(t));
   if (bad?.length) throw usage(`Unknown topic ${bad.join(', ')}: use ${TOPICS.join(', ')}.`);
   const client = await deps.client();

@@ -1,6 +1,6 @@
-import * as chrono from 'chrono-node/en';
 import type { ParsedComponents } from 'chrono-node';
-import { addDays, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../../time/local-date.js';
+import * as chrono from 'chrono-node/en';
+import { addDays, type LocalDate, startOfIsoWeek, WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
 import type { DateFeature, DaysFeature, Span, TimeFeature } from './features.js';
 
 /** What "now" is for the parser: the local wall clock in the user's zone. */
@@ -59,7 +59,15 @@ function dateOf(c: ParsedComponents, bare: string, post: string, today: LocalDat
   if (c.isCertain('weekday') && !c.isCertain('day')) {
     const weekday = (c.get('weekday')! + 6) % 7;
     const afterNext = /^\s*after\s+next\b/.test(post);
-    const mode = /\b(?:next|following)\b/.test(bare) ? (afterNext ? 'after-next' : 'next') : /\blast\b/.test(bare) ? 'last' : afterNext ? 'after-next' : 'coming';
+    const mode = /\b(?:next|following)\b/.test(bare)
+      ? afterNext
+        ? 'after-next'
+        : 'next'
+      : /\blast\b/.test(bare)
+        ? 'last'
+        : afterNext
+          ? 'after-next'
+          : 'coming';
     if (mode === 'last') return 'skip';
     return { kind: 'date', date: weekdayDate(today, weekday, mode), weekday };
   }
@@ -99,8 +107,18 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     const a = clock(m[1]!);
     const b = clock(m[2]!);
     if (!a || !b) continue;
-    if (!a.certain && b.certain && b.minutes >= 720 && a.minutes < 720 && a.minutes + 720 <= b.minutes) Object.assign(a, { minutes: a.minutes + 720, certain: true });
-    out.times.push({ type: 'time', start: m.index, end: m.index + m[0].length, minutes: a.minutes, certain: a.certain, endMinutes: b.minutes, endCertain: b.certain, bound: 'between' });
+    if (!a.certain && b.certain && b.minutes >= 720 && a.minutes < 720 && a.minutes + 720 <= b.minutes)
+      Object.assign(a, { minutes: a.minutes + 720, certain: true });
+    out.times.push({
+      type: 'time',
+      start: m.index,
+      end: m.index + m[0].length,
+      minutes: a.minutes,
+      certain: a.certain,
+      endMinutes: b.minutes,
+      endCertain: b.certain,
+      bound: 'between',
+    });
     masked = masked.slice(0, m.index) + ' '.repeat(m[0].length) + masked.slice(m.index + m[0].length);
   }
   const results = chrono.casual.parse(masked, { instant: now.instant, timezone: now.offsetMinutes }, { forwardDate: true });
@@ -119,7 +137,9 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     // "the week", "a month": chrono reads a date into these; they are not one.
     if (/^(?:the\s+|a\s+)?(?:week|month|year|weekend|day)$/.test(bare)) continue;
     const c = r.start;
-    const bound = /\b(after|past|from|since|before|by|until|till|til|no\s+later\s+than|between|starting(?:\s+on)?|beginning|through|thru|up\s+to)\s*$/.exec(pre)?.[1];
+    const bound = /\b(after|past|from|since|before|by|until|till|til|no\s+later\s+than|between|starting(?:\s+on)?|beginning|through|thru|up\s+to)\s*$/.exec(
+      pre,
+    )?.[1];
     if (bound) start -= pre.length - pre.lastIndexOf(bound);
     const spanOf: Span = { start, end };
 
@@ -140,11 +160,26 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     let date: LocalDate | undefined;
     let weekday: number | undefined;
     if (read?.kind === 'date') ({ date, weekday } = read);
-    else if (read?.kind === 'month') out.days.push({ type: 'days', ...spanOf, label: text.trim(), from: read.from, to: read.to, ...(bound === 'until' || bound === 'till' ? { boundOnly: true } : {}) });
+    else if (read?.kind === 'month')
+      out.days.push({
+        type: 'days',
+        ...spanOf,
+        label: text.trim(),
+        from: read.from,
+        to: read.to,
+        ...(bound === 'until' || bound === 'till' ? { boundOnly: true } : {}),
+      });
     // "at 7pm until Friday": a range whose end is a day bounds a repetition.
     const endRead = r.end ? dateOf(r.end, bare, post, now.today) : undefined;
     if (!date && endRead && endRead !== 'skip' && endRead.kind === 'date' && /\b(?:until|till|til|through|thru|to)\b/.test(bare)) {
-      out.days.push({ type: 'days', ...spanOf, label: `until ${bare.replace(/^.*\b(?:until|till|til|through|thru|to)\s+/, '')}`, from: now.today, to: endRead.date, boundOnly: true });
+      out.days.push({
+        type: 'days',
+        ...spanOf,
+        label: `until ${bare.replace(/^.*\b(?:until|till|til|through|thru|to)\s+/, '')}`,
+        from: now.today,
+        to: endRead.date,
+        boundOnly: true,
+      });
     }
 
     // "before noon on Saturday": with a time of day, the bound word is about the time.
@@ -152,7 +187,14 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     if (date) {
       const bound = dateBound;
       if (bound === 'by' || bound === 'before' || /^no\s+later/.test(bound ?? '')) {
-        out.days.push({ type: 'days', ...spanOf, label: `${bound} ${text.trim()}`, from: now.today, to: bound === 'before' ? addDays(date, -1) : date, deadline: true });
+        out.days.push({
+          type: 'days',
+          ...spanOf,
+          label: `${bound} ${text.trim()}`,
+          from: now.today,
+          to: bound === 'before' ? addDays(date, -1) : date,
+          deadline: true,
+        });
       } else if (bound && /^(?:until|till|til|through|thru|up)/.test(bound)) {
         out.days.push({ type: 'days', ...spanOf, label: `until ${text.trim()}`, from: now.today, to: date, boundOnly: true });
       } else {
@@ -180,7 +222,8 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
         }
       }
       if (bound === 'after' || bound === 'past' || bound === 'since') t.bound = 'after';
-      else if (bound === 'before' || bound === 'by' || bound === 'until' || bound === 'till' || bound === 'til' || /^no\s+later/.test(bound ?? '')) t.bound = 'before';
+      else if (bound === 'before' || bound === 'by' || bound === 'until' || bound === 'till' || bound === 'til' || /^no\s+later/.test(bound ?? ''))
+        t.bound = 'before';
       else if (bound === 'between') t.bound = 'between';
       out.times.push(t);
     }
@@ -194,7 +237,8 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     let date = { year: now.today.year, month: now.today.month, day };
     if (day < now.today.day) date = now.today.month === 12 ? { year: date.year + 1, month: 1, day } : { ...date, month: date.month + 1 };
     // A day the month lacks (the 31st of April) rolls to the next month that has it.
-    for (let i = 0; i < 3 && addDays(date, 0).day !== day; i++) date = date.month === 12 ? { year: date.year + 1, month: 1, day } : { ...date, month: date.month + 1 };
+    for (let i = 0; i < 3 && addDays(date, 0).day !== day; i++)
+      date = date.month === 12 ? { year: date.year + 1, month: 1, day } : { ...date, month: date.month + 1 };
     out.dates.push({ type: 'date', ...span, date });
   }
   return out;

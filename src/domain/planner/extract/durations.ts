@@ -1,6 +1,6 @@
 import { tagMinutes } from '../../../time/tags.js';
 import { NUMBER_RE, parseNumber } from '../text/words.js';
-import { longestFirst, matches, type DurationFeature, type RelativeFeature, type ShiftFeature, type Span } from './features.js';
+import { type DurationFeature, longestFirst, matches, type RelativeFeature, type ShiftFeature, type Span } from './features.js';
 
 const N = NUMBER_RE;
 const H = '(?:hours?|hrs?)';

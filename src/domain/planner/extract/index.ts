@@ -1,7 +1,7 @@
 import type { Normalized } from '../text/normalize.js';
 import { extractDateTimes, type WallNow } from './datetime.js';
 import { extractTimeAmounts } from './durations.js';
-import { blank, overlapsSpan, type Feature, type Span } from './features.js';
+import { blank, type Feature, overlapsSpan, type Span } from './features.js';
 import { extractDays, extractProtected, extractRanges, extractTags } from './periods.js';
 import { extractRecurrence } from './recurrence.js';
 

@@ -1,6 +1,6 @@
-import { addDays, startOfIsoWeek, WEEKDAYS, weekdayOf, type LocalDate } from '../../../time/local-date.js';
-import { MONTH_RE, NUMBER_RE, monthIndex, parseNumber, WEEKDAY_RE } from '../text/words.js';
-import { matches, overlapsSpan, type DaysFeature, type ProtectedFeature, type RangeFeature, type Span, type TagFeature } from './features.js';
+import { addDays, type LocalDate, startOfIsoWeek, WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
+import { MONTH_RE, monthIndex, NUMBER_RE, parseNumber, WEEKDAY_RE } from '../text/words.js';
+import { type DaysFeature, matches, overlapsSpan, type ProtectedFeature, type RangeFeature, type Span, type TagFeature } from './features.js';
 
 const span = (m: RegExpExecArray, from = 0): Span => ({ start: m.index + from, end: m.index + m[0].length });
 const clear = (s: Span, taken: readonly Span[]) => !taken.some((t) => overlapsSpan(t, s));
@@ -20,7 +20,8 @@ export function extractProtected(lower: string): ProtectedFeature[] {
   for (const re of keep) for (const m of matches(re, lower)) out.push({ type: 'protected', ...span(m), keep: true });
   for (const m of matches(/\bgood\s+(?:morning|afternoon|evening|night|day)\b/, lower)) out.push({ type: 'protected', ...span(m), keep: false });
   // "at some point", "whenever you can": no time at all, and not part of the title either.
-  for (const m of matches(/\b(?:at\s+some\s+point|whenever\s+(?:possible|you\s+can)|when(?:ever)?\s+you\s+get\s+a\s+chance|if\s+possible)\b/, lower)) out.push({ type: 'protected', ...span(m), keep: false });
+  for (const m of matches(/\b(?:at\s+some\s+point|whenever\s+(?:possible|you\s+can)|when(?:ever)?\s+you\s+get\s+a\s+chance|if\s+possible)\b/, lower))
+    out.push({ type: 'protected', ...span(m), keep: false });
   return out;
 }
 
@@ -51,7 +52,8 @@ export function extractRanges(lower: string, taken: readonly Span[]): RangeFeatu
   return out;
 }
 
-const lastDayOfMonth = (year: number, month: number): LocalDate => addDays({ year: month === 12 ? year + 1 : year, month: month === 12 ? 1 : month + 1, day: 1 }, -1);
+const lastDayOfMonth = (year: number, month: number): LocalDate =>
+  addDays({ year: month === 12 ? year + 1 : year, month: month === 12 ? 1 : month + 1, day: 1 }, -1);
 const weekdayIndex = (d: LocalDate) => WEEKDAYS.indexOf(weekdayOf(d));
 
 /** The coming weekend (today's when it is Saturday or Sunday), or next calendar week's. */

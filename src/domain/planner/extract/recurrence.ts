@@ -40,7 +40,10 @@ export function extractRecurrence(lower: string): RecurrenceFeature[] {
   for (const m of matches(/\b(?:every|each)\s+(?:single\s+)?day\b|\bdaily\b|\beveryday\b|\bevery\s+(?=(?:morning|afternoon|evening|night)\b)/, lower)) {
     add(m, { label: 'every day', every: 'day', interval: 1 });
   }
-  for (const m of matches(/\b(?:every|each)\s+(?:weekday|work\s*day|working\s+day|business\s+day)\b|\b(?:on\s+)?weekdays\b|\bworkdays\b|\bmonday\s+(?:to|through|thru|-)\s+friday\b/, lower)) {
+  for (const m of matches(
+    /\b(?:every|each)\s+(?:weekday|work\s*day|working\s+day|business\s+day)\b|\b(?:on\s+)?weekdays\b|\bworkdays\b|\bmonday\s+(?:to|through|thru|-)\s+friday\b/,
+    lower,
+  )) {
     add(m, { label: 'every weekday', weekdays: [0, 1, 2, 3, 4], every: 'week', interval: 1 });
   }
   for (const m of matches(/\b(?:every|each)\s+weekend\b|\b(?:on\s+)?weekends\b/, lower)) {

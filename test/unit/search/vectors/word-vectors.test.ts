@@ -1,14 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { buildWordVectors } from '../../../../src/search/vectors/build-word-vectors.js';
 import { BuiltinEmbedder, normalize } from '../../../../src/search/models/builtin-embedder.js';
 import { wordTokens } from '../../../../src/search/text/tokenize.js';
+import { buildWordVectors } from '../../../../src/search/vectors/build-word-vectors.js';
 import { decodeWordVectors, encodeWordVectors } from '../../../../src/search/vectors/word-vectors-file.js';
 
 /** A tiny model in the npm package's JSON layout: {words, vectors: {word: [d1..dn, l2norm, rank]}}. */
 function winkJson(vocab: Record<string, number[]>): Buffer {
   const words = Object.keys(vocab);
   const vectors = Object.fromEntries(words.map((w, rank) => [w, [...vocab[w]!, 1, rank]]));
-  return Buffer.from(JSON.stringify({ precision: 8, l2NormIndex: 3, wordIndex: 4, size: words.length, dimensions: 3, words, vectors, unkVector: [0, 0, 0, 0, -1] }));
+  return Buffer.from(
+    JSON.stringify({ precision: 8, l2NormIndex: 3, wordIndex: 4, size: words.length, dimensions: 3, words, vectors, unkVector: [0, 0, 0, 0, -1] }),
+  );
 }
 
 // Frequency order matters (rank = position): frequent words weigh less in a sentence.
@@ -43,9 +45,7 @@ describe('word-vector conversion', () => {
   });
 
   it('parses negative numbers, exponents and escaped keys', () => {
-    const json = Buffer.from(
-      '{"dimensions":2,"words":["a\\"b","neg"],"vectors":{"a\\"b":[1e-2,-2.5E+1,1,0],"neg":[-0.5,0.25,1,1]},"unkVector":[0,0,0,-1]}',
-    );
+    const json = Buffer.from('{"dimensions":2,"words":["a\\"b","neg"],"vectors":{"a\\"b":[1e-2,-2.5E+1,1,0],"neg":[-0.5,0.25,1,1]},"unkVector":[0,0,0,-1]}');
     const wv = buildWordVectors(json, 'x', 10);
     expect(wv.words).toEqual(['neg']); // "a\"b" is not a plain word
     expect(wv.values[0]! * wv.scales[0]!).toBeCloseTo(-0.5, 2);
