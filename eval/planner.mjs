@@ -50,7 +50,6 @@ function caseNow(c) {
   return fromZoned({ year, month, day, hour, minute, second }, c.timezone);
 }
 
-
 const WEEKDAY_OF = { mon: 'MO', tue: 'TU', wed: 'WE', thu: 'TH', fri: 'FR', sat: 'SA', sun: 'SU' };
 
 // ------------------------------------------------------------------ reading produced items
@@ -68,7 +67,9 @@ function readItem(raw) {
   const startText = get('scheduled_for') ?? get('start') ?? (kind === 'reflect' ? get('timestamp') : undefined);
   const start = startText ? Date.parse(startText) : NaN;
   const endText = get('end');
-  const durations = [get('duration_minutes'), get('estimate_minutes'), endText ? (Date.parse(endText) - start) / 60000 : undefined].filter((v) => typeof v === 'number' && Number.isFinite(v));
+  const durations = [get('duration_minutes'), get('estimate_minutes'), endText ? (Date.parse(endText) - start) / 60000 : undefined].filter(
+    (v) => typeof v === 'number' && Number.isFinite(v),
+  );
   return { kind, title: String(get('title') ?? ''), start, durations, event_uid: get('event_uid') };
 }
 
@@ -133,7 +134,12 @@ async function directRunner() {
         ...c.profile,
         time_ranges: { ...s.time_ranges, ...(c.profile.time_ranges ?? {}) },
       };
-      const calendar = c.events.map((e) => ({ uid: e.uid, title: e.title, start: Date.parse(e.scheduled_for), end: Date.parse(e.scheduled_for) + e.duration_minutes * 60000 }));
+      const calendar = c.events.map((e) => ({
+        uid: e.uid,
+        title: e.title,
+        start: Date.parse(e.scheduled_for),
+        end: Date.parse(e.scheduled_for) + e.duration_minutes * 60000,
+      }));
       const out = planPrompt({ prompt: c.prompt, now: caseNow(c), timezone: c.timezone, profile, calendar });
       return { items: out.actions, uidMap: Object.fromEntries(c.events.map((e) => [e.uid, e.uid])), reply: out.reply };
     },
@@ -239,7 +245,9 @@ try {
       console.log(`  expected ${JSON.stringify(c.expect.actions)}`);
       for (const it of got.items) {
         const r = readItem(it);
-        console.log(`  got ${r ? `${r.kind} ${JSON.stringify(r.title)} ${Number.isFinite(r.start) ? formatInZone(r.start, c.timezone) : '?'} ${r.durations.join('/')}min${r.event_uid ? ` uid=${r.event_uid}` : ''}` : JSON.stringify(it)}`);
+        console.log(
+          `  got ${r ? `${r.kind} ${JSON.stringify(r.title)} ${Number.isFinite(r.start) ? formatInZone(r.start, c.timezone) : '?'} ${r.durations.join('/')}min${r.event_uid ? ` uid=${r.event_uid}` : ''}` : JSON.stringify(it)}`,
+        );
       }
       if (!got.items.length) console.log(`  reply: ${got.reply}`);
     }
@@ -249,4 +257,3 @@ try {
 }
 const pct = cases.length ? ((passed / cases.length) * 100).toFixed(1) : '0.0';
 console.log(`planner ${passed}/${cases.length} = ${pct}%`);
-

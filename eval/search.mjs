@@ -126,7 +126,10 @@ export async function run(argv = process.argv.slice(2)) {
           cell.mrr += s.mrr;
           cell.n++;
         }
-        if (mode === 'hybrid' && s.recall < 1) misses.push(`  ${q.id} ${q.kind} "${q.query}" recall@5 ${s.recall.toFixed(2)}: top ${ranked.slice(0, 5).join(' ')}; relevant ${q.relevant.join(' ')}`);
+        if (mode === 'hybrid' && s.recall < 1)
+          misses.push(
+            `  ${q.id} ${q.kind} "${q.query}" recall@5 ${s.recall.toFixed(2)}: top ${ranked.slice(0, 5).join(' ')}; relevant ${q.relevant.join(' ')}`,
+          );
       }
     }
     const kinds = [...new Set(queries.map((q) => q.kind)), 'all'];
@@ -145,7 +148,9 @@ export async function run(argv = process.argv.slice(2)) {
     const mrr = table.hybrid.all.mrr / table.hybrid.all.n;
     const paraphrase = h('paraphrase');
     const goalMet = overall >= GOALS.all && (paraphrase === undefined || paraphrase >= GOALS.paraphrase);
-    console.log(`goal: hybrid recall@5 >= ${GOALS.all} overall (${overall.toFixed(2)}) and >= ${GOALS.paraphrase} on paraphrase (${paraphrase?.toFixed(2) ?? 'n/a'}): ${goalMet ? 'met' : 'NOT met'}`);
+    console.log(
+      `goal: hybrid recall@5 >= ${GOALS.all} overall (${overall.toFixed(2)}) and >= ${GOALS.paraphrase} on paraphrase (${paraphrase?.toFixed(2) ?? 'n/a'}): ${goalMet ? 'met' : 'NOT met'}`,
+    );
     console.log(`search recall@5 ${overall.toFixed(2)} mrr@10 ${mrr.toFixed(2)}`);
     return { name: 'search', goalMet, recall5: overall, mrr10: mrr, paraphraseRecall5: paraphrase };
   } finally {
