@@ -19,7 +19,7 @@ describe('a fresh clone', () => {
     for (const f of ['src', 'dist', 'models', 'node_modules', 'scripts', 'package.json', 'vitest.config.ts', 'tsconfig.json'])
       symlinkSync(join(ROOT, f), join(clone, f));
     const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-    const r = spawnSync(process.execPath, [vitest, 'run', 'test/unit/ical-export.test.ts', 'test/api/calendar-ics.test.ts'], {
+    const r = spawnSync(process.execPath, [vitest, 'run', 'test/unit/ical/export.test.ts', 'test/api/calendar-ics.test.ts'], {
       cwd: clone,
       encoding: 'utf8',
       env: { ...process.env, NO_COLOR: '1', CI: '1' },
