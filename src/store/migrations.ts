@@ -28,9 +28,11 @@ function grantProfileScopesToOwnerKeys(db: DbFile): DbFile {
 
 export class FutureSchemaError extends Error {}
 
+export const futureSchema = (version: number) => `schema_version ${version} is newer than this kairos understands (${SCHEMA_VERSION}); upgrade kairos.`;
+
 export function migrate(db: DbFile): { db: DbFile; migrated: boolean } {
   if (db.schema_version > SCHEMA_VERSION) {
-    throw new FutureSchemaError(`schema_version ${db.schema_version} is newer than this kairos understands (${SCHEMA_VERSION}); upgrade kairos.`);
+    throw new FutureSchemaError(futureSchema(db.schema_version));
   }
   let migrated = false;
   while (db.schema_version < SCHEMA_VERSION) {

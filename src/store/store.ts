@@ -7,7 +7,7 @@ import { Commit } from './commit.js';
 import { CorruptFileError, copyFileDurable, DurableJSONFile, isNoSpace } from './durable-file.js';
 import { Indexed } from './indexed.js';
 import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
-import { migrate } from './migrations.js';
+import { futureSchema, migrate } from './migrations.js';
 import {
   type Change,
   COLLECTION_NAMES,
@@ -18,6 +18,7 @@ import {
   type DocOf,
   emptyDb,
   type IndexOf,
+  SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
 
@@ -369,18 +370,12 @@ export class Store implements Reads {
     } else {
       const problem = shapeProblem(raw);
       if (problem) throw await this.refuse(problem);
-      try {
-        db = migrate(raw as DbFile).db;
-      } catch (e) {
-        throw new StoreOpenError(`${this.paths.db}: ${(e as Error).message}`);
-      }
+      db = raw as DbFile;
+      if (db.schema_version > SCHEMA_VERSION) throw new StoreOpenError(`${this.paths.db}: ${futureSchema(db.schema_version)}`);
     }
-    for (const n of COLLECTION_NAMES) {
-      const col = this.col(n);
-      for (const doc of db.collections[n]) col.put(doc);
-    }
-    this.meta = { ...db.meta };
-    this.seq = this.durableSeq = db.journal_seq;
+    // The file's own version first: the journal after it was written by the same kairos, so its
+    // records have the file's shape; both are migrated together once replayed (below).
+    this.fill(db);
 
     const { entries, findings } = await this.journal.readAll();
     const damaged = findings.filter((f) => f.damagedLines);
@@ -400,12 +395,45 @@ export class Store implements Reads {
       this.seq = this.durableSeq = e.seq;
       replayed++;
     }
+    if (db.schema_version < SCHEMA_VERSION) {
+      // Migrate what the file and its journal hold together: a record written after the last
+      // snapshot by the older kairos (a key minted just before the upgrade, say) is carried
+      // forward like the rest. The snapshot below then writes it all in the new shape.
+      const seq = this.seq;
+      try {
+        this.fill(migrate({ ...this.state(), schema_version: db.schema_version }).db);
+      } catch (e) {
+        throw new StoreOpenError(`${this.paths.db}: ${(e as Error).message}`);
+      }
+      this.seq = this.durableSeq = seq;
+    }
     await this.journal.rollOver();
     // A fresh home, a migrated file, a replayed journal or a torn record is folded into a snapshot
     // straight away. If the disk refuses it, the journal still holds everything: start anyway.
-    if (fresh || replayed > 0 || findings.length > 0 || db.schema_version !== (raw as DbFile | null)?.schema_version) {
+    if (fresh || replayed > 0 || findings.length > 0 || db.schema_version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
     }
+  }
+
+  /** Replace the in-memory state with a file's (collections, meta, journal position). */
+  private fill(db: DbFile): void {
+    for (const n of COLLECTION_NAMES) {
+      const col = new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes);
+      for (const doc of db.collections[n] ?? []) col.put(doc);
+      this.cols.set(n, col);
+    }
+    this.meta = { ...db.meta };
+    this.seq = this.durableSeq = db.journal_seq ?? 0;
+  }
+
+  /** The in-memory state as a file of the current shape (what a snapshot writes, less its framing). */
+  private state(): DbFile {
+    return {
+      schema_version: SCHEMA_VERSION,
+      journal_seq: this.durableSeq,
+      meta: { ...this.meta },
+      collections: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, this.col(n).all()])) as DbFile['collections'],
+    };
   }
 
   /** Keep the bad file as it is, save a copy, and explain how to restore the last good backup. */
