@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as nodeIcalNs from 'node-ical';
 import { EVENT_STATUSES, type EventOverride, type EventStatus } from '../contracts/calendar.js';
-import type { LocalDate, LocalDateTime } from '../time/local-date.js';
+import { type LocalDate, type LocalDateTime, wallFromMs } from '../time/local-date.js';
 import { canonicalRrule, RruleError } from '../time/rrule.js';
 import { instantOf, wallAt } from '../time/zone-cache.js';
 import { isTimeZone } from '../time/zoned-time.js';
@@ -70,14 +70,7 @@ const localWall = (d: Date): Required<LocalDateTime> => ({
   minute: d.getMinutes(),
   second: d.getSeconds(),
 });
-const utcWall = (d: Date): Required<LocalDateTime> => ({
-  year: d.getUTCFullYear(),
-  month: d.getUTCMonth() + 1,
-  day: d.getUTCDate(),
-  hour: d.getUTCHours(),
-  minute: d.getUTCMinutes(),
-  second: d.getUTCSeconds(),
-});
+const utcWall = (d: Date): Required<LocalDateTime> => wallFromMs(d.getTime());
 const midnight = (w: LocalDateTime): Required<LocalDateTime> => ({ ...w, hour: 0, minute: 0, second: 0 });
 const dayNumber = (w: LocalDate) => Math.round(Date.UTC(w.year, w.month - 1, w.day) / 86_400_000);
 
