@@ -3,7 +3,7 @@ import { ApiKey } from './auth.js';
 import { CalendarEvent } from './calendar.js';
 import { IsoDateTime } from './common.js';
 import { EXPORT_FORMATS } from './export.js';
-import { MemoryTrace, PatchOp, type StoredTrace } from './memory.js';
+import { PatchOp, type StoredTrace } from './memory.js';
 import { Plan } from './plans.js';
 import { TempoProfile } from './tempo.js';
 
@@ -15,7 +15,8 @@ import { TempoProfile } from './tempo.js';
  * without a type argument.
  */
 
-export { MemoryTrace as StoredTraceSchema, type StoredTrace };
+/** A trace is stored as the API returns it: its schema is `MemoryTrace`. */
+export type { StoredTrace };
 
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
 export const TraceVersion = z.object({

@@ -19,15 +19,14 @@ export async function agentStatus(deps: {
   for (const p of planReads(deps.store).ofUser(deps.userId)) {
     if (Object.hasOwn(queue, p.status)) queue[p.status as keyof AgentStatus['queue']]++;
   }
+  const counts = deps.store.counts();
   return {
     status: 'ok',
     uptime_s: Math.round((deps.clock.now().getTime() - deps.startedAt.getTime()) / 1000),
     version: deps.version,
     queue,
     planner: deps.planner,
-    store: { ...pick(deps.store.counts(), ['traces', 'events', 'plans']), bytes: await deps.store.bytes() },
+    store: { traces: counts.traces, events: counts.events, plans: counts.plans, bytes: await deps.store.bytes() },
     ...(deps.model ? { model: deps.model } : {}),
   };
 }
-
-const pick = <T extends object, K extends keyof T>(o: T, keys: K[]) => Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;

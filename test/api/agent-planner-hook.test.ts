@@ -1,15 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveConfig } from '../../src/config/config.js';
 import { homePaths } from '../../src/config/paths.js';
 import { ensureOwnerCredentials } from '../../src/daemon/credentials.js';
-import { systemClock } from '../../src/domain/clock.js';
 import type { Planner } from '../../src/domain/plans/ports.js';
 import { createApp } from '../../src/server/app.js';
-import { createServices, type Services } from '../../src/server/services.js';
+import type { Services } from '../../src/server/services.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
+import { testServices } from '../helpers/in-process.js';
 
 // The planner hook, exercised with a stand-in planner (the real one is another area's).
 const home = tempHome();
@@ -21,17 +20,7 @@ let key: string;
 const calls: Parameters<Planner['propose']>[0][] = [];
 let answer: Awaited<ReturnType<Planner['propose']>>;
 
-const quiet = { info() {}, warn() {}, error() {} };
-const servicesWith = (planner: Planner | null) =>
-  createServices({
-    store,
-    clock: systemClock,
-    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }),
-    logger: quiet,
-    version: 'test',
-    startedAt: new Date(),
-    planner,
-  });
+const servicesWith = (planner: Planner | null) => testServices(store, { planner });
 
 async function serve(s: Services): Promise<{ server: Server; base: string }> {
   const srv = createServer(createApp(s).callback());

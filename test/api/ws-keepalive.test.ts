@@ -2,15 +2,13 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { resolveConfig } from '../../src/config/config.js';
 import { homePaths } from '../../src/config/paths.js';
 import { ensureOwnerCredentials } from '../../src/daemon/credentials.js';
-import { systemClock } from '../../src/domain/clock.js';
 import { createApp } from '../../src/server/app.js';
-import { createServices } from '../../src/server/services.js';
 import { attachWebSocket } from '../../src/server/ws.js';
 import { Store } from '../../src/store/store.js';
 import { removeHome, tempHome } from '../helpers/daemon.js';
+import { testServices } from '../helpers/in-process.js';
 
 // In-process, so the keep-alive interval can be short.
 const home = tempHome();
@@ -20,18 +18,9 @@ let ws: { close(): void };
 let url: string;
 let key: string;
 
-const quiet = { info() {}, warn() {}, error() {} };
-
 beforeAll(async () => {
   store = await Store.open(homePaths(home));
-  const services = createServices({
-    store,
-    clock: systemClock,
-    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }),
-    logger: quiet,
-    version: 'test',
-    startedAt: new Date(),
-  });
+  const services = testServices(store);
   key = (await ensureOwnerCredentials(services, homePaths(home).credentials)).api_key;
   server = createServer(createApp(services).callback());
   ws = attachWebSocket(server, services, { pingMs: 100 });

@@ -8,7 +8,7 @@ import { homePaths } from '../../src/config/paths.js';
 import { ensureOwnerCredentials } from '../../src/daemon/credentials.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { createApp } from '../../src/server/app.js';
-import { createServices, type Services } from '../../src/server/services.js';
+import { createServices, type ServiceDeps, type Services } from '../../src/server/services.js';
 import { Store } from '../../src/store/store.js';
 import { apiCaller, type TestDaemon, tempHome } from './daemon.js';
 
@@ -21,6 +21,19 @@ export interface TestApp extends Pick<TestDaemon, 'base' | 'port' | 'home' | 'ke
 
 const quiet = { info() {}, warn() {}, error() {} };
 
+/** The daemon's services over `store`, as tests build them (no rate limit, a silent logger). */
+export function testServices(store: Store, opts: { env?: Record<string, string>; planner?: ServiceDeps['planner'] } = {}): Services {
+  return createServices({
+    store,
+    clock: systemClock,
+    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', ...opts.env }),
+    logger: quiet,
+    version: 'test',
+    startedAt: new Date(),
+    ...(opts.planner !== undefined ? { planner: opts.planner } : {}),
+  });
+}
+
 /**
  * The app of `createApp(...).callback()` on a loopback port, over a temp home: for API cases that
  * need no process boundary (no signals, no restart, no auto-start, no /ws). The same store, the
@@ -31,14 +44,7 @@ export async function startApp(env: Record<string, string> = {}): Promise<TestAp
   const home = tempHome();
   const paths = homePaths(home);
   const store = await Store.open(paths);
-  const services = createServices({
-    store,
-    clock: systemClock,
-    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', ...env }),
-    logger: quiet,
-    version: 'test',
-    startedAt: new Date(),
-  });
+  const services = testServices(store, { env });
   await ensureOwnerCredentials(services, paths.credentials);
   const creds = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8'));
   const server: Server = createServer(createApp(services).callback());

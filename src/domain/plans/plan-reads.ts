@@ -4,7 +4,6 @@ import type { Reads } from '../../store/store.js';
 /** The plans area's reads of `plans` for the areas that look at the queue without owning it (status). */
 export function planReads(r: Reads) {
   return {
-    get: (planId: string): StoredPlan | undefined => r.get('plans', planId),
     ofUser: (userId: string): StoredPlan[] => r.byIndex('plans', 'user_id', userId),
   };
 }
