@@ -221,14 +221,24 @@ export function foldLines(text: string): string {
  * Events as an RFC 5545 calendar: CRLF line endings including after the last line (which
  * ical-generator leaves out), lines folded at 75 octets, recurring rules, EXDATE/RDATE and
  * overridden instances kept, UID = the event's uid, and a VTIMEZONE for every zone used.
- * ical-generator writes the calendar head and every event; the pieces are joined and folded here.
  */
 export function toIcs<E extends IcsEvent>(events: E[], opts: ExportOptions<E>): string {
+  return [...icsPieces(events, opts)].join('');
+}
+
+/**
+ * The calendar of `toIcs` as pieces, each folded and ending in CRLF, and one piece at least per
+ * event (an empty one while the time zones are gathered): a caller on the event loop can give
+ * the loop back between two of them (issue 14), and `toIcs` joins them. ical-generator writes the
+ * calendar head and each event; one event is held at a time.
+ */
+export function* icsPieces<E extends IcsEvent>(events: E[], opts: ExportOptions<E>): Generator<string> {
   const nowYear = opts.now.getUTCFullYear();
   let fromYear = nowYear;
   let toYear = nowYear + 10;
   const zones = new Set<string>();
   for (const e of events) {
+    yield '';
     if (e.all_day || e.timezone === 'UTC') continue;
     zones.add(e.timezone);
     const s = opts.spanOf(e);
@@ -238,10 +248,12 @@ export function toIcs<E extends IcsEvent>(events: E[], opts: ExportOptions<E>): 
   }
   const cal = ical({ prodId: { company: 'kairos', product: `kairos ${VERSION}`, language: 'EN' }, name: opts.name ?? 'kairos' });
   const head = cal.toString();
-  for (const e of events) addEvent(cal, e);
-  const parts = [head.slice(0, head.lastIndexOf('END:VCALENDAR'))];
-  for (const tz of [...zones].sort()) parts.push(vtimezone(tz, fromYear, toYear), '\r\n');
-  for (const ev of cal.events()) parts.push(ev.toString());
-  parts.push('END:VCALENDAR');
-  return foldLines(parts.join('')) + '\r\n';
+  yield foldLines(head.slice(0, head.lastIndexOf('END:VCALENDAR')));
+  for (const tz of [...zones].sort()) yield `${foldLines(vtimezone(tz, fromYear, toYear))}\r\n`;
+  for (const e of events) {
+    addEvent(cal, e);
+    yield foldLines(cal.events().map(String).join(''));
+    cal.clear();
+  }
+  yield 'END:VCALENDAR\r\n';
 }
