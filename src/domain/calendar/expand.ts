@@ -160,10 +160,16 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
   };
   const { freq, interval } = rule;
   const hasDayParts = Boolean(rule.byDay || rule.byMonthDay || rule.byYearDay || rule.byWeekNo);
-  // RFC 5545 defaults: what DTSTART fixes when the rule does not say.
-  const byMonth = rule.byMonth ?? (freq === 'YEARLY' && !hasDayParts ? [start.m] : undefined);
+  // RFC 5545 defaults: what DTSTART fixes when the rule does not say. Read the way libical and
+  // ical.js do: a YEARLY rule with only BYMONTHDAY keeps DTSTART's month ("the 29th, yearly" from
+  // February 29 is Feb 29 every leap year, not the 29th of every month), and a YEARLY rule with
+  // only BYWEEKNO keeps DTSTART's weekday ("week 20" from a Tuesday is that week's Tuesday).
+  // python-dateutil expands both over the whole year or week instead (see docs/calendar.md).
+  const onlyMonthDays = freq === 'YEARLY' && rule.byMonthDay && !rule.byDay && !rule.byYearDay && !rule.byWeekNo;
+  const onlyWeekNos = freq === 'YEARLY' && rule.byWeekNo && !rule.byDay && !rule.byMonthDay && !rule.byYearDay;
+  const byMonth = rule.byMonth ?? (freq === 'YEARLY' && (!hasDayParts || onlyMonthDays) ? [start.m] : undefined);
   const byMonthDay = rule.byMonthDay ?? ((freq === 'YEARLY' || freq === 'MONTHLY') && !hasDayParts ? [start.d] : undefined);
-  const byDay = rule.byDay ?? (freq === 'WEEKLY' && !hasDayParts ? [{ ord: 0, wd: weekday(start.n) }] : undefined);
+  const byDay = rule.byDay ?? ((freq === 'WEEKLY' && !hasDayParts) || onlyWeekNos ? [{ ord: 0, wd: weekday(start.n) }] : undefined);
   const plainDays = byDay && new Set(byDay.filter((b) => b.ord === 0).map((b) => b.wd));
   const nthDays = byDay?.filter((b) => b.ord !== 0);
   const monthSet = byMonth && new Set(byMonth);

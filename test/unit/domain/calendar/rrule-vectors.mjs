@@ -36,7 +36,7 @@ export function loadVectors(path = new URL('./rrule-vectors.txt', import.meta.ur
     else if (line.startsWith('DIFFERS:')) cur.differs = line.slice(8);
     else if (line.startsWith('KAIROS:')) {
       cur.sourceExpected = cur.expected;
-      cur.expected = line.slice(7).split(',');
+      cur.expected = line.slice(7) ? line.slice(7).split(',') : [];
     }
   }
   return out;
