@@ -36,7 +36,14 @@ async function engine(name, dir) {
     return (v) => {
       const tz = v.tzid ?? 'UTC';
       const d = new Date(v.wall);
-      const w = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+      const w = {
+        year: d.getUTCFullYear(),
+        month: d.getUTCMonth() + 1,
+        day: d.getUTCDate(),
+        hour: d.getUTCHours(),
+        minute: d.getUTCMinutes(),
+        second: d.getUTCSeconds(),
+      };
       const it = seriesIterator({ key: v.name, start: instantOf(w, tz), tz, allDay: v.date, rrule: canonicalRrule(v.rrule) });
       const out = [];
       for (let t = it.next(), n = 0; t !== undefined && n < takeOf(v); t = it.next(), n++) {
@@ -94,10 +101,13 @@ async function engine(name, dir) {
       const s = v.dtstart;
       const start = v.date
         ? ICAL.Time.fromDateString(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}`)
-        : ICAL.Time.fromDateTimeString(`${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}${v.utc ? 'Z' : ''}`);
+        : ICAL.Time.fromDateTimeString(
+            `${s.slice(0, 4)}-${s.slice(4, 6)}-${s.slice(6, 8)}T${s.slice(9, 11)}:${s.slice(11, 13)}:${s.slice(13, 15)}${v.utc ? 'Z' : ''}`,
+          );
       const it = ICAL.Recur.fromString(v.rrule.replace(/;$/, '')).iterator(start);
       const out = [];
-      for (let t = it.next(), n = 0; t && n < takeOf(v); t = it.next(), n++) out.push(stamp(new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second)), v.date, wantsUtc(v)));
+      for (let t = it.next(), n = 0; t && n < takeOf(v); t = it.next(), n++)
+        out.push(stamp(new Date(Date.UTC(t.year, t.month - 1, t.day, t.hour, t.minute, t.second)), v.date, wantsUtc(v)));
       return out;
     };
   }
@@ -184,6 +194,6 @@ if (!isMainThread) {
     });
     rows.push({ name, right, total: vectors.length, hangs, throws, ms });
     console.log(`${name}: ${right}/${vectors.length} right, ${hangs} hang, ${throws} throw, ${ms.toFixed(1)} ms for one pass`);
-    if (process.env.VERBOSE === name || process.env.VERBOSE === "all") for (const w of wrong) console.log(`   ✗ ${w}`);
+    if (process.env.VERBOSE === name || process.env.VERBOSE === 'all') for (const w of wrong) console.log(`   ✗ ${w}`);
   }
 }

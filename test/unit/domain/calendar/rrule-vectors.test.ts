@@ -32,7 +32,14 @@ const FLOATING_ZONES = ['UTC', 'America/New_York', 'Australia/Lord_Howe'];
 
 const fields = (ms: number) => {
   const d = new Date(ms);
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: d.getUTCHours(), minute: d.getUTCMinutes(), second: d.getUTCSeconds() };
+  return {
+    year: d.getUTCFullYear(),
+    month: d.getUTCMonth() + 1,
+    day: d.getUTCDate(),
+    hour: d.getUTCHours(),
+    minute: d.getUTCMinutes(),
+    second: d.getUTCSeconds(),
+  };
 };
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+/, '');
 
