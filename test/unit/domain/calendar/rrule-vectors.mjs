@@ -43,4 +43,4 @@ export function loadVectors(path = new URL('./rrule-vectors.txt', import.meta.ur
 }
 
 /** Whether a rule ends by itself (COUNT or UNTIL): then every instance is compared, else the first ones. */
-export const isFinite = (rrule) => /(^|;)(COUNT|UNTIL)=/.test(rrule);
+export const endsByItself = (rrule) => /(^|;)(COUNT|UNTIL)=/.test(rrule);
