@@ -26,8 +26,12 @@ export const CALENDAR_LIMITS = {
   max_listing_days: 366,
   /** Busy intervals the conflict check of a create or edit looks at (sort and sweep, then stops). */
   max_conflict_intervals: 20_000,
-  /** Wall-clock budget (ms) of the recurrence expansion one request may spend. */
-  expansion_budget_ms: 60,
+  /**
+   * Steps of recurrence expansion one request may spend (a day tested against a rule, a candidate
+   * time, a period: src/domain/calendar/expand.ts). A count, not a clock, so the same request gets
+   * the same answer on any machine; at most about 100 ms of CPU on a slow one.
+   */
+  max_expansion_steps: 100_000,
   /** Wall-clock time (ms) reading one imported file may take, in its worker thread. */
   import_parse_ms: 120_000,
   /** Heap (MB) reading one imported file may use, in its worker thread. */

@@ -88,14 +88,13 @@ export class CalendarService {
   /**
    * Events and occurrences of a user overlapping [start, end), sorted by start. Bounded: the range
    * is at most `max_listing_days`, the answer at most `max_listing_occurrences` items, and the
-   * expansion work at most `expansion_budget_ms` (each a 422 naming the limit). The user's events
-   * are gone through a slice per turn of the event loop (turns.ts), the budget's clock stopped
-   * while other requests run.
+   * expansion work at most `max_expansion_steps` (each a 422 naming the limit). The user's events
+   * are gone through a slice per turn of the event loop (turns.ts).
    */
   async list(userId: string, q: { start?: string; end?: string; tag?: string; expand?: boolean }): Promise<EventItem[]> {
     const tz = this.d.zoneOf(userId);
     const budget = new ExpansionBudget();
-    const slice = new TurnSlice(SLICE_MS, budget);
+    const slice = new TurnSlice(SLICE_MS);
     if (q.expand === false) return this.series(userId, q, tz, budget, slice);
     const from = q.start ? this.instant(q.start, tz) : this.d.clock.now().getTime();
     const to = q.end ? this.instant(q.end, tz) : from + 30 * DAY;
@@ -208,7 +207,7 @@ export class CalendarService {
     if (e.status === 'cancelled') return { uids: [], truncated: false };
     const cap = CALENDAR_LIMITS.max_conflict_intervals;
     const budget = new ExpansionBudget();
-    const slice = new TurnSlice(SLICE_MS, budget);
+    const slice = new TurnSlice(SLICE_MS);
     let truncated = false;
     let mine: Busy[] = [];
     const others: Busy[] = [];

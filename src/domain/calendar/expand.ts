@@ -6,7 +6,9 @@
  * throw, and each occurrence costs a few dozen microseconds in Time object churn. Here every loop
  * is bounded by construction: a period (year, month, week, day, hour) yields at most 366 days
  * times the rule's times of day, and a search that finds nothing for MAX_EMPTY_YEARS of wall time
- * ends the series.
+ * ends the series. Every unit of that work (a day tested against the rule, a candidate time, a
+ * skipped stretch) is counted on a StepMeter, so callers can cap the work of a request by a count
+ * that is the same on every machine (`max_expansion_steps`) instead of by a clock.
  *
  * Semantics follow RFC 5545 §3.3.10 (the expand/limit table) the way python-dateutil and libical
  * read it: DTSTART is an occurrence when the rule gives it (a DTSTART out of step with its rule is
@@ -138,6 +140,11 @@ function weekNumbers(n: number, wkst: number): [number, number] {
 
 // ------------------------------------------------------------------ the iterator
 
+/** Work done by an expansion, in steps: the same rule always takes the same steps, on any machine. */
+export interface StepMeter {
+  steps: number;
+}
+
 /** An expansion in progress: `next()` gives wall times ascending, then undefined for good. */
 export interface RuleIterator {
   next(): number | undefined;
@@ -146,8 +153,9 @@ export interface RuleIterator {
 /**
  * Iterate a rule from DTSTART (wall ms). Every call does bounded work: at most one period's
  * candidates are built per loop turn, and the loop stops after MAX_EMPTY_YEARS without a match.
+ * The work is counted on `meter` (one step per day tested, per candidate and per period).
  */
-export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
+export function iterateRule(rule: Rule, dtstart: number, meter: StepMeter = { steps: 0 }): RuleIterator {
   const s = new Date(dtstart);
   const start = {
     y: s.getUTCFullYear(),
@@ -160,10 +168,16 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
   };
   const { freq, interval } = rule;
   const hasDayParts = Boolean(rule.byDay || rule.byMonthDay || rule.byYearDay || rule.byWeekNo);
-  // RFC 5545 defaults: what DTSTART fixes when the rule does not say.
-  const byMonth = rule.byMonth ?? (freq === 'YEARLY' && !hasDayParts ? [start.m] : undefined);
+  // RFC 5545 defaults: what DTSTART fixes when the rule does not say. Read the way libical and
+  // ical.js do: a YEARLY rule with only BYMONTHDAY keeps DTSTART's month ("the 29th, yearly" from
+  // February 29 is Feb 29 every leap year, not the 29th of every month), and a YEARLY rule with
+  // only BYWEEKNO keeps DTSTART's weekday ("week 20" from a Tuesday is that week's Tuesday).
+  // python-dateutil expands both over the whole year or week instead (see docs/calendar.md).
+  const onlyMonthDays = freq === 'YEARLY' && rule.byMonthDay && !rule.byDay && !rule.byYearDay && !rule.byWeekNo;
+  const onlyWeekNos = freq === 'YEARLY' && rule.byWeekNo && !rule.byDay && !rule.byMonthDay && !rule.byYearDay;
+  const byMonth = rule.byMonth ?? (freq === 'YEARLY' && (!hasDayParts || onlyMonthDays) ? [start.m] : undefined);
   const byMonthDay = rule.byMonthDay ?? ((freq === 'YEARLY' || freq === 'MONTHLY') && !hasDayParts ? [start.d] : undefined);
-  const byDay = rule.byDay ?? (freq === 'WEEKLY' && !hasDayParts ? [{ ord: 0, wd: weekday(start.n) }] : undefined);
+  const byDay = rule.byDay ?? ((freq === 'WEEKLY' && !hasDayParts) || onlyWeekNos ? [{ ord: 0, wd: weekday(start.n) }] : undefined);
   const plainDays = byDay && new Set(byDay.filter((b) => b.ord === 0).map((b) => b.wd));
   const nthDays = byDay?.filter((b) => b.ord !== 0);
   const monthSet = byMonth && new Set(byMonth);
@@ -230,6 +244,9 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
   let pm = start.m;
   let pday = freq === 'WEEKLY' ? start.n - ((weekday(start.n) - rule.wkst + 7) % 7) : start.n;
   let phour = Math.floor(dtstart / HOUR);
+  let hourDay = Number.NaN;
+  let hd: DayInfo = dayInfo(start.n);
+  let hdMatches = false;
 
   let buffer: number[] = [];
   let bi = 0;
@@ -239,6 +256,7 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
 
   /** Candidates of the current period (sorted wall ms), then move the cursor to the next period. */
   function fillPeriod(): number {
+    meter.steps++;
     const days: number[] = [];
     let periodStart: number;
     if (freq === 'YEARLY' || freq === 'MONTHLY') {
@@ -250,6 +268,7 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
         for (let d = 1; d <= dim; d++) {
           const di: DayInfo = { n: first + d - 1, y: py, m, d };
           if (dayMatches(di)) days.push(di.n);
+          meter.steps++;
         }
       }
       if (freq === 'YEARLY') py += interval;
@@ -271,6 +290,7 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
       for (let n = pday; n < pday + len; n++) {
         if (dayMatches(dayInfo(n))) days.push(n);
       }
+      meter.steps += len;
       pday += len * interval;
     } else {
       // HOURLY: one hour; a day that fails the day parts is skipped whole (to the first hour of
@@ -278,12 +298,18 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
       periodStart = phour * HOUR;
       const n = Math.floor(phour / 24);
       const out: number[] = [];
-      const hd = dayInfo(n);
+      // One day's facts serve its 24 hours (a Date and the day parts per hour would cost 4×).
+      if (n !== hourDay) {
+        hourDay = n;
+        hd = dayInfo(n);
+        hdMatches = dayMatches(hd);
+      }
       if (monthSet && !monthSet.has(hd.m)) {
         const next = dayNum(hd.y, hd.m + 1, 1) * 24;
         phour += Math.max(1, Math.ceil((next - phour) / interval)) * interval;
-      } else if (dayMatches(hd)) {
+      } else if (hdMatches) {
         if (!hourSet || hourSet.has(phour % 24)) for (const t of hourTimes) out.push(phour * HOUR + t);
+        meter.steps += out.length;
         phour += interval;
       } else {
         const nextDay = (n + 1) * 24;
@@ -293,6 +319,7 @@ export function iterateRule(rule: Rule, dtstart: number): RuleIterator {
     }
     const out: number[] = [];
     for (const n of days) for (const t of dayTimes) out.push(n * DAY + t);
+    meter.steps += out.length;
     return finish(out, periodStart);
   }
 

@@ -2,7 +2,7 @@ import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { validationFailed } from '../../errors.js';
 import { type LocalDateTime, wallFromMs } from '../../time/local-date.js';
 import { instantOf, midnightAfter, wallAt } from '../../time/zone-cache.js';
-import { iterateRule, parseRule, type RuleIterator } from './expand.js';
+import { iterateRule, parseRule, type RuleIterator, type StepMeter } from './expand.js';
 
 /** What expansion needs to know of a series; `key` identifies the rest (equal keys, equal expansions). */
 export interface SeriesRule {
@@ -19,42 +19,35 @@ export const MAX_OCCURRENCES = CALENDAR_LIMITS.max_series_occurrences;
 const CACHE_SIZE = 2_000;
 
 /**
- * A wall-clock budget shared by every expansion one request does. It is checked between two
- * occurrences (the expander's own loops are bounded), so an expansion cut by it stays consistent
- * and the next request goes on from there.
+ * The expansion work one request may do, counted in the expander's steps (expand.ts): the same
+ * rules and range cost the same on any machine, whatever its load, so a request is refused or
+ * answered the same way everywhere. A series is charged the steps its expansion from DTSTART needs
+ * to answer, whether the expansion is cached or not, so a retry gives the same answer too.
  */
 export class ExpansionBudget {
-  private deadline: number;
-  private pausedAt?: number;
-  private ticks = 0;
-  constructor(readonly ms: number = CALENDAR_LIMITS.expansion_budget_ms) {
-    this.deadline = performance.now() + ms;
+  used = 0;
+  constructor(readonly max: number = CALENDAR_LIMITS.max_expansion_steps) {}
+  /** Whether `steps` more would go past the cap. */
+  exceeds(steps: number): boolean {
+    return this.used + steps > this.max;
   }
-  /**
-   * Stop the clock while the request gives the event loop back (turns.ts): the budget bounds the
-   * request's own work, not the time other requests run meanwhile.
-   */
-  pause(): void {
-    this.pausedAt ??= performance.now();
-  }
-  resume(): void {
-    if (this.pausedAt === undefined) return;
-    this.deadline += performance.now() - this.pausedAt;
-    this.pausedAt = undefined;
-  }
-  /** Throws 422 naming the limit once the budget is spent (checked every 256 occurrences). */
-  tick(): void {
-    if ((++this.ticks & 255) === 0 && performance.now() > this.deadline) throw budgetSpent(this.ms);
+  /** Count `steps`; throws 422 naming the limit once the cap is passed. */
+  charge(steps: number): void {
+    this.used += steps;
+    if (this.used > this.max) throw budgetSpent(this.max);
   }
 }
 
-export const budgetSpent = (ms: number) =>
-  validationFailed(`Expanding the recurring events took longer than the ${ms} ms a request may spend; ask for a shorter range.`, [
-    { path: 'end', message: `expansion budget of ${ms} ms spent`, limit: 'expansion_budget_ms', max: ms },
+export const budgetSpent = (max: number) =>
+  validationFailed(`Expanding the recurring events would take more than the ${max} steps a request may spend; ask for a shorter range.`, [
+    { path: 'end', message: `more than ${max} expansion steps`, limit: 'max_expansion_steps', max },
   ]);
 
 interface Expansion {
   starts: number[];
+  /** Steps the expansion had taken when it found each start (same index as `starts`). */
+  stepsAt: number[];
+  meter: StepMeter;
   done: boolean;
   next: () => number | undefined;
 }
@@ -79,17 +72,17 @@ function untilWall(rrule: string, tz: string, allDay: boolean): number | undefin
 }
 
 /** A fresh iterator of the series' wall times (ms of the local clock, as Date.UTC gives them). */
-export function wallIterator(s: SeriesRule): RuleIterator {
+export function wallIterator(s: SeriesRule, meter?: StepMeter): RuleIterator {
   // An all-day series lives on dates: its times of day are midnight whatever the rule says.
   const rrule = s.allDay ? s.rrule.replace(/;BY(HOUR|MINUTE|SECOND)=[^;]*/g, '') : s.rrule;
   const start = wallAt(s.start, s.tz);
   const dtstart = wallMsOf(s.allDay ? { ...start, hour: 0, minute: 0, second: 0 } : start);
-  return iterateRule(parseRule(rrule, untilWall(s.rrule, s.tz, s.allDay)), dtstart);
+  return iterateRule(parseRule(rrule, untilWall(s.rrule, s.tz, s.allDay)), dtstart, meter);
 }
 
 /** A fresh iterator of instants (not cached): the rule expanded in wall time, placed in the zone. */
-export function seriesIterator(s: SeriesRule): RuleIterator {
-  const iter = wallIterator(s);
+export function seriesIterator(s: SeriesRule, meter?: StepMeter): RuleIterator {
+  const iter = wallIterator(s, meter);
   let produced = 0;
   return {
     next: () => {
@@ -111,8 +104,9 @@ function expansionOf(s: SeriesRule): Expansion {
     cache.set(s.key, e);
     return e;
   }
-  const iter = seriesIterator(s);
-  e = { starts: [], done: false, next: () => iter.next() };
+  const meter: StepMeter = { steps: 0 };
+  const iter = seriesIterator(s, meter);
+  e = { starts: [], stepsAt: [], meter, done: false, next: () => iter.next() };
   cache.set(s.key, e);
   if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
   return e;
@@ -129,17 +123,27 @@ function lowerBound(a: number[], x: number): number {
   return lo;
 }
 
-/** Start instants the rule gives in [from, to), ascending; the budget (if any) bounds new expansion work. */
+/**
+ * Start instants the rule gives in [from, to), ascending. With a budget, the request is charged
+ * the steps the expansion from DTSTART takes to answer (up to the first start at or past `to`, or
+ * all of a finished series), cached or not, and refused (422) past its cap.
+ */
 export function ruleStarts(s: SeriesRule, from: number, to: number, budget?: ExpansionBudget): number[] {
   const e = expansionOf(s);
   while (!e.done && (e.starts.length === 0 || e.starts[e.starts.length - 1]! < to)) {
-    budget?.tick();
+    // The steps taken so far are needed by this answer: past the cap, stop before doing more.
+    if (budget?.exceeds(e.meter.steps)) throw budgetSpent(budget.max);
     const t = e.next();
     if (t === undefined) e.done = true;
     // A wall time pushed forward out of a DST gap can land on the next occurrence: keep one.
-    else if (e.starts.length === 0 || t > e.starts[e.starts.length - 1]!) e.starts.push(t);
+    else if (e.starts.length === 0 || t > e.starts[e.starts.length - 1]!) {
+      e.starts.push(t);
+      e.stepsAt.push(e.meter.steps);
+    }
   }
-  return e.starts.slice(lowerBound(e.starts, from), lowerBound(e.starts, to));
+  const hi = lowerBound(e.starts, to);
+  budget?.charge(hi < e.starts.length ? e.stepsAt[hi]! : e.meter.steps);
+  return e.starts.slice(lowerBound(e.starts, from), hi);
 }
 
 /** The last start of a finite rule (COUNT or UNTIL), or undefined for an endless one. */

@@ -1,10 +1,10 @@
 import type { EventOverride } from '../../contracts/calendar.js';
 import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
-import { AppError, type ErrorDetail, validationFailed } from '../../errors.js';
+import { type ErrorDetail, validationFailed } from '../../errors.js';
 import { canonicalRrule, RruleError } from '../../time/rrule.js';
 import { wallAt } from '../../time/zone-cache.js';
-import { MAX_EMPTY_YEARS } from './expand.js';
-import { ExpansionBudget, wallIterator } from './recurrence.js';
+import { MAX_EMPTY_YEARS, type StepMeter } from './expand.js';
+import { wallIterator } from './recurrence.js';
 
 /** What the limits look at: an event as stored, created, edited or imported. */
 export interface SeriesShape {
@@ -31,7 +31,7 @@ const problem = (path: string, limit: keyof typeof CALENDAR_LIMITS, message: str
  * The limits one event breaks, as validation details (empty when it keeps them all): counts of
  * RDATE/EXDATE/overrides, a rule the expander refuses or that is denser than
  * `max_occurrences_per_day`, RDATEs piling more starts than that on one local day, and a trial
- * expansion of the rule's first year under the expansion budget. `where` prefixes the paths.
+ * expansion of the rule's first year under the step cap (`max_expansion_steps`). `where` prefixes the paths.
  */
 export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
   const out: ErrorDetail[] = [];
@@ -74,34 +74,28 @@ export function seriesLimitProblems(e: SeriesShape, where = ''): ErrorDetail[] {
     return [d];
   }
   // The rule's own starts, one local day at a time: a first year expanded for real, under the
-  // budget, so whatever the static checks missed is refused here and not in a later listing.
+  // step cap, so whatever the static checks missed is refused here and not in a later listing.
   const start = Date.parse(e.scheduled_for);
-  const iter = wallIterator({ key: '', start, tz: e.timezone, allDay: e.all_day, rrule });
-  const budget = new ExpansionBudget();
+  const meter: StepMeter = { steps: 0 };
+  const iter = wallIterator({ key: '', start, tz: e.timezone, allDay: e.all_day, rrule }, meter);
   const horizon = wallOf(start) + (TRIAL_DAYS + 1) * 86_400_000;
-  try {
-    const first = iter.next();
-    if (first === undefined && !e.rdates?.length) {
-      out.push({ path: `${where}rrule`, message: `RRULE ${rrule} gives no occurrence at or after scheduled_for (none within ${MAX_EMPTY_YEARS} years)` });
-      return out;
+  const first = iter.next();
+  if (first === undefined && !e.rdates?.length) {
+    out.push({ path: `${where}rrule`, message: `RRULE ${rrule} gives no occurrence at or after scheduled_for (none within ${MAX_EMPTY_YEARS} years)` });
+    return out;
+  }
+  let n = 0;
+  for (let t = first; t !== undefined && t < horizon && n < TRIAL_OCCURRENCES; t = iter.next(), n++) {
+    if (meter.steps > L.max_expansion_steps) {
+      out.push(problem(`${where}rrule`, 'max_expansion_steps', `RRULE ${rrule}: expanding its first occurrences takes over ${L.max_expansion_steps} steps`));
+      break;
     }
-    let n = 0;
-    for (let t = first; t !== undefined && t < horizon && n < TRIAL_OCCURRENCES; t = iter.next(), n++) {
-      budget.tick();
-      if (count(t) > L.max_occurrences_per_day) {
-        out.push(
-          problem(
-            `${where}rrule`,
-            'max_occurrences_per_day',
-            `RRULE ${rrule} (with the RDATEs) gives more than ${L.max_occurrences_per_day} starts on one day`,
-          ),
-        );
-        break;
-      }
+    if (count(t) > L.max_occurrences_per_day) {
+      out.push(
+        problem(`${where}rrule`, 'max_occurrences_per_day', `RRULE ${rrule} (with the RDATEs) gives more than ${L.max_occurrences_per_day} starts on one day`),
+      );
+      break;
     }
-  } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    out.push(problem(`${where}rrule`, 'expansion_budget_ms', `RRULE ${rrule}: expanding its first occurrences took over ${L.expansion_budget_ms} ms`));
   }
   return out;
 }
