@@ -24,6 +24,7 @@ complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edi
 complete -c kairos -n '__fish_use_subcommand' -a cal -d 'calendar: add, list, edit and remove events; import, export and subscribe (.ics)'
 complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
 complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
+complete -c kairos -n '__fish_use_subcommand' -a mcp -d 'serve kairos to an AI agent over MCP on stdio (stdout carries only protocol messages)'
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
 complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)'
 complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
@@ -177,6 +178,8 @@ complete -c kairos -n '__kairos_path_is keys list' -l help
 complete -c kairos -n '__kairos_path_is keys rotate' -l help
 complete -c kairos -n '__kairos_path_is keys revoke' -l yes
 complete -c kairos -n '__kairos_path_is keys revoke' -l help
+complete -c kairos -n '__kairos_path_is mcp' -l agent
+complete -c kairos -n '__kairos_path_is mcp' -l help
 complete -c kairos -n '__kairos_path_is user' -a profile -d 'show your profile'
 complete -c kairos -n '__kairos_path_is user' -a update -d 'change display name, email, time zone or preferences'
 complete -c kairos -n '__kairos_path_is user' -a passwd -d 'set your email and password (for `kairos user login` and frontends)'

@@ -9,6 +9,7 @@ import { registerExecute } from './commands/execute/index.js';
 import { registerExport } from './commands/export/index.js';
 import { registerFeedback } from './commands/feedback/index.js';
 import { registerKeys } from './commands/keys/index.js';
+import { registerMcp } from './commands/mcp/index.js';
 import { registerPlan } from './commands/plan/index.js';
 import { registerQueue } from './commands/queue/index.js';
 import { registerReject } from './commands/reject/index.js';
@@ -54,6 +55,7 @@ export function createProgram(ctx: ProgramContext): Command {
   registerCal(program, ctx);
   registerTempo(program, ctx);
   registerKeys(program, ctx);
+  registerMcp(program, ctx);
   registerUser(program, ctx);
   registerExport(program, ctx);
   registerDaemon(program, ctx);

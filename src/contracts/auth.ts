@@ -50,6 +50,18 @@ export const CreatedKey = z
   .meta({ id: 'CreatedKey' });
 
 export const KeyList = z.object({ keys: z.array(ApiKey) });
+
+/** Who a credential is: what an MCP server or a script checks before offering what it may do. */
+export const WhoAmI = z
+  .object({
+    user_id: z.string(),
+    via: z.enum(['key', 'token']),
+    key_id: z.string().nullable(),
+    agent_id: z.string().nullable().describe("the key's agent, or the X-Agent-ID sent"),
+    scopes: z.array(Scope),
+    timezone: z.string().describe("the user's IANA time zone (what dates without a zone are read in)"),
+  })
+  .meta({ id: 'WhoAmI' });
 export const KeyIdParams = z.object({ id: z.string() });
 export const RevokedKey = z.object({ revoked: z.string(), revoked_at: IsoDateTime });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CreatedKey, CreateKeyRequest, KeyIdParams, KeyList, LoginRequest, LoginResponse, RevokedKey } from './auth.js';
+import { CreatedKey, CreateKeyRequest, KeyIdParams, KeyList, LoginRequest, LoginResponse, RevokedKey, WhoAmI } from './auth.js';
 import {
   CalendarEvent,
   ExportQuery as CalendarExportQuery,
@@ -83,6 +83,7 @@ export const endpoints = {
 
   'POST /auth/keys': { body: CreateKeyRequest, response: CreatedKey, status: 201 },
   'GET /auth/keys': { response: KeyList },
+  'GET /auth/whoami': { response: WhoAmI },
   'POST /auth/keys/{id}/rotate': { params: KeyIdParams, response: CreatedKey },
   'DELETE /auth/keys/{id}': { params: KeyIdParams, response: RevokedKey },
   'POST /user/login': { body: LoginRequest, response: LoginResponse },

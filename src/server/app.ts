@@ -4,6 +4,7 @@ import { koaBody } from 'koa-body';
 import { AppError, badRequest, notFound, unauthorized } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
 import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import { cors } from './middleware/cors.js';
 import { errorEnvelope } from './middleware/errors.js';
 import { hostCheck } from './middleware/host-check.js';
@@ -37,6 +38,7 @@ export function createApp(services: Services): Koa {
   app.use(hostCheck(services.config.host));
   app.use(cors());
   app.use(rateLimit(limiter, (method, path) => publicRoutes.has(`${method} ${path}`)));
+  app.use(mcpEndpoint(services, routes, openapi, limiter));
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'Method not allowed on this route.') }));
   return app;

@@ -48,6 +48,7 @@ const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
   'GET /agent/status': () => ({}),
   'POST /auth/keys': () => ({ body: { name: 'made-by-matrix', scopes: ['memory:read'] } }),
   'GET /auth/keys': () => ({}),
+  'GET /auth/whoami': () => ({}),
   'POST /auth/keys/{id}/rotate': () => ({}),
   'DELETE /auth/keys/{id}': () => ({}),
   'POST /user/register': () => ({ body: { email: `matrix-${++registered}@example.com`, password: 'long enough password', display_name: 'matrix' } }),

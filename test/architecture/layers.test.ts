@@ -43,6 +43,7 @@ const PROBES: [string, string, string][] = [
   ['src/domain/memory/probe2.ts', '../../server/services.js', '../../ical/import.js'],
   ['src/server/probe.ts', '../cli/main.js', '../domain/clock.js'],
   ['src/client/probe.ts', '../daemon/lock.js', '../config/paths.js'],
+  ['src/mcp/probe.ts', '../server/services.js', '../contracts/endpoints.js'],
   ['src/cli/commands/trace/probe.ts', '../../../domain/memory/memory-service.js', '../../../client/http.js'],
   ['src/cli/probe.ts', '../store/store.js', './commands/daemon/index.js'],
 ];

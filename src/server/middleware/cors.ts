@@ -1,6 +1,8 @@
 import type { Context, Next } from 'koa';
 
 const LOCAL_ORIGIN = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+/** A page served from this machine (any port of localhost or a loopback address). */
+export const isLocalOrigin = (origin: string) => LOCAL_ORIGIN.test(origin);
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-Agent-ID, X-User-ID, X-Trace-Id';
 const EXPOSE_HEADERS = 'X-Trace-Id, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, X-Cache';
 

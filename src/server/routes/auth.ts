@@ -1,6 +1,8 @@
 import { endpoint } from '../../contracts/endpoints.js';
+import type { Scope } from '../../contracts/scopes.js';
 import type { RateLimiter } from '../middleware/rate-limit.js';
 import { route } from '../route.js';
+import { SELF_KEY_SCOPES } from '../route-auth.js';
 
 export const authRoutes = [
   route({
@@ -17,6 +19,21 @@ export const authRoutes = [
     summary: 'List API keys (no secrets): all of them with admin, otherwise only the calling key',
     auth: { selfKey: true },
     handler: ({ principal, services }) => ({ keys: services.keys.list(principal) }),
+  }),
+  route({
+    ...endpoint('GET /auth/whoami'),
+    tag: 'auth',
+    summary: 'The calling credential: its user, key, agent and scopes',
+    description: 'What an MCP server or a script asks first, to offer only what the credential may do.',
+    auth: { anyOf: SELF_KEY_SCOPES as readonly [Scope, ...Scope[]] },
+    handler: ({ principal, services }) => ({
+      user_id: principal.userId,
+      via: principal.via,
+      key_id: principal.keyId,
+      agent_id: principal.agentId,
+      scopes: [...principal.scopes].sort(),
+      timezone: services.users.get(principal.userId)?.timezone ?? 'UTC',
+    }),
   }),
   route({
     ...endpoint('POST /auth/keys/{id}/rotate'),
