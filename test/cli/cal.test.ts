@@ -20,7 +20,8 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-const cal = (args: string[], input?: string) => runCli(['cal', ...args], { env, ...(input !== undefined ? { input } : {}) });
+const cal = (args: string[], input?: string, extra: Record<string, string | undefined> = {}) =>
+  runCli(['cal', ...args], { env: { ...env, ...extra }, ...(input !== undefined ? { input } : {}) });
 
 describe('kairos cal', () => {
   let dentist: any;
@@ -57,8 +58,13 @@ describe('kairos cal', () => {
     expect(badRule.stderr).toMatch(/rrule/);
   });
 
-  it('list prints JSON when not on a terminal, with occurrences expanded', async () => {
-    const r = await cal(['list', '--from', '2031-03-01', '--to', '2031-03-15']);
+  it('list prints the same agenda on a pipe (plain, no colour) and JSON only with --json, occurrences expanded', async () => {
+    const piped = await cal(['list', '--from', '2031-03-01', '--to', '2031-03-15'], undefined, { NO_COLOR: undefined });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/^Mon 2031-03-03\n {2}09:30–09:45 {2}Standup ↻ /);
+    expect(piped.stdout).not.toMatch(/\x1b\[/);
+    expect(piped.stdout.trimStart().startsWith('{')).toBe(false);
+    const r = await cal(['list', '--from', '2031-03-01', '--to', '2031-03-15', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const { events } = JSON.parse(r.stdout);
     expect(events.filter((e: any) => e.title === 'Standup').map((e: any) => e.scheduled_for)).toEqual([

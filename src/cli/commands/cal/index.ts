@@ -28,7 +28,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   examples(
     cal
       .command('list')
-      .description('an agenda grouped by day (JSON when not on a terminal); recurring events expanded')
+      .description('an agenda grouped by day, recurring events expanded (JSON with --json)')
       .option('--from <when>', 'start of the range (default: now)')
       .option('--to <when>', 'end of the range (default: 7 days after --from)')
       .option('--tag <tag>', 'only events with this tag')

@@ -1,10 +1,9 @@
 import type { CliDeps, RunInput } from '../../kit.js';
-import { table } from '../../output/table.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const res = await (await deps.client()).call('GET /auth/keys');
   deps.io.data(res, () =>
-    table(
+    deps.io.table(
       ['ID', 'NAME', 'AGENT', 'SCOPES', 'EXPIRES', 'STATE'],
       res.keys.map((k) => [
         k.id,

@@ -1,7 +1,5 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { table } from '../../output/table.js';
-import { clip } from '../../output/text.js';
 import { shortTime } from '../../output/time.js';
 
 interface SearchOpts {
@@ -34,9 +32,9 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
   const c = deps.io.chalk;
   deps.io.data(res, () =>
     res.results.length
-      ? table(
+      ? deps.io.table(
           ['SCORE', 'UID', 'TYPE', 'TASK', 'TIME (UTC)', 'SUMMARY'],
-          res.results.map((r) => [r.score.toFixed(2), r.uid, r.type, clip(r.task_id, 20), shortTime(r.timestamp), clip(r.summary, 60)]),
+          res.results.map((r) => [r.score.toFixed(2), r.uid, r.type, deps.io.clip(r.task_id, 20), shortTime(r.timestamp), deps.io.clip(r.summary, 60)]),
         )
       : c.dim('no matches'),
   );
