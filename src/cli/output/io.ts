@@ -1,4 +1,6 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
+import { shortIds } from '../input/resolve-id.js';
+import { plainChalk } from './plain-chalk.js';
 import { table, tsv } from './table.js';
 import { clip } from './text.js';
 
@@ -26,15 +28,27 @@ export class IO {
   readonly json: boolean;
   readonly quiet: boolean;
 
+  /** The IO of a command: chalk is imported only when there is colour to show. */
+  static async create(streams: Streams, flags: OutputFlags, env: NodeJS.ProcessEnv): Promise<IO> {
+    if (!IO.wantsColor(streams, flags, env)) return new IO(streams, flags, env);
+    const { Chalk } = await import('chalk');
+    return new IO(streams, flags, env, new Chalk({ level: 1 }));
+  }
+
+  private static wantsColor(streams: Streams, flags: OutputFlags, env: NodeJS.ProcessEnv): boolean {
+    return flags.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && Boolean(streams.stdout.isTTY) && env.TERM !== 'dumb';
+  }
+
+  /** `colorChalk` is used when colour is on (see create); without it the output has none. */
   constructor(
     readonly streams: Streams,
     flags: OutputFlags,
     env: NodeJS.ProcessEnv,
+    colorChalk?: ChalkInstance,
   ) {
     this.json = Boolean(flags.json);
     this.quiet = Boolean(flags.quiet);
-    const color = flags.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && Boolean(streams.stdout.isTTY) && env.TERM !== 'dumb';
-    this.chalk = new Chalk({ level: color ? 1 : 0 });
+    this.chalk = colorChalk && IO.wantsColor(streams, flags, env) ? colorChalk : plainChalk;
   }
 
   get stdoutIsTTY(): boolean {
@@ -65,6 +79,16 @@ export class IO {
   /** Rows as an aligned table with a header on a terminal; tab-separated, no header, on a pipe. */
   table(headers: string[], rows: (string | number | null | undefined)[][]): string {
     return this.plain ? tsv(rows) : table(headers, rows);
+  }
+
+  /**
+   * How a listing shows the ids in it: on a terminal the shortest unique prefix (git-like, any
+   * command takes it back), on a pipe whole, so a script keeps what it reads.
+   */
+  ids(ids: readonly string[]): (id: string) => string {
+    if (this.plain) return (id) => id;
+    const short = shortIds(ids);
+    return (id) => short.get(id) ?? id;
   }
 
   /** A text on one line: cut to `n` characters on a terminal, whole on a pipe. */

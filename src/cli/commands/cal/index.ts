@@ -50,7 +50,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--title <title>', 'new title')
       .option('--occurrence <recurrence_id>', 'edit only the occurrence that starts at this instant (see `cal list --json`)')
       .option('--expected-version <n>', 'refuse unless the event is at this version', intArg('--expected-version', 1))
-      .action(lazy(ctx, () => import('./edit.js'))),
+      .action(lazy(ctx, () => import('./edit.js'), { ids: 'event' })),
     [
       'kairos cal edit ev_01j… --at "friday 4pm"',
       'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings',
@@ -64,7 +64,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .argument('<uid>', 'event uid')
       .option('--occurrence <recurrence_id>', 'remove only the occurrence starting at this instant')
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./rm.js'))),
+      .action(lazy(ctx, () => import('./rm.js'), { ids: 'event' })),
     ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence 2031-02-17T08:00:00Z --yes'],
   );
   examples(

@@ -2,11 +2,12 @@ import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const res = await (await deps.client()).call('GET /auth/keys');
+  const id = deps.io.ids(res.keys.map((k) => k.id));
   deps.io.data(res, () =>
     deps.io.table(
       ['ID', 'NAME', 'AGENT', 'SCOPES', 'EXPIRES', 'STATE'],
       res.keys.map((k) => [
-        k.id,
+        id(k.id),
         k.name,
         k.agent_id ?? '-',
         k.scopes.join(','),
