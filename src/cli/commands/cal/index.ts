@@ -14,14 +14,17 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--tag <tag>', 'a label to filter by (e.g. a tempo tag such as @deep-work)')
       .option('--tz <zone>', 'IANA time zone of the event (default: yours)')
       .option('--task <task_id>', 'the task the event belongs to')
-      .option('--repeat <rrule>', 'recurrence as an RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,WE')
+      .option(
+        '--repeat <rule>',
+        'recurrence in words (daily, every weekday, every monday and thursday, monthly on the 3rd wednesday, … until 2027-06-30, 5 times) or an RRULE',
+      )
       .option('--all-day', 'an all-day event on the date of --at')
       .option('--where <location>', 'location')
       .option('--note <description>', 'description')
       .action(lazy(ctx, () => import('./add.js'))),
     [
       'kairos cal add "Dentist" --at "tomorrow 3pm" --for 45m',
-      'kairos cal add Standup --at "monday 9:30" --for 15m --repeat "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"',
+      'kairos cal add Standup --at "monday 9:30" --for 15m --repeat "every weekday until 2027-06-30"',
       'kairos cal add "Conference" --at 2031-05-12 --for 3d --tag work',
     ],
   );
