@@ -26,7 +26,7 @@ complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should ha
 complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
 complete -c kairos -n '__fish_use_subcommand' -a mcp -d 'serve kairos to an AI agent over MCP on stdio (stdout carries only protocol messages)'
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
-complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)'
+complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)'
 complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
 complete -c kairos -n '__fish_use_subcommand' -a completion -d 'print the shell completion script'
 complete -c kairos -n '__fish_use_subcommand' -l version
@@ -99,7 +99,7 @@ complete -c kairos -n '__kairos_path_is trace search' -l limit
 complete -c kairos -n '__kairos_path_is trace search' -l include-expired
 complete -c kairos -n '__kairos_path_is trace search' -l help
 complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
-complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day (JSON when not on a terminal); recurring events expanded'
+complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day, recurring events expanded (JSON with --json)'
 complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
 complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first on a terminal; --yes otherwise)'
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/http.js';
 import { AppError } from '../errors.js';
+import type { IdKind } from './input/resolve-id.js';
 import type { IO, Streams } from './output/io.js';
 
 export interface GlobalOptions {
@@ -44,7 +45,7 @@ export interface ProgramContext {
 /** Builds a command's dependencies; output (and chalk) load only once a command runs, not for --help. */
 export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Promise<CliDeps> {
   const { IO } = await import('./output/io.js');
-  const io = new IO(ctx.streams, { json: globals.json, color: globals.color, quiet: globals.quiet }, ctx.env);
+  const io = await IO.create(ctx.streams, { json: globals.json, color: globals.color, quiet: globals.quiet }, ctx.env);
   let client: Promise<ApiClient> | undefined;
   let zone: Promise<string> | undefined;
   const deps: CliDeps = {
@@ -74,9 +75,10 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
 
 /**
  * The commander action of a verb: its implementation is imported only when it runs, so `--help`
- * and completion stay fast.
+ * and completion stay fast. With `ids`, every positional argument is an id of that kind and may be
+ * given as any unique prefix (git-like): it reaches the command whole.
  */
-export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>) {
+export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>, o: { ids?: IdKind } = {}) {
   return async (...cmdArgs: unknown[]) => {
     const cmd = cmdArgs.at(-1) as Command;
     const args = (cmdArgs.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
@@ -86,6 +88,10 @@ export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O
     deps.program = root;
     ctx.ran = deps;
     const mod = await load();
+    if (o.ids) {
+      const [{ resolveId }, client] = await Promise.all([import('./input/resolve-id.js'), deps.client()]);
+      for (let i = 0; i < args.length; i++) args[i] = await resolveId(client, o.ids, args[i]!);
+    }
     await mod.run({ args, opts: cmd.opts() as O }, deps);
   };
 }

@@ -12,7 +12,7 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
-  const program = createProgram(ctx);
+  const program = await createProgram(ctx, argv);
   try {
     await program.parseAsync(argv);
     return ctx.ran?.exitCode ?? 0;

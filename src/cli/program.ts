@@ -1,31 +1,55 @@
 import { Command, Option } from 'commander';
 import { VERSION } from '../version.js';
-import { registerApprove } from './commands/approve/index.js';
-import { registerCal } from './commands/cal/index.js';
-import { registerChat } from './commands/chat/index.js';
-import { registerCompletion } from './commands/completion/index.js';
-import { registerDaemon } from './commands/daemon/index.js';
-import { registerExecute } from './commands/execute/index.js';
-import { registerExport } from './commands/export/index.js';
-import { registerFeedback } from './commands/feedback/index.js';
-import { registerKeys } from './commands/keys/index.js';
-import { registerMcp } from './commands/mcp/index.js';
-import { registerPlan } from './commands/plan/index.js';
-import { registerQueue } from './commands/queue/index.js';
-import { registerReject } from './commands/reject/index.js';
-import { registerReview } from './commands/review/index.js';
-import { registerStatus } from './commands/status/index.js';
-import { registerTempo } from './commands/tempo/index.js';
-import { registerTrace } from './commands/trace/index.js';
-import { registerUser } from './commands/user/index.js';
-import { registerWatch } from './commands/watch/index.js';
 import type { ProgramContext } from './kit.js';
 
+type Register = (program: Command, ctx: ProgramContext) => void;
+
 /**
- * The whole command tree. Nothing here runs a command or imports its implementation: each noun's
- * index only declares verbs, flags and examples (see kit.ts `lazy`).
+ * Every top-level command, in the order help lists them, and where its declaration lives. Only
+ * the one a command line names is loaded (each noun's index declares its verbs, flags and
+ * examples; kit.ts `lazy` loads the implementation only when it runs).
  */
-export function createProgram(ctx: ProgramContext): Command {
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  chat: () => import('./commands/chat/index.js').then((m) => m.registerChat),
+  plan: () => import('./commands/plan/index.js').then((m) => m.registerPlan),
+  queue: () => import('./commands/queue/index.js').then((m) => m.registerQueue),
+  review: () => import('./commands/review/index.js').then((m) => m.registerReview),
+  approve: () => import('./commands/approve/index.js').then((m) => m.registerApprove),
+  reject: () => import('./commands/reject/index.js').then((m) => m.registerReject),
+  execute: () => import('./commands/execute/index.js').then((m) => m.registerExecute),
+  feedback: () => import('./commands/feedback/index.js').then((m) => m.registerFeedback),
+  status: () => import('./commands/status/index.js').then((m) => m.registerStatus),
+  watch: () => import('./commands/watch/index.js').then((m) => m.registerWatch),
+  trace: () => import('./commands/trace/index.js').then((m) => m.registerTrace),
+  cal: () => import('./commands/cal/index.js').then((m) => m.registerCal),
+  tempo: () => import('./commands/tempo/index.js').then((m) => m.registerTempo),
+  keys: () => import('./commands/keys/index.js').then((m) => m.registerKeys),
+  mcp: () => import('./commands/mcp/index.js').then((m) => m.registerMcp),
+  user: () => import('./commands/user/index.js').then((m) => m.registerUser),
+  export: () => import('./commands/export/index.js').then((m) => m.registerExport),
+  daemon: () => import('./commands/daemon/index.js').then((m) => m.registerDaemon),
+  completion: () => import('./commands/completion/index.js').then((m) => m.registerCompletion),
+};
+
+/** Global options that take a value: the word after them is not the command. */
+const VALUE_OPTIONS = new Set(['--url', '--api-key']);
+
+/** The top-level command a command line names (`kairos --json cal list` → `cal`), if any. */
+export function commandNamed(argv: string[]): string | undefined {
+  for (let i = 2; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (VALUE_OPTIONS.has(a)) i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
+/**
+ * The command tree: whole, or (given argv) only the command the line names, so a command loads
+ * one noun's declarations instead of all of them. `--help`, `help`, a typo (for its suggestions)
+ * and `completion` (whose scripts are made from the tree) get the whole tree.
+ */
+export async function createProgram(ctx: ProgramContext, argv?: string[]): Promise<Command> {
   const program = new Command('kairos')
     .description('Personal agent scheduling and memory: agents propose, you approve, everything is remembered.')
     .version(VERSION, '-V, --version')
@@ -41,24 +65,9 @@ export function createProgram(ctx: ProgramContext): Command {
       writeOut: (s) => ctx.streams.stdout.write(s),
       writeErr: (s) => ctx.streams.stderr.write(s),
     });
-  registerChat(program, ctx);
-  registerPlan(program, ctx);
-  registerQueue(program, ctx);
-  registerReview(program, ctx);
-  registerApprove(program, ctx);
-  registerReject(program, ctx);
-  registerExecute(program, ctx);
-  registerFeedback(program, ctx);
-  registerStatus(program, ctx);
-  registerWatch(program, ctx);
-  registerTrace(program, ctx);
-  registerCal(program, ctx);
-  registerTempo(program, ctx);
-  registerKeys(program, ctx);
-  registerMcp(program, ctx);
-  registerUser(program, ctx);
-  registerExport(program, ctx);
-  registerDaemon(program, ctx);
-  registerCompletion(program, ctx);
+  const named = argv && commandNamed(argv);
+  const only = named && named !== 'completion' && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);
+  const registers = await Promise.all(only.map((name) => COMMANDS[name]!()));
+  for (const register of registers) register(program, ctx);
   return program;
 }

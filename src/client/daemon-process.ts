@@ -5,6 +5,7 @@ import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
 import { AppError } from '../errors.js';
 import { pidAlive } from '../platform/process.js';
+import { request } from './request.js';
 
 const BIN = fileURLToPath(new URL('../../bin/kairos.js', import.meta.url));
 const START_TIMEOUT_MS = 10_000;
@@ -21,8 +22,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function healthy(url: string): Promise<boolean> {
   try {
-    const r = await fetch(url + '/health', { signal: AbortSignal.timeout(1000) });
-    return r.ok;
+    const r = await request(new URL(url + '/health'), { method: 'GET', timeoutMs: 1000 });
+    return r.status >= 200 && r.status < 300;
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 import type { EndpointName, EndpointResponse } from '../contracts/endpoints.js';
 import { AppError } from '../errors.js';
 import type { CallRest, RawBody } from './call-args.js';
+import { type RawResponse, request } from './request.js';
 
 interface RequestOptions {
   query?: Record<string, unknown>;
@@ -68,27 +69,27 @@ export class ApiClient {
     const maxTries = this.opts.maxTries ?? 3;
     const sleep = this.opts.sleep ?? defaultSleep;
     for (let attempt = 1; ; attempt++) {
-      let res: Response;
+      let res: RawResponse;
       try {
-        res = await fetch(url, { method, headers, body });
+        res = await request(url, { method, headers, body });
       } catch (e) {
         throw new AppError(
           503,
           'daemon_unreachable',
-          `Cannot reach the kairos daemon at ${this.baseUrl} (${(e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message}).`,
+          `Cannot reach the kairos daemon at ${this.baseUrl} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
         );
       }
       if (res.status === 429 && attempt < maxTries) {
-        const retryAfter = Number(res.headers.get('retry-after')) || 1;
+        const retryAfter = Number(res.headers['retry-after']) || 1;
         // Exponential backoff on top of the server's Retry-After.
         await sleep(retryAfter * 1000 * 2 ** (attempt - 1));
         continue;
       }
-      const text = await res.text();
-      if (!res.ok) throw toAppError(res.status, text);
+      const { text } = res;
+      if (res.status < 200 || res.status > 299) throw toAppError(res.status, text);
       // A body the server labels as something other than JSON (an .ics file) is given back as text.
-      const type = res.headers.get('content-type');
-      if (type !== null && !/[/+]json\b/i.test(type)) return text;
+      const type = res.headers['content-type'];
+      if (type !== undefined && !/[/+]json\b/i.test(type)) return text;
       return text ? JSON.parse(text) : undefined;
     }
   }

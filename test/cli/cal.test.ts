@@ -20,7 +20,8 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-const cal = (args: string[], input?: string) => runCli(['cal', ...args], { env, ...(input !== undefined ? { input } : {}) });
+const cal = (args: string[], input?: string, extra: Record<string, string | undefined> = {}) =>
+  runCli(['cal', ...args], { env: { ...env, ...extra }, ...(input !== undefined ? { input } : {}) });
 
 describe('kairos cal', () => {
   let dentist: any;
@@ -41,7 +42,9 @@ describe('kairos cal', () => {
   it('add takes ISO, a repeat rule and says so in readable output; warns about overlaps on stderr', async () => {
     const r = await cal(['add', 'Standup', '--at', '2031-03-03T09:30:00-05:00', '--for', '15', '--repeat', 'FREQ=WEEKLY;BYDAY=MO,WE;COUNT=4']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^Added ev_\S+ “Standup”: Mon 2031-03-03 09:30–09:45 \(America\/New_York\), repeating FREQ=WEEKLY;COUNT=4;BYDAY=MO,WE/);
+    expect(r.stdout).toMatch(
+      /^Added ev_\S+ “Standup”: Mon 2031-03-03 09:30–09:45 \(America\/New_York\), repeating every Monday and Wednesday, 4 times \(FREQ=WEEKLY;COUNT=4;BYDAY=MO,WE\)/,
+    );
     const clash = await cal(['add', 'Clash', '--at', '2031-03-05T09:40:00-05:00', '--for', '1h']);
     expect(clash.code).toBe(0);
     expect(clash.stderr).toMatch(/overlaps 1 event/);
@@ -54,11 +57,38 @@ describe('kairos cal', () => {
     expect((await cal(['add', 'x', '--at', 'tomorrow', '--for', 'forever'])).code).toBe(2);
     const badRule = await cal(['add', 'x', '--at', '2031-04-10T10:00:00Z', '--repeat', 'FREQ=NEVER']);
     expect(badRule.code).toBe(6);
-    expect(badRule.stderr).toMatch(/rrule/);
+    expect(badRule.stderr).toMatch(/^kairos: --repeat: .*FREQ.*It takes words \(daily, weekly, every weekday/);
   });
 
-  it('list prints JSON when not on a terminal, with occurrences expanded', async () => {
-    const r = await cal(['list', '--from', '2031-03-01', '--to', '2031-03-15']);
+  it('add: an impossible time is refused (exit 6), not turned into an all-day event', async () => {
+    for (const at of ['tomorrow 25:00', 'tomorrow 99']) {
+      const r = await cal(['add', 'Lunch', '--at', at]);
+      expect(r.code, at).toBe(6);
+      expect(r.stderr).toMatch(/^kairos: --at: ".+" in ".+" is not a time of day/);
+    }
+    const listed = await cal(['list', '--json']);
+    expect(JSON.parse(listed.stdout).events.map((e: any) => e.title)).not.toContain('Lunch');
+  });
+
+  it('add: --repeat takes words and says the rule in words; a word it cannot read exits 6 naming the flag', async () => {
+    const r = await cal(['add', 'Review', '--at', '2031-06-02T10:00:00-04:00', '--repeat', 'every weekday until 2031-06-30', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).rrule).toMatch(/^FREQ=WEEKLY;(UNTIL=20310701T035959Z;BYDAY=MO,TU,WE,TH,FR|BYDAY=MO,TU,WE,TH,FR;UNTIL=20310701T035959Z)$/);
+    const m = await cal(['add', 'Book club', '--at', '2031-06-18T19:00:00-04:00', '--repeat', 'monthly on the 3rd wednesday, 5 times']);
+    expect(m.code, m.stderr).toBe(0);
+    expect(m.stdout).toMatch(/repeating monthly on the 3rd Wednesday, 5 times \(/);
+    const bad = await cal(['add', 'x', '--at', '2031-06-18T19:00:00Z', '--repeat', 'EVERYWEEKDAY']);
+    expect(bad.code).toBe(6);
+    expect(bad.stderr).toMatch(/^kairos: --repeat: cannot read "everyweekday"/);
+  });
+
+  it('list prints the same agenda on a pipe (plain, no colour) and JSON only with --json, occurrences expanded', async () => {
+    const piped = await cal(['list', '--from', '2031-03-01', '--to', '2031-03-15'], undefined, { NO_COLOR: undefined });
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(/^Mon 2031-03-03\n {2}09:30–09:45 {2}Standup ↻ /);
+    expect(piped.stdout).not.toMatch(/\x1b\[/);
+    expect(piped.stdout.trimStart().startsWith('{')).toBe(false);
+    const r = await cal(['list', '--from', '2031-03-01', '--to', '2031-03-15', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const { events } = JSON.parse(r.stdout);
     expect(events.filter((e: any) => e.title === 'Standup').map((e: any) => e.scheduled_for)).toEqual([

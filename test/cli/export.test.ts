@@ -44,24 +44,36 @@ beforeAll(async () => {
 });
 
 describe('kairos export', () => {
-  it('prints the summary JSON on a pipe and the token count on stderr', async () => {
-    const r = await kairos(['export', '--task', 'marathon']);
+  it('prints the readable summary on a pipe (tab-separated, no token count on stderr); JSON only with --json', async () => {
+    const piped = await kairos(['export', '--task', 'marathon']);
+    expect(piped.code, piped.stderr).toBe(0);
+    const rows = piped.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(rows.map((r) => [r[1], r[2]])).toEqual([
+      ['goal', 'marathon'],
+      ['observation', 'marathon'],
+      ['observation', 'marathon'],
+    ]);
+    expect(piped.stderr).toBe('');
+    const r = await kairos(['export', '--task', 'marathon', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.export_format).toBe('summary');
     expect(body.results.map((x: { uid: string }) => x.uid)).toEqual(['g', 'o2', 'o1']);
     const tokens = body.results.reduce((n: number, x: { summary: string }) => n + encode(x.summary).length, 0);
-    expect(r.stderr).toContain(`${tokens} tokens (o200k)`);
+    expect(body.token_count).toBe(tokens);
     expect(r.stdout).not.toMatch(/chat_url|authored_by|chat\.example/);
   });
 
   it('--max-tokens caps the summaries', async () => {
-    const r = await kairos(['export', '--max-tokens', '12']);
+    const r = await kairos(['export', '--max-tokens', '12', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.token_count).toBeLessThanOrEqual(12);
     expect(body.results.reduce((n: number, x: { summary: string }) => n + encode(x.summary).length, 0)).toBe(body.token_count);
-    expect(r.stderr).toMatch(/cut to fit --max-tokens/);
+    expect(body.truncated).toBe(true);
   });
 
   it('--format linked --group-by trace_type, and -o writes a file', async () => {
@@ -77,12 +89,12 @@ describe('kairos export', () => {
   });
 
   it('--checkpoint, then a diff from it (the format follows from --since-checkpoint); --list-checkpoints', async () => {
-    const save = await kairos(['export', '--format', 'full', '--task', 'marathon', '--checkpoint', 'before-edit']);
+    const save = await kairos(['export', '--format', 'full', '--task', 'marathon', '--checkpoint', 'before-edit', '--json']);
     expect(save.code, save.stderr).toBe(0);
     expect(JSON.parse(save.stdout).checkpoint).toMatchObject({ name: 'before-edit', trace_count: 3 });
     const edit = await d.api('PATCH', '/memory/edit', { body: { uid: 'o1', updates: { content: 'Ran 14 km' } } });
     expect(edit.status).toBe(200);
-    const diff = await kairos(['export', '--task', 'marathon', '--since-checkpoint', 'before-edit']);
+    const diff = await kairos(['export', '--task', 'marathon', '--since-checkpoint', 'before-edit', '--json']);
     expect(diff.code, diff.stderr).toBe(0);
     const body = JSON.parse(diff.stdout);
     expect(body.export_format).toBe('diff');
@@ -95,7 +107,7 @@ describe('kairos export', () => {
   });
 
   it('--all follows every page into one document', async () => {
-    const r = await kairos(['export', '--format', 'full', '--limit', '1', '--all']);
+    const r = await kairos(['export', '--format', 'full', '--limit', '1', '--all', '--json']);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout);
     expect(body.results.map((t: { uid: string }) => t.uid)).toEqual(['g', 'o1', 't1', 'o2']);

@@ -41,8 +41,13 @@ describe('kairos trace push', () => {
       .join('\n');
     const r = await kairos(['trace', 'push', '-'], ndjson + '\n\n');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('cli-1');
-    expect(r.stdout).toContain('saved 2 traces');
+    // On a pipe: one tab-separated row per saved trace, nothing else (the count is a terminal's hint).
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t')[0]),
+    ).toEqual(['cli-1', expect.stringMatching(/^tr_/)]);
   });
 
   it('reads a JSON array from stdin with --json, output parsed by JSON.parse', async () => {
@@ -84,7 +89,7 @@ describe('kairos trace push', () => {
 });
 
 describe('kairos trace pull, show, search', () => {
-  it('pull --json is the API JSON; without it a table', async () => {
+  it('pull --json is the API JSON; without it tab-separated rows on a pipe (no header, content whole)', async () => {
     const j = await kairos(['--json', 'trace', 'pull', '--task', 'cli-push']);
     expect(j.code, j.stderr).toBe(0);
     const out = JSON.parse(j.stdout);
@@ -92,8 +97,22 @@ describe('kairos trace pull, show, search', () => {
     expect(out.next_cursor).toBeNull();
     const t = await kairos(['trace', 'pull', '--task', 'cli-push', '--tag', '@evening']);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^UID\s+TYPE\s+TASK/);
-    expect(t.stdout).toContain('Dropped the balls twice');
+    expect(
+      t.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t')),
+    ).toEqual([
+      [
+        expect.stringMatching(/^tr_/),
+        'observation',
+        'cli-push',
+        expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d$/),
+        '@evening',
+        '1',
+        'Dropped the balls twice',
+      ],
+    ]);
     expect(t.stdout).not.toContain('Learn to juggle');
   });
 
@@ -120,7 +139,8 @@ describe('kairos trace pull, show, search', () => {
     expect(out.results[0].score).toBe(1);
     const hybrid = await kairos(['trace', 'search', 'juggle']);
     expect(hybrid.code, hybrid.stderr).toBe(0);
-    expect(hybrid.stdout).toMatch(/^SCORE/);
+    expect(hybrid.stdout).not.toMatch(/SCORE/);
+    expect(hybrid.stdout.split('\n')[0]!.split('\t')).toHaveLength(6);
   });
 
   it('an unknown uid: exit 5 for show, history and edit', async () => {

@@ -1,4 +1,8 @@
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
+import { shortIds } from '../input/resolve-id.js';
+import { plainChalk } from './plain-chalk.js';
+import { table, tsv } from './table.js';
+import { clip } from './text.js';
 
 export interface Streams {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -13,34 +17,57 @@ export interface OutputFlags {
 }
 
 /**
- * The only code that writes to the terminal. stdout is for data; hints go to stderr, and only on a
- * TTY. Colour is decided once: off for NO_COLOR, --no-color or a non-TTY stdout.
+ * The only code that writes to the terminal, with gh's one rule for pipes: stdout carries the same
+ * human output on a terminal and on a pipe (on a pipe: no colour, tables tab-separated without a
+ * header, nothing cut or wrapped), and JSON only with --json. Hints and progress go to stderr only
+ * when stderr is a terminal; warnings go to stderr always (not with -q). Colour is decided once:
+ * off for NO_COLOR, --no-color or a non-TTY stdout.
  */
 export class IO {
   readonly chalk: ChalkInstance;
   readonly json: boolean;
   readonly quiet: boolean;
 
+  /** The IO of a command: chalk is imported only when there is colour to show. */
+  static async create(streams: Streams, flags: OutputFlags, env: NodeJS.ProcessEnv): Promise<IO> {
+    if (!IO.wantsColor(streams, flags, env)) return new IO(streams, flags, env);
+    const { Chalk } = await import('chalk');
+    return new IO(streams, flags, env, new Chalk({ level: 1 }));
+  }
+
+  private static wantsColor(streams: Streams, flags: OutputFlags, env: NodeJS.ProcessEnv): boolean {
+    return flags.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && Boolean(streams.stdout.isTTY) && env.TERM !== 'dumb';
+  }
+
+  /** `colorChalk` is used when colour is on (see create); without it the output has none. */
   constructor(
     readonly streams: Streams,
     flags: OutputFlags,
     env: NodeJS.ProcessEnv,
+    colorChalk?: ChalkInstance,
   ) {
     this.json = Boolean(flags.json);
     this.quiet = Boolean(flags.quiet);
-    const color = flags.color !== false && !('NO_COLOR' in env && env.NO_COLOR !== '') && Boolean(streams.stdout.isTTY) && env.TERM !== 'dumb';
-    this.chalk = new Chalk({ level: color ? 1 : 0 });
+    this.chalk = colorChalk && IO.wantsColor(streams, flags, env) ? colorChalk : plainChalk;
   }
 
   get stdoutIsTTY(): boolean {
     return Boolean(this.streams.stdout.isTTY);
   }
 
+  /** stdout is a pipe or a file: print for programs (tab-separated, whole values, no colour). */
+  get plain(): boolean {
+    return !this.stdoutIsTTY;
+  }
+
   get interactive(): boolean {
     return Boolean(this.streams.stdin.isTTY && this.streams.stdout.isTTY);
   }
 
-  /** Data for stdout: JSON with --json, else the readable form. */
+  /**
+   * Data for stdout: JSON with --json, else the readable form (the same on a pipe; only a value
+   * with no readable form is printed as JSON).
+   */
   data(value: unknown, readable?: () => string): void {
     if (this.json || !readable) this.streams.stdout.write(JSON.stringify(value, null, this.stdoutIsTTY ? 2 : 0) + '\n');
     else {
@@ -49,17 +76,37 @@ export class IO {
     }
   }
 
+  /** Rows as an aligned table with a header on a terminal; tab-separated, no header, on a pipe. */
+  table(headers: string[], rows: (string | number | null | undefined)[][]): string {
+    return this.plain ? tsv(rows) : table(headers, rows);
+  }
+
+  /**
+   * How a listing shows the ids in it: on a terminal the shortest unique prefix (git-like, any
+   * command takes it back), on a pipe whole, so a script keeps what it reads.
+   */
+  ids(ids: readonly string[]): (id: string) => string {
+    if (this.plain) return (id) => id;
+    const short = shortIds(ids);
+    return (id) => short.get(id) ?? id;
+  }
+
+  /** A text on one line: cut to `n` characters on a terminal, whole on a pipe. */
+  clip(text: string, n: number): string {
+    return this.plain ? text.replace(/\s+/g, ' ').trim() : clip(text, n);
+  }
+
   /** A line of text that is the command's output (not a hint). */
   line(text: string): void {
     this.streams.stdout.write(text + '\n');
   }
 
-  /** A hint or progress note: stderr, never with -q. */
+  /** A warning or a notice of a side effect (a daemon started): stderr, never with -q. */
   note(text: string): void {
     if (!this.quiet) this.streams.stderr.write(text + '\n');
   }
 
-  /** A hint that only makes sense to a person at a terminal. */
+  /** A hint or progress that only makes sense to a person at a terminal: stderr when it is a TTY. */
   hint(text: string): void {
     if (!this.quiet && this.streams.stderr.isTTY) this.streams.stderr.write(this.chalk.dim(text) + '\n');
   }

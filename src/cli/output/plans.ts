@@ -30,11 +30,11 @@ export function describeActionLine(a: Action, c: ChalkInstance, tz: string): str
 
 const STATUS_COLOR: Record<Plan['status'], keyof ChalkInstance> = { proposed: 'cyan', approved: 'blue', executed: 'green', rejected: 'red', edited: 'magenta' };
 
-/** A plan as a header line and one numbered line per action. */
-export function describePlan(p: Plan, c: ChalkInstance, tz: string): string {
+/** A plan as a header line and one numbered line per action; `id` shortens its id in a listing. */
+export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: string) => string = (x) => x): string {
   const color = c[STATUS_COLOR[p.status]] as ChalkInstance;
   const head = [
-    c.bold(p.plan_id),
+    c.bold(id(p.plan_id)),
     color(p.status),
     p.agent_id ? `by ${p.agent_id}` : p.provider ? `by the ${p.provider} planner` : '',
     `task ${p.task_id}`,

@@ -25,3 +25,8 @@ export function when(iso: string, tz: string): string {
 
 /** `2031-02-03T09:00:00.000Z` → `2031-02-03 09:00` (UTC), for tables. */
 export const shortTime = (iso: string) => iso.replace('T', ' ').slice(0, 16);
+
+/** `2031-02-03 10:00`: an instant as the wall time of `tz`, for tables (the zone goes in the header). */
+export function localStamp(iso: string, tz: string): string {
+  return when(iso, tz).slice(4);
+}

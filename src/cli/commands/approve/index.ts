@@ -9,7 +9,7 @@ export function registerApprove(program: Command, ctx: ProgramContext): void {
       .description('approve proposed plans and execute them (approval and execution commit together)')
       .argument('<plan...>', 'plan ids (pl_…)')
       .option('--no-execute', 'approve only; run `kairos execute` later')
-      .action(lazy(ctx, () => import('./approve.js'))),
+      .action(lazy(ctx, () => import('./approve.js'), { ids: 'plan' })),
     ['kairos approve pl_01h…', 'kairos approve pl_01h… pl_01j… --no-execute', 'kairos approve pl_01h… --json | jq .execution.results'],
   );
 }

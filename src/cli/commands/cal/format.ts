@@ -22,26 +22,32 @@ export const clock = (ms: number, tz: string) => {
   return `${pad(w.hour)}:${pad(w.minute)}`;
 };
 
-/** One line of an event: time range, title, tag, marks for recurring and cancelled. */
-export function eventLine(e: EventView, tz: string, c: ChalkInstance): string {
+/** One line of an event: time range, title, tag, marks for recurring and cancelled; `id` shortens its uid. */
+export function eventLine(e: EventView, tz: string, c: ChalkInstance, id: (uid: string) => string = (x) => x): string {
   const start = Date.parse(e.scheduled_for);
   const when = e.all_day ? 'all day    ' : `${clock(start, tz)}–${clock(start + e.duration_minutes * 60_000, tz)}`;
   const marks = [e.rrule || e.occurrence_of ? '↻' : '', e.status !== 'confirmed' ? `(${e.status})` : ''].filter(Boolean).join(' ');
   const title = e.status === 'cancelled' ? c.strikethrough(e.title) : c.bold(e.title);
-  return `  ${c.cyan(when)}  ${title}${e.tag ? ' ' + c.magenta(e.tag) : ''}${e.location ? c.dim(` @ ${e.location}`) : ''}${marks ? ' ' + c.dim(marks) : ''}  ${c.dim(e.uid)}`;
+  return `  ${c.cyan(when)}  ${title}${e.tag ? ' ' + c.magenta(e.tag) : ''}${e.location ? c.dim(` @ ${e.location}`) : ''}${marks ? ' ' + c.dim(marks) : ''}  ${c.dim(id(e.uid))}`;
 }
 
 /**
  * An agenda: the events grouped under a heading per local day; an all-day event spanning several
  * days is listed on each of them (within [from, to) when given).
  */
-export function agenda(events: EventView[], tz: string, c: ChalkInstance, range?: { from: number; to: number }): string {
+export function agenda(
+  events: EventView[],
+  tz: string,
+  c: ChalkInstance,
+  range?: { from: number; to: number },
+  id: (uid: string) => string = (x) => x,
+): string {
   if (!events.length) return c.dim('No events in this range.');
   const rows: { day: string; label: string; order: string; line: string }[] = [];
   for (const e of events) {
     const start = Date.parse(e.scheduled_for);
     if (!e.all_day) {
-      rows.push({ day: dayKey(start, tz), label: dayLabel(start, tz), order: `1${e.scheduled_for}`, line: eventLine(e, tz, c) });
+      rows.push({ day: dayKey(start, tz), label: dayLabel(start, tz), order: `1${e.scheduled_for}`, line: eventLine(e, tz, c, id) });
       continue;
     }
     // All-day events belong to their own dates, read in their own zone.
@@ -54,7 +60,7 @@ export function agenda(events: EventView[], tz: string, c: ChalkInstance, range?
         day: dayKey(at, e.timezone),
         label: dayLabel(at, e.timezone),
         order: '0',
-        line: eventLine(e, e.timezone, c) + (days > 1 ? c.dim(` (day ${i + 1}/${days})`) : ''),
+        line: eventLine(e, e.timezone, c, id) + (days > 1 ? c.dim(` (day ${i + 1}/${days})`) : ''),
       });
     }
   }

@@ -14,21 +14,24 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--tag <tag>', 'a label to filter by (e.g. a tempo tag such as @deep-work)')
       .option('--tz <zone>', 'IANA time zone of the event (default: yours)')
       .option('--task <task_id>', 'the task the event belongs to')
-      .option('--repeat <rrule>', 'recurrence as an RFC 5545 RRULE, e.g. FREQ=WEEKLY;BYDAY=MO,WE')
+      .option(
+        '--repeat <rule>',
+        'recurrence in words (daily, every weekday, every monday and thursday, monthly on the 3rd wednesday, … until 2027-06-30, 5 times) or an RRULE',
+      )
       .option('--all-day', 'an all-day event on the date of --at')
       .option('--where <location>', 'location')
       .option('--note <description>', 'description')
       .action(lazy(ctx, () => import('./add.js'))),
     [
       'kairos cal add "Dentist" --at "tomorrow 3pm" --for 45m',
-      'kairos cal add Standup --at "monday 9:30" --for 15m --repeat "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"',
+      'kairos cal add Standup --at "monday 9:30" --for 15m --repeat "every weekday until 2027-06-30"',
       'kairos cal add "Conference" --at 2031-05-12 --for 3d --tag work',
     ],
   );
   examples(
     cal
       .command('list')
-      .description('an agenda grouped by day (JSON when not on a terminal); recurring events expanded')
+      .description('an agenda grouped by day, recurring events expanded (JSON with --json)')
       .option('--from <when>', 'start of the range (default: now)')
       .option('--to <when>', 'end of the range (default: 7 days after --from)')
       .option('--tag <tag>', 'only events with this tag')
@@ -50,7 +53,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--title <title>', 'new title')
       .option('--occurrence <recurrence_id>', 'edit only the occurrence that starts at this instant (see `cal list --json`)')
       .option('--expected-version <n>', 'refuse unless the event is at this version', intArg('--expected-version', 1))
-      .action(lazy(ctx, () => import('./edit.js'))),
+      .action(lazy(ctx, () => import('./edit.js'), { ids: 'event' })),
     [
       'kairos cal edit ev_01j… --at "friday 4pm"',
       'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings',
@@ -64,7 +67,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .argument('<uid>', 'event uid')
       .option('--occurrence <recurrence_id>', 'remove only the occurrence starting at this instant')
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./rm.js'))),
+      .action(lazy(ctx, () => import('./rm.js'), { ids: 'event' })),
     ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence 2031-02-17T08:00:00Z --yes'],
   );
   examples(

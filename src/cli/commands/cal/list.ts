@@ -19,8 +19,7 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
   const fallbackEnd = () => new Date(bound(start) + 7 * DAY).toISOString();
   const to = end ?? fallbackEnd();
   const res = await client.call('GET /calendar/events', { query: { start, end: to, tag: opts.tag } });
-  if (deps.io.json || !deps.io.stdoutIsTTY) deps.io.data(res);
-  else {
-    deps.io.data(res, () => agenda(res.events, zone, deps.io.chalk, { from: bound(start), to: bound(to) }));
-  }
+  // Occurrences of a series share its uid; the uid is what other commands take.
+  const id = deps.io.ids(res.events.map((e) => e.occurrence_of ?? e.uid));
+  deps.io.data(res, () => agenda(res.events, zone, deps.io.chalk, { from: bound(start), to: bound(to) }, id));
 }

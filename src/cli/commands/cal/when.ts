@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { validationFailed } from '../../../errors.js';
 import { instantOf, wallAt } from '../../../time/zone-cache.js';
 import { usage } from '../../kit.js';
 
@@ -22,6 +23,14 @@ export function parseWhen(text: string, tz: string, now: Date, flag = '--at'): s
   const ref = new Date(w.year, w.month - 1, w.day, w.hour, w.minute, w.second);
   const [r] = chrono.parse(t, ref, { forwardDate: true });
   if (!r) throw usage(`${flag}: cannot read "${text}" as a date or time (try "tomorrow 3pm", "next monday 9:30" or 2031-02-10T15:00:00+01:00).`);
+  // chrono reads what it can and drops the rest: "tomorrow 25:00" reads as "tomorrow". A time it
+  // left behind is an impossible time, not an all-day event.
+  const rest = `${t.slice(0, r.index)} ${t.slice(r.index + r.text.length)}`.trim();
+  if (rest && /\d/.test(rest)) {
+    throw validationFailed(`${flag}: "${rest}" in "${text}" is not a time of day (hours 0–23, minutes 0–59), e.g. "tomorrow 15:00" or "tomorrow 3pm".`, [
+      { path: flag, message: `"${rest}" is not a time of day` },
+    ]);
+  }
   const c = r.start;
   const wall = {
     year: c.get('year')!,

@@ -12,7 +12,7 @@ export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promis
   const userId = opts.user ?? (await client.call('GET /user/profile')).user_id;
   if (opts.listCheckpoints) {
     const res = await client.call('GET /context/checkpoints', { query: { user_id: userId } });
-    return emit(res, () => renderCheckpoints(res.checkpoints, io.chalk), opts, deps);
+    return emit(res, () => renderCheckpoints(res.checkpoints, io), opts, deps);
   }
   const query = exportQuery(opts, userId);
   let body = await client.call('GET /context/export', { query });
@@ -23,12 +23,13 @@ export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promis
     body = mergePages(body, next);
     io.hint(`page ${++pages}…`);
   }
-  await emit(body, () => renderExport(body, io.chalk, (deps.streams.stdout as { columns?: number }).columns), opts, deps);
-  if (body.token_count !== undefined) io.note(`${body.token_count} tokens (o200k)${body.truncated ? ', cut to fit --max-tokens' : ''}`);
-  if (body.checkpoint && (opts.output || !io.stdoutIsTTY)) io.note(`saved checkpoint ${body.checkpoint.name} (${body.checkpoint.id})`);
+  await emit(body, () => renderExport(body, io.chalk, (deps.streams.stdout as { columns?: number }).columns, io.plain), opts, deps);
+  if (body.token_count !== undefined) io.hint(`${body.token_count} tokens (o200k)${body.truncated ? ', cut to fit --max-tokens' : ''}`);
+  if (body.checkpoint && opts.output) io.hint(`saved checkpoint ${body.checkpoint.name} (${body.checkpoint.id})`);
+  if (body.next_cursor && io.plain && !io.json) io.hint(`more: --cursor ${body.next_cursor} (or --all)`);
 }
 
-/** JSON to a file, to stdout on a pipe (or `-o -`), the readable view on a terminal. */
+/** JSON to a file (or to stdout with `-o -`); else the readable view, or JSON with --json. */
 async function emit(value: unknown, readable: () => string, opts: ExportOpts, deps: CliDeps): Promise<void> {
   const { io } = deps;
   if (opts.output && opts.output !== '-') {
@@ -37,8 +38,8 @@ async function emit(value: unknown, readable: () => string, opts: ExportOpts, de
     } catch (e) {
       throw usage(`Cannot write ${opts.output}: ${(e as Error).message}.`);
     }
-    io.note(`wrote ${opts.output}`);
+    io.hint(`wrote ${opts.output}`);
     return;
   }
-  io.data(value, opts.output === '-' || !io.stdoutIsTTY ? undefined : readable);
+  io.data(value, opts.output === '-' ? undefined : readable);
 }

@@ -6,7 +6,7 @@ export function registerExport(program: Command, ctx: ProgramContext): void {
   examples(
     program
       .command('export')
-      .description('export memory context for a language model: summary, full, linked or diff (JSON on a pipe, readable on a terminal)')
+      .description('export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)')
       .addOption(
         new Option('--format <mode>', 'summary | full | linked | diff (default summary; diff when --since… is given)').choices([
           'summary',

@@ -32,7 +32,7 @@ export function registerKeys(program: Command, ctx: ProgramContext): void {
       .command('rotate')
       .description('give a key a new secret; the old one stops working')
       .argument('<id>', 'key id (key_…)')
-      .action(lazy(ctx, () => import('./rotate.js'))),
+      .action(lazy(ctx, () => import('./rotate.js'), { ids: 'key' })),
     ['kairos keys rotate key_01h…'],
   );
   examples(
@@ -41,7 +41,7 @@ export function registerKeys(program: Command, ctx: ProgramContext): void {
       .description('revoke a key at once')
       .argument('<id>', 'key id (key_…)')
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./revoke.js'))),
+      .action(lazy(ctx, () => import('./revoke.js'), { ids: 'key' })),
     ['kairos keys revoke key_01h… --yes'],
   );
 }

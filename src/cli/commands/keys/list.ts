@@ -1,13 +1,13 @@
 import type { CliDeps, RunInput } from '../../kit.js';
-import { table } from '../../output/table.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const res = await (await deps.client()).call('GET /auth/keys');
+  const id = deps.io.ids(res.keys.map((k) => k.id));
   deps.io.data(res, () =>
-    table(
+    deps.io.table(
       ['ID', 'NAME', 'AGENT', 'SCOPES', 'EXPIRES', 'STATE'],
       res.keys.map((k) => [
-        k.id,
+        id(k.id),
         k.name,
         k.agent_id ?? '-',
         k.scopes.join(','),

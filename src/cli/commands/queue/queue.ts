@@ -9,7 +9,8 @@ export async function run({ opts }: RunInput<{ status?: string; task?: string }>
   deps.io.data(r, () => {
     const what = opts.status === 'all' ? '' : `${opts.status ?? 'proposed'} `;
     if (!r.plans.length) return `No ${what}plans${opts.task ? ` for task ${opts.task}` : ''}.`;
-    return r.plans.map((p) => describePlan(p, deps.io.chalk, tz)).join('\n\n');
+    const id = deps.io.ids(r.plans.map((p) => p.plan_id));
+    return r.plans.map((p) => describePlan(p, deps.io.chalk, tz, id)).join('\n\n');
   });
   if (!r.plans.length) deps.io.hint('Agents propose with POST /agent/plan; review with `kairos review`.');
 }

@@ -9,7 +9,7 @@ export function registerReject(program: Command, ctx: ProgramContext): void {
       .description('reject a proposed plan (the reason is remembered)')
       .argument('<plan>', 'plan id (pl_…)')
       .option('-r, --reason <text>', 'why: kept on the plan and in its transition trace')
-      .action(lazy(ctx, () => import('./reject.js'))),
+      .action(lazy(ctx, () => import('./reject.js'), { ids: 'plan' })),
     ['kairos reject pl_01h… --reason "not this week"', 'kairos reject pl_01h… --json'],
   );
 }

@@ -40,7 +40,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .command('show')
       .description('print one trace')
       .argument('<uid>', 'trace uid')
-      .action(lazy(ctx, () => import('./show.js'))),
+      .action(lazy(ctx, () => import('./show.js'), { ids: 'trace' })),
     ['kairos trace show tr_01hx…', 'kairos trace show my-note-1 --json'],
   );
   examples(
@@ -50,7 +50,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .argument('<uid>', 'trace uid')
       .option('--set <key=value>', 'set a field (repeatable); value null clears an optional field', collect, [])
       .option('--expected-version <n>', 'refuse unless the trace is at this version', intArg('--expected-version', 1))
-      .action(lazy(ctx, () => import('./edit.js'))),
+      .action(lazy(ctx, () => import('./edit.js'), { ids: 'trace' })),
     ['kairos trace edit tr_01hx… --set importance=5 --set tempo_tag=@morning', 'kairos trace edit my-note-1', 'EDITOR=nano kairos trace edit my-note-1'],
   );
   examples(
@@ -58,7 +58,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .command('history')
       .description('every version of a trace with a diff')
       .argument('<uid>', 'trace uid')
-      .action(lazy(ctx, () => import('./history.js'))),
+      .action(lazy(ctx, () => import('./history.js'), { ids: 'trace' })),
     ['kairos trace history tr_01hx…', 'kairos trace history my-note-1 --json | jq ".versions[].patch"'],
   );
   examples(

@@ -1,9 +1,7 @@
 import type { CallQuery } from '../../../client/call-args.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { table } from '../../output/table.js';
-import { clip } from '../../output/text.js';
-import { shortTime } from '../../output/time.js';
+import { localStamp } from '../../output/time.js';
 
 interface PullOpts {
   task?: string;
@@ -41,15 +39,26 @@ export async function run({ opts }: RunInput<PullOpts>, deps: CliDeps): Promise<
   }
   const result: Page = { traces, next_cursor: page.next_cursor };
   const c = deps.io.chalk;
+  const tz = deps.io.json ? 'UTC' : await deps.userZone();
   deps.io.data(result, () => {
     if (!traces.length) return c.dim('no traces');
-    // On a terminal the content fills what the other columns leave; on a pipe it gets 80 characters.
+    // On a terminal the content fills what the other columns leave; on a pipe it is whole.
     const columns = (deps.streams.stdout as { columns?: number }).columns;
     const width = columns ? columns - 100 : 80;
-    const out = table(
-      ['UID', 'TYPE', 'TASK', 'TIME (UTC)', 'TAG', 'V', 'CONTENT'],
-      traces.map((t) => [t.uid, t.type, clip(t.task_id, 20), shortTime(t.timestamp), t.tempo_tag ?? '', t.version, clip(t.content, Math.max(30, width))]),
+    const id = deps.io.ids(traces.map((t) => t.uid));
+    const out = deps.io.table(
+      ['UID', 'TYPE', 'TASK', `TIME (${tz})`, 'TAG', 'V', 'CONTENT'],
+      traces.map((t) => [
+        id(t.uid),
+        t.type,
+        deps.io.clip(t.task_id, 20),
+        localStamp(t.timestamp, tz),
+        t.tempo_tag ?? '',
+        t.version,
+        deps.io.clip(t.content, Math.max(30, width)),
+      ]),
     );
-    return result.next_cursor ? `${out}\n${c.dim(`more: --cursor ${result.next_cursor} (or --all)`)}` : out;
+    if (result.next_cursor) deps.io.hint(`more: --cursor ${result.next_cursor} (or --all)`);
+    return out;
   });
 }

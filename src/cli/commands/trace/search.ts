@@ -1,8 +1,6 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { table } from '../../output/table.js';
-import { clip } from '../../output/text.js';
-import { shortTime } from '../../output/time.js';
+import { localStamp } from '../../output/time.js';
 
 interface SearchOpts {
   mode?: string;
@@ -32,11 +30,20 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
     if (res.embeddings?.preparing) deps.io.note(`kairos: ${res.embeddings.preparing}`);
   }
   const c = deps.io.chalk;
+  const tz = deps.io.json ? 'UTC' : await deps.userZone();
+  const id = deps.io.ids(res.results.map((r) => r.uid));
   deps.io.data(res, () =>
     res.results.length
-      ? table(
-          ['SCORE', 'UID', 'TYPE', 'TASK', 'TIME (UTC)', 'SUMMARY'],
-          res.results.map((r) => [r.score.toFixed(2), r.uid, r.type, clip(r.task_id, 20), shortTime(r.timestamp), clip(r.summary, 60)]),
+      ? deps.io.table(
+          ['SCORE', 'UID', 'TYPE', 'TASK', `TIME (${tz})`, 'SUMMARY'],
+          res.results.map((r) => [
+            r.score.toFixed(2),
+            id(r.uid),
+            r.type,
+            deps.io.clip(r.task_id, 20),
+            localStamp(r.timestamp, tz),
+            deps.io.clip(r.summary, 60),
+          ]),
         )
       : c.dim('no matches'),
   );
