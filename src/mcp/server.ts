@@ -1,3 +1,4 @@
+import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { EndpointName } from '../contracts/endpoints.js';
@@ -64,7 +65,13 @@ export async function createMcpServer(
   const server = new McpServer(
     { name: 'kairos', title: 'kairos — memory and calendar, with the person approving', version: o.version },
     {
-      capabilities: { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true } },
+      capabilities: {
+        tools: { listChanged: true },
+        resources: { subscribe: true, listChanged: true },
+        prompts: { listChanged: true },
+        completions: {},
+        logging: {},
+      },
       instructions: INSTRUCTIONS,
     },
   );
@@ -78,7 +85,12 @@ export async function createMcpServer(
           const out = (await t.run(port, args as Record<string, unknown>, caller)) as Record<string, unknown>;
           return { content: [{ type: 'text' as const, text: JSON.stringify(out) }], structuredContent: out };
         } catch (e) {
-          return toolError(e);
+          const refused = toolError(e);
+          // The client's log (at the level it set with logging/setLevel) says why, too.
+          void server
+            .sendLoggingMessage({ level: 'warning', logger: 'kairos', data: { tool: t.name, ...JSON.parse(refused.content[0]!.text) } })
+            .catch(() => {});
+          return refused;
         }
       },
     );
@@ -89,10 +101,13 @@ export async function createMcpServer(
       json(uri.href, await r.read(port, caller)),
     );
   }
+  const canPull = may('GET /memory/pull');
+  const completeTask = (value: unknown) => (canPull ? taskIdsStartingWith(port, typeof value === 'string' ? value : '') : Promise.resolve([]));
   for (const r of TEMPLATE_RESOURCES.filter((r) => may(r.endpoint))) {
     const list = r.list;
     const template = new ResourceTemplate(r.template, {
-      list: list ? async () => ({ resources: (await list(port, caller)).map((x) => ({ ...x, mimeType: 'application/json' })) }) : undefined,
+      list: list && canPull ? async () => ({ resources: (await list(port, caller)).map((x) => ({ ...x, mimeType: 'application/json' })) }) : undefined,
+      complete: { task_id: completeTask },
     });
     server.registerResource(r.name, template, { title: r.title, description: r.description, mimeType: 'application/json' }, async (uri, vars) =>
       json(uri.href, await r.read(port, caller, Object.fromEntries(Object.entries(vars).map(([k, v]) => [k, String(Array.isArray(v) ? v[0] : v)])))),
@@ -101,7 +116,8 @@ export async function createMcpServer(
 
   if (may('GET /context/export')) {
     for (const p of PROMPTS) {
-      server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.args }, (args: Record<string, string | undefined>) =>
+      const argsSchema = Object.fromEntries(Object.entries(p.args).map(([k, v]) => [k, k === 'task_id' ? completable(v.clone(), completeTask) : v]));
+      server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema }, (args: Record<string, string | undefined>) =>
         renderPrompt(p, port, caller, args),
       );
     }
@@ -122,6 +138,12 @@ export async function createMcpServer(
     for (const uri of uris) if (subscribed.has(uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
   });
   return { server, caller, close: () => stop?.() };
+}
+
+/** Task ids of recent traces that start with `prefix` (completion of a task_id argument). */
+async function taskIdsStartingWith(port: ApiPort, prefix: string): Promise<string[]> {
+  const p = (await port.call('GET /memory/pull', { query: { limit: '1000' } })) as { traces: { task_id: string }[] };
+  return [...new Set(p.traces.map((t) => t.task_id))].filter((t) => t.startsWith(prefix)).slice(0, 100);
 }
 
 /** The resource URIs a change makes stale. */

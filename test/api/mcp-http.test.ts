@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { useDaemon } from '../helpers/daemon.js';
 
 /**
@@ -115,6 +116,10 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const exp = await call('context_export', { export_format: 'full', task_id: 'mcp-task' });
     expect(exp.results.map((t: { uid: string }) => t.uid)).toContain(uid);
 
+    const ws = new WebSocket(`${d.base.replace('http', 'ws')}/ws`, { headers: { authorization: `Bearer ${d.key}` } });
+    const live: { type: string; data: { plan_id?: string } }[] = [];
+    ws.on('message', (m) => live.push(JSON.parse(String(m))));
+    await new Promise((ok) => ws.once('open', ok));
     const plan = await call('plan_propose', {
       reasoning: 'Block time for the report',
       actions: [{ kind: 'add_event', title: 'Write the Q3 report', scheduled_for: '2031-03-03T10:00:00Z', duration_minutes: 60, task_id: 'mcp-task' }],
@@ -123,6 +128,13 @@ describe('MCP over streamable HTTP at /mcp', () => {
     const queue = await d.api('GET', '/agent/queue');
     expect(queue.json.plans.map((p: { plan_id: string }) => p.plan_id)).toContain(plan.plan_id);
     expect((await call('plan_status', { plan_id: plan.plan_id })).status).toBe('proposed');
+    for (let i = 0; i < 50 && !live.some((m) => m.type === 'plan.proposed'); i++) await new Promise((r) => setTimeout(r, 100));
+    ws.close();
+    expect(live.find((m) => m.type === 'plan.proposed')?.data.plan_id).toBe(plan.plan_id);
+
+    // task_id arguments complete from memory.
+    const done = await c.complete({ ref: { type: 'ref/prompt', name: 'ground_full' }, argument: { name: 'task_id', value: 'mcp-' } });
+    expect(done.completion.values).toContain('mcp-task');
   });
 
   it('turns the API’s refusals into tool errors with the contract’s code; the daemon stays up', async () => {
