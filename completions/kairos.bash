@@ -49,7 +49,7 @@ _kairos() {
     "tempo budget") words="--per-day --per-week --agent --help" ;;
     "tempo cadence") words="--per-event --help" ;;
     "keys") words="create list rotate revoke --help" ;;
-    "keys create") words="-s --scopes --agent --ttl --help" ;;
+    "keys create") words="-s --scopes --agent --ttl --mcp-config --help" ;;
     "keys list") words="--help" ;;
     "keys rotate") words="--help" ;;
     "keys revoke") words="-y --yes --help" ;;

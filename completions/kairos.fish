@@ -173,6 +173,7 @@ complete -c kairos -n '__kairos_path_is keys' -l help
 complete -c kairos -n '__kairos_path_is keys create' -l scopes
 complete -c kairos -n '__kairos_path_is keys create' -l agent
 complete -c kairos -n '__kairos_path_is keys create' -l ttl
+complete -c kairos -n '__kairos_path_is keys create' -l mcp-config
 complete -c kairos -n '__kairos_path_is keys create' -l help
 complete -c kairos -n '__kairos_path_is keys list' -l help
 complete -c kairos -n '__kairos_path_is keys rotate' -l help

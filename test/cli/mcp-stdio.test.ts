@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, cliEnv, useDaemon } from '../helpers/daemon.js';
+import { BIN, cleanEnv, cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 
 /**
  * Issue 20: `kairos mcp` on stdio, as a desktop client starts it, driven by the SDK's own stdio
@@ -80,4 +80,37 @@ describe('kairos mcp (stdio)', () => {
     }
     await expect(stdioClient('kairos_sk_not_a_key')).rejects.toThrow();
   }, 60_000);
+
+  it('keys create --mcp-config prints a snippet that a client can start as written; the agent key cannot approve', async () => {
+    for (const client of ['claude', 'cursor', 'vscode', 'generic']) {
+      const r = await runCli(['keys', 'create', `mcp-${client}`, '--agent', `agent-${client}`, '--mcp-config', client], { env: cliEnv(d) });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('kairos_sk_');
+      expect(r.stdout).toMatch(client === 'generic' ? /streamable HTTP/ : /mcp\.json|claude_desktop_config/);
+    }
+    const r = await runCli(['--json', 'keys', 'create', 'desk', '--agent', 'desk', '--mcp-config', 'claude'], { env: cliEnv(d) });
+    expect(r.code, r.stderr).toBe(0);
+    const minted = JSON.parse(r.stdout);
+    expect(minted.scopes).not.toContain('agent:approve');
+    expect(minted.scopes).not.toContain('agent:execute');
+    const server = minted.mcp_config.mcpServers.kairos;
+    expect(server.env.KAIROS_API_KEY).toBe(minted.key);
+    // Start it exactly as the snippet says (the daemon is found through KAIROS_HOME's daemon.json).
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: server.args,
+      env: { ...cleanEnv(), ...server.env, KAIROS_HOME: d.home } as Record<string, string>,
+      stderr: 'pipe',
+    });
+    const c = new Client({ name: 'snippet-test', version: '1.0.0' });
+    await c.connect(transport);
+    try {
+      expect((await c.listTools()).tools.map((t) => t.name)).toContain('plan_propose');
+    } finally {
+      await c.close();
+    }
+    const noScopes = await runCli(['keys', 'create', 'x'], { env: cliEnv(d) });
+    expect(noScopes.code).toBe(2);
+    expect(noScopes.stderr).toMatch(/--scopes/);
+  }, 90_000);
 });

@@ -1,7 +1,8 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { SCOPES } from '../../../contracts/scope-list.js';
 import { examples } from '../../examples.js';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
+import { MCP_CLIENTS } from './mcp-clients.js';
 
 export function registerKeys(program: Command, ctx: ProgramContext): void {
   const keys = program.command('keys').description('create, list, rotate and revoke API keys');
@@ -10,13 +11,19 @@ export function registerKeys(program: Command, ctx: ProgramContext): void {
       .command('create')
       .description('create an API key; its secret is printed once')
       .argument('<name>', 'a name to recognise the key by')
-      .requiredOption('-s, --scopes <scopes>', `comma-separated scopes: ${SCOPES.join(',')}`)
+      .option('-s, --scopes <scopes>', `comma-separated scopes: ${SCOPES.join(',')} (required unless --mcp-config)`)
       .option('--agent <agent_id>', 'bind the key to an agent: its writes are authored by that agent')
       .option('--ttl <seconds>', 'expire after this many seconds', intArg('--ttl', 1))
+      .addOption(
+        new Option('--mcp-config <client>', "also print a ready MCP configuration for this client (scopes default to an agent's: no approve)").choices(
+          MCP_CLIENTS,
+        ),
+      )
       .action(lazy(ctx, () => import('./create.js'))),
     [
       'kairos keys create planner-bot --scopes memory:read,agent:plan --agent planner-bot',
       'kairos keys create ci --scopes memory:read --ttl 3600',
+      'kairos keys create claude --agent claude --mcp-config claude',
       'kairos keys create feed --scopes calendar:read --json | jq -r .key',
     ],
   );
