@@ -59,6 +59,22 @@ const get =
   (port: ApiPort, args: Record<string, unknown>, caller: Caller) =>
     port.call(name, { query: wire(fill ? fill(args, caller) : args) });
 
+/** A tool that sends its arguments as the endpoint's JSON body. */
+const bodyTool = (name: EndpointName) => ({
+  endpoint: name,
+  input: (endpoints[name] as { body?: z.ZodType }).body!,
+  output: output(name),
+  run: (port: ApiPort, args: Record<string, unknown>) => port.call(name, { body: args }),
+});
+
+/** A tool that sends its arguments as the endpoint's query. */
+const queryTool = (name: EndpointName, fill?: (args: Record<string, unknown>, caller: Caller) => Record<string, unknown>) => ({
+  endpoint: name,
+  input: queryInput(name),
+  output: output(name),
+  run: get(name, fill),
+});
+
 /**
  * The tools. Each description says what an agent needs to act: what it returns, what it changes,
  * and that nothing here approves or executes — the person does, in `kairos review`.
@@ -69,54 +85,39 @@ export const TOOLS: ToolDef[] = [
     title: 'Search memory',
     description:
       "Search the person's memory traces (observations, reflections, calendar events, plans) by meaning and words. Returns the best matches with a short summary, type, task_id and score; use memory_pull or the kairos://trace/{uid} resource for a trace in full.",
-    endpoint: 'POST /memory/search',
-    input: endpoints['POST /memory/search'].body,
-    output: output('POST /memory/search'),
     annotations: READ,
-    run: (port, args) => port.call('POST /memory/search', { body: args }),
+    ...bodyTool('POST /memory/search'),
   },
   {
     name: 'memory_pull',
     title: 'Pull memory traces',
     description:
       'List memory traces by filters (task_id, type, tempo_tag, time range), newest first, in pages of up to 1000 (limit; next_cursor for the next page). Expired traces are left out unless include_expired is "true".',
-    endpoint: 'GET /memory/pull',
-    input: queryInput('GET /memory/pull'),
-    output: output('GET /memory/pull'),
     annotations: READ,
-    run: get('GET /memory/pull'),
+    ...queryTool('GET /memory/pull'),
   },
   {
     name: 'memory_push',
     title: 'Record observations and reflections',
     description:
       "Write new memory traces: what you observed (type observation) or concluded (type reflection), each with a task_id, content and importance 1–5. Written at once and attributed to this agent (authored_by); it adds to memory and never changes the person's calendar or existing traces.",
-    endpoint: 'POST /memory/push',
-    input: endpoints['POST /memory/push'].body,
-    output: output('POST /memory/push'),
     annotations: ADD,
-    run: (port, args) => port.call('POST /memory/push', { body: args }),
+    ...bodyTool('POST /memory/push'),
   },
   {
     name: 'memory_history',
     title: 'History of a trace',
     description: 'Every version of one memory trace by uid: when, by whom, and the JSON Patch from the version before.',
-    endpoint: 'GET /memory/history',
-    input: queryInput('GET /memory/history'),
-    output: output('GET /memory/history'),
     annotations: READ,
-    run: get('GET /memory/history'),
+    ...queryTool('GET /memory/history'),
   },
   {
     name: 'calendar_events',
     title: 'Calendar events',
     description:
       "The person's calendar between start and end (default: the next 30 days), recurring events expanded into occurrences. A date without a time is midnight in the person's time zone.",
-    endpoint: 'GET /calendar/events',
-    input: queryInput('GET /calendar/events'),
-    output: output('GET /calendar/events'),
     annotations: READ,
-    run: get('GET /calendar/events'),
+    ...queryTool('GET /calendar/events'),
   },
   {
     name: 'calendar_free_slots',
@@ -160,22 +161,16 @@ export const TOOLS: ToolDef[] = [
     title: "The person's rules",
     description:
       "The person's tempo profile: working hours, focus blocks, limits and the rules an agent must respect when proposing anything (what to avoid, when, how much). Read it before plan_propose.",
-    endpoint: 'GET /tempo/profile',
-    input: queryInput('GET /tempo/profile'),
-    output: output('GET /tempo/profile'),
     annotations: READ,
-    run: get('GET /tempo/profile'),
+    ...queryTool('GET /tempo/profile'),
   },
   {
     name: 'plan_propose',
     title: 'Propose a plan',
     description:
       "Put a plan in the person's approval queue: either a prompt for kairos's planner, or your own actions (add_event, reschedule_event, reflect). Nothing happens to the calendar or memory until the person approves it (kairos review); returns the plan with its plan_id and status 'proposed'. Follow it with plan_status.",
-    endpoint: 'POST /agent/plan',
-    input: endpoints['POST /agent/plan'].body,
-    output: output('POST /agent/plan'),
     annotations: ADD,
-    run: (port, args) => port.call('POST /agent/plan', { body: args }),
+    ...bodyTool('POST /agent/plan'),
   },
   {
     name: 'plan_status',
@@ -192,10 +187,7 @@ export const TOOLS: ToolDef[] = [
     title: 'Export context',
     description:
       "Ground yourself in the person's memory: export_format summary (compressed, with max_token_count as a budget), full, linked (a task's traces with what they link to) or diff (what changed between since and until: use it to catch up from a checkpoint). Filters: task_id, type, tempo_tag, time range.",
-    endpoint: 'GET /context/export',
-    input: queryInput('GET /context/export'),
-    output: output('GET /context/export'),
     annotations: READ,
-    run: get('GET /context/export', (args, caller) => ({ ...args, user_id: args.user_id ?? caller.user_id })),
+    ...queryTool('GET /context/export', (args, caller) => ({ ...args, user_id: args.user_id ?? caller.user_id })),
   },
 ];

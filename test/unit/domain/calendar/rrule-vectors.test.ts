@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seriesIterator } from '../../../../src/domain/calendar/recurrence.js';
 import { checkSeriesLimits } from '../../../../src/domain/calendar/series-limits.js';
 import { AppError } from '../../../../src/errors.js';
+import { wallFromMs } from '../../../../src/time/local-date.js';
 import { canonicalRrule } from '../../../../src/time/rrule.js';
 import { instantOf } from '../../../../src/time/zone-cache.js';
 import { endsByItself, loadVectors, parseStamp } from './rrule-vectors.mjs';
@@ -30,16 +31,7 @@ interface Vector {
 const vectors = loadVectors() as Vector[];
 const FLOATING_ZONES = ['UTC', 'America/New_York', 'Australia/Lord_Howe'];
 
-const fields = (ms: number) => {
-  const d = new Date(ms);
-  return {
-    year: d.getUTCFullYear(),
-    month: d.getUTCMonth() + 1,
-    day: d.getUTCDate(),
-    hour: d.getUTCHours(),
-    minute: d.getUTCMinutes(),
-    second: d.getUTCSeconds(),
-  };
+const fields = wallFromMs;
 };
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+/, '');
 
