@@ -32,7 +32,6 @@ const vectors = loadVectors() as Vector[];
 const FLOATING_ZONES = ['UTC', 'America/New_York', 'Australia/Lord_Howe'];
 
 const fields = wallFromMs;
-};
 const compact = (iso: string) => iso.replace(/[-:]/g, '').replace(/\.\d+/, '');
 
 /** The rule as it reads in `tz`: a UTC UNTIL of a floating vector moved to the same wall time there. */
