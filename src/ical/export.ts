@@ -15,7 +15,7 @@ import { VERSION } from '../version.js';
 import { vtimezone } from './vtimezone.js';
 
 /** What the exporter reads of an event: a stored calendar event (the API's shape) has all of it. */
-export type IcsEvent = Omit<z.infer<typeof CalendarEvent>, 'user_id' | 'source' | 'ical_uid'>;
+export type IcsEvent = Omit<z.infer<typeof CalendarEvent>, 'user_id' | 'source'>;
 
 /** First and last instant an event occupies; `last` is undefined for a series without end. */
 export interface EventSpan {
@@ -137,7 +137,8 @@ const instantProp = (e: IcsEvent, name: string, iso: string): [string, string] =
 
 function addEvent(cal: ICalCalendar, e: IcsEvent): void {
   const common = {
-    id: e.uid,
+    // The UID the file it came from gave it: a calendar program that exported it knows it by that.
+    id: e.ical_uid ?? e.uid,
     stamp: new Date(e.updated_at),
     created: new Date(e.created_at),
     lastModified: new Date(e.updated_at),
