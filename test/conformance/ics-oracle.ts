@@ -71,22 +71,28 @@ export function oracleUid(item: ListedItem): string {
   return uid.replace(/#\d{4}-\d{2}-\d{2}(T[\d:.]+Z)?$/, '');
 }
 
-/** The identity of one occurrence in the comparison: UID, start in UTC, minutes, all-day, title. */
+/**
+ * The identity of one occurrence in the comparison: UID, start in UTC, minutes, all-day, title.
+ * Titles are compared without surrounding white space, which kairos trims from a SUMMARY.
+ */
 export const occurrenceKey = (o: Occurrence) =>
-  `${o.uid} | ${new Date(o.start).toISOString()} | ${o.dur} min | ${o.all_day ? 'all-day' : 'timed'} | ${o.title}`;
+  `${o.uid} | ${new Date(o.start).toISOString()} | ${o.dur} min | ${o.all_day ? 'all-day' : 'timed'} | ${o.title.trim()}`;
 
 /** Listed items as the oracle's occurrences: those starting inside the window, unreadable UIDs left out. */
 export function asOccurrences(items: ListedItem[], exp: Expected): Occurrence[] {
   const from = Date.parse(exp.window[0]);
   const to = Date.parse(exp.window[1]);
   const skip = new Set(exp.unreadable);
-  return items
-    .filter((i) => {
-      const s = Date.parse(i.scheduled_for);
-      return s >= from && s < to;
-    })
-    .map((i) => ({ uid: oracleUid(i), start: i.scheduled_for, dur: i.duration_minutes, all_day: i.all_day, title: i.title }))
-    .filter((o) => !skip.has(o.uid));
+  return (
+    items
+      .filter((i) => {
+        const s = Date.parse(i.scheduled_for);
+        return s >= from && s < to;
+      })
+      // kairos needs a title: an event without SUMMARY gets "(no title)", where the oracle has none.
+      .map((i) => ({ uid: oracleUid(i), start: i.scheduled_for, dur: i.duration_minutes, all_day: i.all_day, title: i.title === '(no title)' ? '' : i.title }))
+      .filter((o) => !skip.has(o.uid))
+  );
 }
 
 /** What one multiset holds that the other does not, as keys (each with its count of extra copies). */
