@@ -164,7 +164,7 @@ function addEvent(cal: ICalCalendar, e: IcsEvent): void {
     const ox: [string, string][] = e.all_day ? [instantProp(e, 'RECURRENCE-ID', o.recurrence_id)] : [];
     cal.createEvent({
       ...common,
-      ...times(e, Date.parse(o.scheduled_for), o.duration_minutes),
+      ...times(o.all_day === undefined ? e : { ...e, all_day: o.all_day }, Date.parse(o.scheduled_for), o.duration_minutes),
       ...(e.all_day ? {} : { recurrenceId: e.timezone === 'UTC' ? new Date(rid) : new ZonedWall(rid, e.timezone) }),
       summary: o.title ?? e.title,
       ...((o.description ?? e.description) ? { description: o.description ?? e.description } : {}),
