@@ -224,6 +224,8 @@ function rawStatus(props: Map<string, RawProp[]>): EventStatus | undefined {
   return s && (EVENT_STATUSES as readonly string[]).includes(s) ? (s as EventStatus) : undefined;
 }
 
+const sequenceOf = (b: VeventBlock) => Number.parseInt(first(ownProps(b.lines), 'SEQUENCE')?.value ?? '0', 10) || 0;
+
 const textOf = (props: Map<string, RawProp[]> | undefined, name: string, fallback: NText): string => {
   const p = first(props, name);
   return p ? unescapeText(p.value) : text(fallback);
@@ -234,10 +236,8 @@ function overrideOf(props: Map<string, RawProp[]>, series: ImportedEvent, ctx: C
   const ridProp = first(props, 'RECURRENCE-ID')!;
   const rt = parseTime(ridProp.value);
   if (!rt) throw new EventError('RECURRENCE-ID is not a date or date-time');
-  const rid =
-    series.all_day || rt.date
-      ? instantOf(rt.date ? midnight(rt) : wallAt(rawInstant(rt, ridProp.params, series.timezone, ctx).ms, series.timezone), series.timezone)
-      : rawInstant(rt, ridProp.params, series.timezone, ctx).ms;
+  // Of an all-day series the instance is its date, as written (Exchange writes `TZID=…:20200416T000000`).
+  const rid = series.all_day || rt.date ? instantOf(midnight(rt), series.timezone) : rawInstant(rt, ridProp.params, series.timezone, ctx).ms;
   const t = timesOf(props, { ...ctx, defaultTz: series.timezone });
   const ov: EventOverride = { recurrence_id: iso(rid), scheduled_for: iso(t.startMs), duration_minutes: t.duration };
   const title = textOf(props, 'SUMMARY', undefined).trim() || '(no title)';
@@ -368,7 +368,9 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
   for (const b of scan.events) {
     if (!b.uid) continue;
     if (!b.isOverride) {
-      if (!blockOf.has(b.uid)) blockOf.set(b.uid, b);
+      // The same series written twice: the later revision (RFC 5545 §3.8.7.4 SEQUENCE, then file order) is the one.
+      const had = blockOf.get(b.uid);
+      if (!had || sequenceOf(b) >= sequenceOf(had)) blockOf.set(b.uid, b);
     } else overridesOf.set(b.uid, [...(overridesOf.get(b.uid) ?? []), b]);
   }
   const anonymous = scan.events.filter((b) => !b.uid);

@@ -30,7 +30,11 @@ export function resolveImported(input: ImportedEvent, warn: (message: string) =>
   const exdates = new Set((ev.exdates ?? []).map(Date.parse));
 
   // RFC 5545 §3.8.5.3: DTSTART is the first instance of the set, whether or not the rule gives it.
-  const offRule = Boolean(ev.rrule) && !ruleStarts(ruleOf(ev, ev.rrule!), start, start + 1).includes(start);
+  // An UNTIL before DTSTART ends the set before it begins (as dateutil and libical read it).
+  const until = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z?)?/.exec(ev.rrule ?? '');
+  const endsBefore =
+    until !== null && Date.UTC(+until[1]!, +until[2]! - 1, +until[3]!, +(until[4] ?? 23), +(until[5] ?? 59), +(until[6] ?? 59)) < start - 14 * 3_600_000;
+  const offRule = Boolean(ev.rrule) && !endsBefore && !ruleStarts(ruleOf(ev, ev.rrule!), start, start + 1).includes(start);
   if (offRule) rdates.add(start);
 
   // RFC 2445 let an event have several RRULEs; the set is their union (RFC 5545 §3.8.5.3 keeps the meaning).
