@@ -4,6 +4,7 @@ import { EVENT_STATUSES, type EventOverride, type EventStatus } from '../contrac
 import type { LocalDate, LocalDateTime } from '../time/local-date.js';
 import { canonicalRrule, RruleError } from '../time/rrule.js';
 import { instantOf, wallAt } from '../time/zone-cache.js';
+import { isTimeZone } from '../time/zoned-time.js';
 import { resolveTzid } from './file-zone.js';
 import { ownProps, parseDuration, parseTime, type RawProp, type RawTime, unescapeText } from './raw-props.js';
 import { type Problem, scanIcs, type VeventBlock } from './scan.js';
@@ -74,6 +75,8 @@ const dayNumber = (w: LocalDate) => Math.round(Date.UTC(w.year, w.month - 1, w.d
 /** How the times of one file are read: the user's zone for floating times, matches for unknown TZIDs. */
 interface Ctx {
   defaultTz: string;
+  /** Floating date-times: the calendar's X-WR-TIMEZONE when it names a zone, else the user's. */
+  floatTz: string;
   vtimezones: string[][];
   tzCache: Map<string, ResolvedOrNot>;
   warn: (message: string) => void;
@@ -195,7 +198,7 @@ function timesOf(props: Map<string, RawProp[]>, ctx: Ctx): Times {
   const st = sp && parseTime(sp.value);
   if (!sp || !st) throw new EventError('no valid DTSTART');
   const allDay = st.date || sp.params.VALUE?.toUpperCase() === 'DATE';
-  const start = allDay ? { ms: instantOf(midnight(st), ctx.defaultTz), tz: ctx.defaultTz } : rawInstant(st, sp.params, ctx.defaultTz, ctx);
+  const start = allDay ? { ms: instantOf(midnight(st), ctx.defaultTz), tz: ctx.defaultTz } : rawInstant(st, sp.params, ctx.floatTz, ctx);
   const tz = start.tz;
   const ep = first(props, 'DTEND');
   const et = ep && parseTime(ep.value);
@@ -238,7 +241,7 @@ function overrideOf(props: Map<string, RawProp[]>, series: ImportedEvent, ctx: C
   if (!rt) throw new EventError('RECURRENCE-ID is not a date or date-time');
   // Of an all-day series the instance is its date, as written (Exchange writes `TZID=…:20200416T000000`).
   const rid = series.all_day || rt.date ? instantOf(midnight(rt), series.timezone) : rawInstant(rt, ridProp.params, series.timezone, ctx).ms;
-  const t = timesOf(props, { ...ctx, defaultTz: series.timezone });
+  const t = timesOf(props, ctx);
   const ov: EventOverride = { recurrence_id: iso(rid), scheduled_for: iso(t.startMs), duration_minutes: t.duration };
   const title = textOf(props, 'SUMMARY', undefined).trim() || '(no title)';
   if (first(props, 'SUMMARY') && title !== series.title) ov.title = title;
@@ -350,11 +353,19 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
       groups.set(k, [...(groups.get(k) ?? []), b]);
     });
     const head = ['BEGIN:VCALENDAR', 'VERSION:2.0', ...scan.timezones.flat()].join('\r\n');
+    const parseGroup = (lines: string[]) => vevents(parseICS(`${head}\r\n${lines.join('\r\n')}\r\nEND:VCALENDAR\r\n`));
     for (const blocks of groups.values()) {
+      const lines = blocks.flatMap((b) => b.lines);
       try {
-        found.push(...vevents(parseICS(`${head}\r\n${blocks.flatMap((b) => b.lines).join('\r\n')}\r\nEND:VCALENDAR\r\n`)));
+        found.push(...parseGroup(lines));
       } catch (e) {
-        errors.push({ ...(blocks[0]!.uid ? { uid: blocks[0]!.uid } : {}), line: blocks[0]!.line, message: (e as Error).message || 'unreadable event' });
+        // node-ical refuses a whole event over a rule it cannot read (`RRULE:` empty, a bad BYDAY); the
+        // rules are read from the file's text here anyway, so the event is tried again without them.
+        try {
+          found.push(...parseGroup(lines.filter((l) => !/^(RRULE|EXRULE)[;:]/i.test(l))));
+        } catch {
+          errors.push({ ...(blocks[0]!.uid ? { uid: blocks[0]!.uid } : {}), line: blocks[0]!.line, message: (e as Error).message || 'unreadable event' });
+        }
       }
     }
   }
@@ -374,7 +385,8 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
     } else overridesOf.set(b.uid, [...(overridesOf.get(b.uid) ?? []), b]);
   }
   const anonymous = scan.events.filter((b) => !b.uid);
-  const ctx: Ctx = { defaultTz, vtimezones: scan.timezones, tzCache: new Map(), warn: () => {} };
+  const floatTz = scan.calendarTz && isTimeZone(scan.calendarTz) ? scan.calendarTz : defaultTz;
+  const ctx: Ctx = { defaultTz, floatTz, vtimezones: scan.timezones, tzCache: new Map(), warn: () => {} };
   const events: ImportedEvent[] = [];
   const seen = new Set<string>();
   const orphans = new Map<string, NEvent>();

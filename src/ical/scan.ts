@@ -30,6 +30,8 @@ export interface Scan {
   uids: UidTokens;
   events: VeventBlock[];
   timezones: string[][];
+  /** The calendar's X-WR-TIMEZONE (Google, Apple): the zone its floating times are meant in. */
+  calendarTz?: string;
   /** Top-level components other than VEVENT/VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY…). */
   otherComponents: number;
   /** What was repaired or ignored (reported as warnings; nothing here stops an event). */
@@ -97,6 +99,7 @@ export function scanIcs(input: string): Scan {
   const opened: number[] = [];
   /** A stream of several VCALENDARs (RFC 5545 §3.4) is read as one: their components together. */
   let calendars = 0;
+  let calendarTz: string | undefined;
   const uids = new UidTokens();
   for (const { line, text: rawText } of logical) {
     let text = rawText;
@@ -163,6 +166,7 @@ export function scanIcs(input: string): Scan {
         if (cleaned !== text) repairs.push({ line, uid: current?.uid, message: `removed spaces inside ${name}` });
         text = cleaned;
       }
+      if (name === 'X-WR-TIMEZONE' && stack.length === 1) calendarTz ??= valueOfLine(text).trim();
       const inEvent = current !== undefined && stack.at(-1) === 'VEVENT';
       const firstUid = inEvent && name === 'UID' && current!.uid === undefined;
       if (current && inEvent) {
@@ -190,5 +194,5 @@ export function scanIcs(input: string): Scan {
     out.push(`END:${open}`);
   }
   if (calendars > 0 && stack[0] !== 'VCALENDAR') out.push('END:VCALENDAR');
-  return { text: out.join('\r\n') + '\r\n', uids, events, timezones, otherComponents, repairs, damage };
+  return { text: out.join('\r\n') + '\r\n', uids, events, timezones, otherComponents, repairs, damage, ...(calendarTz ? { calendarTz } : {}) };
 }

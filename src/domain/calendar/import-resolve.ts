@@ -1,6 +1,6 @@
 import type { EventOverride } from '../../contracts/calendar.js';
 import type { ImportedEvent } from '../../ical/import.js';
-import { instantOf, midnightAfter } from '../../time/zone-cache.js';
+import { instantOf, midnightAfter, wallAt } from '../../time/zone-cache.js';
 import { ruleStarts, type SeriesRule } from './recurrence.js';
 
 /**
@@ -22,6 +22,16 @@ const ruleOf = (ev: ImportedEvent, rrule: string): SeriesRule => ({
 const finite = (rrule: string) => /(^|;)(COUNT|UNTIL)=/.test(rrule);
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/** Whether the rule's UNTIL (a date: that day in the series' zone; a date-time: its instant) comes before DTSTART. */
+function untilBeforeStart(ev: ImportedEvent): boolean {
+  const m = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z?)?/.exec(ev.rrule ?? '');
+  if (!m) return false;
+  const start = Date.parse(ev.scheduled_for);
+  if (m[4] !== undefined) return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!) < start;
+  const w = wallAt(start, ev.timezone);
+  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!) < Date.UTC(w.year, w.month - 1, w.day);
+}
+
 /** The event with its file-only parts resolved (`extraRrules`, `exdateDays`, `futureOverrides` removed). */
 export function resolveImported(input: ImportedEvent, warn: (message: string) => void): ImportedEvent {
   const { extraRrules, exdateDays, futureOverrides, ...ev } = input;
@@ -31,9 +41,7 @@ export function resolveImported(input: ImportedEvent, warn: (message: string) =>
 
   // RFC 5545 §3.8.5.3: DTSTART is the first instance of the set, whether or not the rule gives it.
   // An UNTIL before DTSTART ends the set before it begins (as dateutil and libical read it).
-  const until = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})Z?)?/.exec(ev.rrule ?? '');
-  const endsBefore =
-    until !== null && Date.UTC(+until[1]!, +until[2]! - 1, +until[3]!, +(until[4] ?? 23), +(until[5] ?? 59), +(until[6] ?? 59)) < start - 14 * 3_600_000;
+  const endsBefore = untilBeforeStart(ev);
   const offRule = Boolean(ev.rrule) && !endsBefore && !ruleStarts(ruleOf(ev, ev.rrule!), start, start + 1).includes(start);
   if (offRule) rdates.add(start);
 
