@@ -118,6 +118,8 @@ function rdatesOf(props: RawProp[], tz: string, allDay: boolean, startWall: Requ
       }
       let at: number;
       if (allDay) at = instantOf(midnight(t), tz);
+      // A PERIOD of dates is those whole days; a lone date on a timed series takes DTSTART's time of day.
+      else if (t.date && second !== undefined) at = instantOf(midnight(t), tz);
       else if (t.date) at = instantOf({ ...t, hour: startWall.hour, minute: startWall.minute, second: startWall.second }, tz);
       else at = rawInstant(t, p.params, tz, ctx).ms;
       // A PERIOD has a length of its own (RFC 5545 §3.3.9): an end, or a duration.
@@ -175,6 +177,9 @@ function ruleOf(value: string, allDay: boolean, ctx: Ctx): string | undefined {
       return rule;
     } catch (e) {
       if (!(e instanceof RruleError)) throw e;
+      // A rule kairos reads but will not keep (MINUTELY, too dense) is the event's error, as in a create:
+      // the event without it would be a different event, not a less detailed one.
+      if (e.limit || /(^|;)FREQ=(SECONDLY|MINUTELY)(;|$)/i.test(t)) throw new EventError(`malformed RRULE: ${e.message}`);
       problem ||= e.message;
     }
   }
@@ -280,6 +285,8 @@ function convert(v: NEvent, uid: string, line: number | undefined, block: Vevent
     .find((c) => c && c.length <= 100);
   if (category) ev.tag = category;
 
+  // A VEVENT with a RECURRENCE-ID is one instance (RFC 5545 §3.8.4.4): a rule or dates in it recur nothing.
+  if (block?.isOverride) for (const k of ['RRULE', 'RDATE', 'EXDATE']) if (props.delete(k)) ctx.warn(`ignored ${k} in an overridden instance`);
   const rules = (props.get('RRULE') ?? []).map((r) => ruleOf(r.value, allDay, ctx)).filter((r): r is string => r !== undefined);
   if (rules.length) {
     ev.rrule = rules[0]!;

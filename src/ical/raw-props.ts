@@ -22,8 +22,12 @@ export function parseLine(line: string): ({ name: string } & RawProp) | undefine
     params[p[1]!.toUpperCase()] = p[2]!.replace(/^"|"$/g, '');
     rest = rest.slice(p[0].length);
   }
-  if (!rest.startsWith(':')) return undefined;
-  return { name: m[1]!.toUpperCase(), params, value: rest.slice(1) };
+  if (rest.startsWith(':')) return { name: m[1]!.toUpperCase(), params, value: rest.slice(1) };
+  // Exchange 2010 wrote `DTSTART;TZID="W. Europe Standard Time:20200609T090000"`: the closing quote after the value.
+  const broken = /^;([A-Za-z0-9-]+)="([^"]*):([^":]*)"$/.exec(rest);
+  if (!broken) return undefined;
+  params[broken[1]!.toUpperCase()] = broken[2]!;
+  return { name: m[1]!.toUpperCase(), params, value: broken[3]! };
 }
 
 /**

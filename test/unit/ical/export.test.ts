@@ -131,7 +131,7 @@ describe('export', () => {
 });
 
 describe('import of hand-made files', () => {
-  it('reports a broken event with its line and imports the rest', () => {
+  it('imports an event whose RRULE cannot be read without the rule, with a warning naming it (issue 18)', () => {
     const text = [
       'BEGIN:VCALENDAR',
       'VERSION:2.0',
@@ -152,8 +152,12 @@ describe('import of hand-made files', () => {
       '',
     ].join('\r\n');
     const r = parseIcs(text, 'UTC');
-    expect(r.events.map((e) => [e.uid, e.duration_minutes])).toEqual([['good', 30]]);
-    expect(r.errors).toEqual([{ uid: 'bad-rule', line: 10, message: expect.stringMatching(/RRULE|FREQ/i) }]);
+    expect(r.events.map((e) => [e.uid, e.duration_minutes, e.rrule])).toEqual([
+      ['good', 30, undefined],
+      ['bad-rule', 0, undefined],
+    ]);
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toContainEqual({ uid: 'bad-rule', line: 10, message: expect.stringMatching(/RRULE.*FREQ=SOMETIMES/) });
   });
 
   it('reads floating times in the given zone and all-day dates as dates', () => {
