@@ -24,10 +24,8 @@ export function parseLine(line: string): ({ name: string } & RawProp) | undefine
   }
   if (rest.startsWith(':')) return { name: m[1]!.toUpperCase(), params, value: rest.slice(1) };
   // Exchange 2010 wrote `DTSTART;TZID="W. Europe Standard Time:20200609T090000"`: the closing quote after the value.
-  const broken = /^;([A-Za-z0-9-]+)="([^"]*):([^":]*)"$/.exec(rest);
-  if (!broken) return undefined;
-  params[broken[1]!.toUpperCase()] = broken[2]!;
-  return { name: m[1]!.toUpperCase(), params, value: broken[3]! };
+  if (rest === '' && /:[^":]*"$/.test(line)) return parseLine(line.replace(/:([^":]*)"$/, '":$1'));
+  return undefined;
 }
 
 /**

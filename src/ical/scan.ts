@@ -64,6 +64,12 @@ const unescapeText = (t: string) =>
     .replaceAll('\\\\', '\\')
     .replace(/^"(.*)"$/, '$1');
 
+/** Whether the innermost top-level component open is one the importer does not read (VTODO, VJOURNAL…). */
+function insideOther(stack: string[]): boolean {
+  const top = stack[stack[0] === 'VCALENDAR' ? 1 : 0];
+  return top !== undefined && top !== 'VEVENT' && top !== 'VTIMEZONE' && top !== 'VCALENDAR';
+}
+
 export function scanIcs(input: string): Scan {
   const repairs: Problem[] = [];
   let src = input;
@@ -103,6 +109,7 @@ export function scanIcs(input: string): Scan {
   const uids = new UidTokens();
   for (const { line, text: rawText } of logical) {
     let text = rawText;
+    const hiddenBefore = insideOther(stack);
     const upper = text.toUpperCase();
     if (upper.startsWith('BEGIN:')) {
       const name = upper.slice(6).trim();
@@ -182,6 +189,9 @@ export function scanIcs(input: string): Scan {
     }
     if (current) current.lines.push(text);
     if (tz && !upper.startsWith('BEGIN:VTIMEZONE')) tz.push(text);
+    // Components other than events and time zones are counted, not passed on: node-ical keys every
+    // component by its UID, and a to-do without one overwrote the events around it.
+    if (insideOther(stack) || (hiddenBefore && upper.startsWith('END:'))) continue;
     out.push(text);
   }
   if (current) {

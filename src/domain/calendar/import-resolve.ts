@@ -70,6 +70,13 @@ export function resolveImported(input: ImportedEvent, warn: (message: string) =>
   }
 
   let overrides = new Map((ev.overrides ?? []).map((o) => [Date.parse(o.recurrence_id), o]));
+  // RFC 5545 §3.8.4.4: a RECURRENCE-ID names an instance of the series; one that names none changes nothing.
+  for (const rid of [...overrides.keys()]) {
+    if (all(rid, rid + 1).length === 0) {
+      overrides.delete(rid);
+      warn(`RECURRENCE-ID ${iso(rid)} is not an instance of its series: that override was ignored`);
+    }
+  }
   if (futureOverrides?.length) {
     if (ev.rrule && !finite(ev.rrule)) warn('RECURRENCE-ID;RANGE=THISANDFUTURE on an endless series: only that instance was changed');
     const generated = new Map<number, EventOverride>();
