@@ -100,5 +100,6 @@ export function resolveImported(input: ImportedEvent, warn: (message: string) =>
   else delete out.rdates;
   if (exdates.size) out.exdates = [...exdates].sort((a, b) => a - b).map(iso);
   if (overrides.size) out.overrides = [...overrides.values()].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id));
+  else delete out.overrides;
   return out;
 }
