@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { ImportReader } from '../../src/domain/calendar/import-reader.js';
@@ -35,6 +37,9 @@ const KNOWN: Record<string, string> = JSON.parse(readFileSync(join(import.meta.d
 /** The compiled import worker (tests run src/; a worker thread needs JavaScript, built by globalSetup). */
 const WORKER = new URL('../../dist/domain/calendar/import-worker.js', import.meta.url);
 
+/** Every export of the run, validated together at the end (one python start, not 240). */
+const exportsDir = HAS_SHARED ? mkdtempSync(join(tmpdir(), 'kairos-ics-conformance-')) : '';
+
 type Verdict = 'match' | 'known' | 'differs' | 'round trip differs';
 const results = new Map<string, { verdict: Verdict; compared: number; errors: number }>();
 
@@ -51,6 +56,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all([first?.stop(), second?.stop()]);
+  if (exportsDir) rmSync(exportsDir, { recursive: true, force: true });
   if (results.size) printTable();
 });
 
@@ -109,6 +115,7 @@ for (const file of FILES) {
 
     const exported = await first.api('GET', '/calendar/export.ics', { headers: a });
     expect(exported.status, exported.text).toBe(200);
+    writeFileSync(join(exportsDir, `${file.replace(/[^A-Za-z0-9_.-]/g, '_')}`), exported.text);
     const b = await freshUser(second, exp.user_tz);
     await importInto(second, b, exported.text);
     const twice = compareOccurrences(want, asOccurrences(await listed(second, b, exp), exp));
@@ -125,6 +132,20 @@ for (const file of FILES) {
     expect(same(twice), show(`${file}: after export and re-import, other occurrences than the oracle`, twice)).toBe(true);
   });
 }
+
+itShared("every export of the corpus passes ics-validate (RFC 5545 syntax, kairos' own output)", () => {
+  let out = '';
+  try {
+    out = execFileSync(join(SHARED, 'tools/ics-validate'), ['-q', ...FILES.map((f) => join(exportsDir, f.replace(/[^A-Za-z0-9_.-]/g, '_')))], {
+      encoding: 'utf8',
+      env: { ...process.env, PYENV_VERSION: 'system' },
+    });
+  } catch (e) {
+    const err = e as { status?: number; stdout?: string; stderr?: string };
+    throw new Error(`ics-validate failed (exit ${err.status}):\n${err.stdout}${err.stderr}`);
+  }
+  expect(out).toMatch(new RegExp(`${FILES.length} passed, 0 failed`));
+});
 
 /** Per corpus: files, matching, known differences, differing; then the closing figure. */
 function printTable(): void {
