@@ -135,6 +135,18 @@ function times(e: IcsEvent, startMs: number, durationMinutes: number): Pick<ICal
 const instantProp = (e: IcsEvent, name: string, iso: string): [string, string] =>
   e.all_day ? [`${name};VALUE=DATE`, basicDate(wallAt(Date.parse(iso), e.timezone))] : [name, basicUtc(Date.parse(iso))];
 
+/**
+ * The rule as written: RFC 5545 §3.3.10 wants UNTIL in DTSTART's value type, so next to an
+ * all-day (DATE) start a date-time UNTIL becomes its date in the event's zone.
+ */
+const ruleOf = (e: IcsEvent, rrule: string) =>
+  e.all_day
+    ? rrule.replace(
+        /(^|;)UNTIL=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/,
+        (_, sep: string, y, mo, d, h, mi, se) => `${sep}UNTIL=${basicDate(wallAt(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se), e.timezone))}`,
+      )
+    : rrule;
+
 function addEvent(cal: ICalCalendar, e: IcsEvent): void {
   const common = {
     // The UID the file it came from gave it: a calendar program that exported it knows it by that.
@@ -156,7 +168,7 @@ function addEvent(cal: ICalCalendar, e: IcsEvent): void {
     ...(e.location ? { location: e.location } : {}),
     ...(e.tag ? { categories: [{ name: e.tag }] } : {}),
     status: STATUS[e.status],
-    ...(e.rrule ? { repeating: `RRULE:${e.rrule}` } : {}),
+    ...(e.rrule ? { repeating: `RRULE:${ruleOf(e, e.rrule)}` } : {}),
     x,
   });
   for (const o of e.overrides ?? []) {

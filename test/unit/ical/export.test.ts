@@ -53,6 +53,19 @@ describe('export', () => {
     for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
   });
 
+  it('writes UNTIL as a DATE next to an all-day DTSTART (RFC 5545 §3.3.10), the date in the event zone', () => {
+    // All-day in New York with a date-time UNTIL, as a create may store it.
+    const allDay = ev({
+      uid: 'ev_allday_until',
+      all_day: true,
+      timezone: 'America/New_York',
+      scheduled_for: '2031-03-03T05:00:00.000Z',
+      duration_minutes: 1440,
+      rrule: 'FREQ=WEEKLY;UNTIL=20310331T035959Z',
+    });
+    expect(toIcs([allDay], { now: new Date('2031-01-01T00:00:00Z'), spanOf: span })).toMatch(/\r\nRRULE:FREQ=WEEKLY;UNTIL=20310330\r\n/);
+  });
+
   itShared('passes ics-validate', () => {
     const file = join(dir, 'export.ics');
     writeFileSync(file, text);
