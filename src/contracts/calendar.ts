@@ -43,6 +43,7 @@ export const EventOverride = z
     description: z.string().optional(),
     location: z.string().optional(),
     status: z.enum(EVENT_STATUSES).optional(),
+    all_day: z.boolean().optional().describe('the instance is all-day where its series is not, or the reverse (an imported override)'),
   })
   .meta({ id: 'EventOverride' });
 export type EventOverride = z.infer<typeof EventOverride>;

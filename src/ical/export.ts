@@ -15,7 +15,7 @@ import { VERSION } from '../version.js';
 import { vtimezone } from './vtimezone.js';
 
 /** What the exporter reads of an event: a stored calendar event (the API's shape) has all of it. */
-export type IcsEvent = Omit<z.infer<typeof CalendarEvent>, 'user_id' | 'source' | 'ical_uid'>;
+export type IcsEvent = Omit<z.infer<typeof CalendarEvent>, 'user_id' | 'source'>;
 
 /** First and last instant an event occupies; `last` is undefined for a series without end. */
 export interface EventSpan {
@@ -135,9 +135,22 @@ function times(e: IcsEvent, startMs: number, durationMinutes: number): Pick<ICal
 const instantProp = (e: IcsEvent, name: string, iso: string): [string, string] =>
   e.all_day ? [`${name};VALUE=DATE`, basicDate(wallAt(Date.parse(iso), e.timezone))] : [name, basicUtc(Date.parse(iso))];
 
+/**
+ * The rule as written: RFC 5545 §3.3.10 wants UNTIL in DTSTART's value type, so next to an
+ * all-day (DATE) start a date-time UNTIL becomes its date in the event's zone.
+ */
+const ruleOf = (e: IcsEvent, rrule: string) =>
+  e.all_day
+    ? rrule.replace(
+        /(^|;)UNTIL=(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z/,
+        (_, sep: string, y, mo, d, h, mi, se) => `${sep}UNTIL=${basicDate(wallAt(Date.UTC(+y, +mo - 1, +d, +h, +mi, +se), e.timezone))}`,
+      )
+    : rrule;
+
 function addEvent(cal: ICalCalendar, e: IcsEvent): void {
   const common = {
-    id: e.uid,
+    // The UID the file it came from gave it: a calendar program that exported it knows it by that.
+    id: e.ical_uid ?? e.uid,
     stamp: new Date(e.updated_at),
     created: new Date(e.created_at),
     lastModified: new Date(e.updated_at),
@@ -155,7 +168,7 @@ function addEvent(cal: ICalCalendar, e: IcsEvent): void {
     ...(e.location ? { location: e.location } : {}),
     ...(e.tag ? { categories: [{ name: e.tag }] } : {}),
     status: STATUS[e.status],
-    ...(e.rrule ? { repeating: `RRULE:${e.rrule}` } : {}),
+    ...(e.rrule ? { repeating: `RRULE:${ruleOf(e, e.rrule)}` } : {}),
     x,
   });
   for (const o of e.overrides ?? []) {
@@ -163,7 +176,7 @@ function addEvent(cal: ICalCalendar, e: IcsEvent): void {
     const ox: [string, string][] = e.all_day ? [instantProp(e, 'RECURRENCE-ID', o.recurrence_id)] : [];
     cal.createEvent({
       ...common,
-      ...times(e, Date.parse(o.scheduled_for), o.duration_minutes),
+      ...times(o.all_day === undefined ? e : { ...e, all_day: o.all_day }, Date.parse(o.scheduled_for), o.duration_minutes),
       ...(e.all_day ? {} : { recurrenceId: e.timezone === 'UTC' ? new Date(rid) : new ZonedWall(rid, e.timezone) }),
       summary: o.title ?? e.title,
       ...((o.description ?? e.description) ? { description: o.description ?? e.description } : {}),

@@ -31,8 +31,8 @@ const KEPT_PROPERTIES = new Set([
   'TZNAME',
 ]);
 
-/** Parameters the importer reads (zone and value type); the rest are dropped. */
-const KEPT_PARAMETERS = new Set(['TZID', 'VALUE']);
+/** Parameters the importer reads (zone, value type, an override's range); the rest are dropped. */
+const KEPT_PARAMETERS = new Set(['TZID', 'VALUE', 'RANGE']);
 
 /** node-ical's own content-line grammar (name, `;name=value` parameters, `:` value). */
 const CONTENT_LINE = /^([-0-9A-Za-z_]+)((?:;[-0-9A-Za-z_]+=(?:"[^"]*"|[^":;]+))*):(.*)$/s;

@@ -30,10 +30,14 @@ export interface Scan {
   uids: UidTokens;
   events: VeventBlock[];
   timezones: string[][];
+  /** The calendar's X-WR-TIMEZONE (Google, Apple): the zone its floating times are meant in. */
+  calendarTz?: string;
   /** Top-level components other than VEVENT/VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY…). */
   otherComponents: number;
   /** What was repaired or ignored (reported as warnings; nothing here stops an event). */
   repairs: Problem[];
+  /** Structural damage that cost content (a component never closed, swallowing what followed): reported as errors. */
+  damage: Problem[];
 }
 
 const propName = (l: string) => {
@@ -59,6 +63,12 @@ const unescapeText = (t: string) =>
     .replaceAll(/\\[nN]/g, '\n')
     .replaceAll('\\\\', '\\')
     .replace(/^"(.*)"$/, '$1');
+
+/** Whether the innermost top-level component open is one the importer does not read (VTODO, VJOURNAL…). */
+function insideOther(stack: string[]): boolean {
+  const top = stack[stack[0] === 'VCALENDAR' ? 1 : 0];
+  return top !== undefined && top !== 'VEVENT' && top !== 'VTIMEZONE' && top !== 'VCALENDAR';
+}
 
 export function scanIcs(input: string): Scan {
   const repairs: Problem[] = [];
@@ -90,17 +100,37 @@ export function scanIcs(input: string): Scan {
   let current: VeventBlock | undefined;
   let tz: string[] | undefined;
   let otherComponents = 0;
+  const damage: Problem[] = [];
+  /** Line of each open component's BEGIN, parallel to `stack`. */
+  const opened: number[] = [];
+  /** A stream of several VCALENDARs (RFC 5545 §3.4) is read as one: their components together. */
+  let calendars = 0;
+  let calendarTz: string | undefined;
   const uids = new UidTokens();
   for (const { line, text: rawText } of logical) {
     let text = rawText;
+    const hiddenBefore = insideOther(stack);
     const upper = text.toUpperCase();
     if (upper.startsWith('BEGIN:')) {
       const name = upper.slice(6).trim();
+      if (name === 'VCALENDAR' && stack.length === 0 && calendars++ > 0) {
+        stack.push(name);
+        opened.push(line);
+        continue;
+      }
+      if (name === 'VEVENT' && stack.length === 2 && stack[0] === 'VCALENDAR' && stack[1] !== 'VEVENT' && stack[1] !== 'VTIMEZONE') {
+        // A top-level component left open (`END:VTOOD`): it would swallow this event and every one
+        // after it. It is closed here, and what it cost is counted as an error.
+        damage.push({ line: opened[1], message: `BEGIN:${stack[1]} is never closed (a misspelt END?): it was closed at the VEVENT of line ${line}` });
+        stack.length = 1;
+        opened.length = 1;
+      }
       if (name === 'VEVENT' && (stack.length === 0 || stack.at(-1) === 'VCALENDAR')) current = { line, isOverride: false, rrules: 0, lines: [] };
       else if (name === 'VEVENT' && stack.includes('VEVENT')) repairs.push({ line, message: 'ignored a VEVENT nested inside another VEVENT' });
       else if (name === 'VTIMEZONE') tz = [];
       else if ((stack.length === 1 && stack[0] === 'VCALENDAR') || (stack.length === 0 && name !== 'VCALENDAR')) otherComponents++;
       stack.push(name);
+      opened.push(line);
     } else if (upper.startsWith('END:')) {
       const name = upper.slice(4).trim();
       const at = stack.lastIndexOf(name);
@@ -110,6 +140,9 @@ export function scanIcs(input: string): Scan {
       }
       if (at !== stack.length - 1) repairs.push({ line, message: `closed BEGIN:${stack[stack.length - 1]} at END:${name}` });
       stack.length = at;
+      opened.length = at;
+      // The END of a calendar is written once, at the end, so a second VCALENDAR joins the first.
+      if (name === 'VCALENDAR' && at === 0) continue;
       if (name === 'VEVENT' && current) {
         current.lines.push(text);
         events.push(current);
@@ -140,6 +173,7 @@ export function scanIcs(input: string): Scan {
         if (cleaned !== text) repairs.push({ line, uid: current?.uid, message: `removed spaces inside ${name}` });
         text = cleaned;
       }
+      if (name === 'X-WR-TIMEZONE' && stack.length === 1) calendarTz ??= valueOfLine(text).trim();
       const inEvent = current !== undefined && stack.at(-1) === 'VEVENT';
       const firstUid = inEvent && name === 'UID' && current!.uid === undefined;
       if (current && inEvent) {
@@ -155,6 +189,9 @@ export function scanIcs(input: string): Scan {
     }
     if (current) current.lines.push(text);
     if (tz && !upper.startsWith('BEGIN:VTIMEZONE')) tz.push(text);
+    // Components other than events and time zones are counted, not passed on: node-ical keys every
+    // component by its UID, and a to-do without one overwrote the events around it.
+    if (insideOther(stack) || (hiddenBefore && upper.startsWith('END:'))) continue;
     out.push(text);
   }
   if (current) {
@@ -162,9 +199,10 @@ export function scanIcs(input: string): Scan {
     current.lines.push('END:VEVENT');
     events.push(current);
   }
-  for (const open of stack.reverse()) {
-    if (open !== 'VCALENDAR' && open !== 'VEVENT') repairs.push({ message: `BEGIN:${open} is never closed` });
+  for (const [i, open] of [...stack.entries()].reverse()) {
+    if (open !== 'VCALENDAR' && open !== 'VEVENT') repairs.push({ line: opened[i], message: `BEGIN:${open} is never closed` });
     out.push(`END:${open}`);
   }
-  return { text: out.join('\r\n') + '\r\n', uids, events, timezones, otherComponents, repairs };
+  if (calendars > 0 && stack[0] !== 'VCALENDAR') out.push('END:VCALENDAR');
+  return { text: out.join('\r\n') + '\r\n', uids, events, timezones, otherComponents, repairs, damage, ...(calendarTz ? { calendarTz } : {}) };
 }

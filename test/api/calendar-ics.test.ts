@@ -46,7 +46,8 @@ async function userFor(d: TestDaemon, map: Map<string, string>, file: string): P
 
 const asUser = (id: string) => ({ 'x-user-id': id });
 const shape = (e: any) => ({
-  uid: e.uid,
+  // The file's UID: the store key differs when another user's event holds it (the export writes the file's).
+  uid: e.ical_uid ?? e.uid,
   title: e.title,
   start: Date.parse(e.scheduled_for),
   duration: e.duration_minutes,

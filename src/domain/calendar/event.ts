@@ -134,6 +134,7 @@ function occurrence(series: StoredEvent, e: StoredEvent, f: Found): EventItem {
     ...(o?.description !== undefined ? { description: o.description } : {}),
     ...(o?.location !== undefined ? { location: o.location } : {}),
     ...(o?.status !== undefined ? { status: o.status } : {}),
+    ...(o?.all_day !== undefined ? { all_day: o.all_day } : {}),
     scheduled_for: iso(f.start),
     duration_minutes: o?.duration_minutes ?? e.duration_minutes,
     occurrence_of: e.uid,

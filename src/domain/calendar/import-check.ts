@@ -3,6 +3,7 @@ import { CreateEventRequest, type EventOverride } from '../../contracts/calendar
 import { AppError, type ErrorDetail, validationFailed } from '../../errors.js';
 import { type ImportedEvent, parseIcs } from '../../ical/import.js';
 import type { Problem } from '../../ical/scan.js';
+import { resolveImported } from './import-resolve.js';
 import { type EventCore, normalizeEvent } from './normalize.js';
 import { checkSeriesLimits } from './series-limits.js';
 
@@ -119,8 +120,9 @@ export function* prepareSteps(text: string, defaultTz: string): Generator<void, 
   const errors: Problem[] = [...parsed.errors];
   const warnings: Problem[] = [...parsed.warnings];
   const checked: CheckedEvent[] = [];
-  for (const ev of parsed.events) {
-    const where = { uid: ev.uid, ...(ev.line !== undefined ? { line: ev.line } : {}) };
+  for (const read of parsed.events) {
+    const where = { uid: read.uid, ...(read.line !== undefined ? { line: read.line } : {}) };
+    const ev = resolveImported(read, (message) => warnings.push({ ...where, message }));
     if (ev.exdates?.length && !ev.rrule && !ev.rdates?.length) {
       // Create refuses EXDATEs with nothing to exclude from; in a file they are harmless noise.
       warnings.push({ ...where, message: 'ignored EXDATE: the event does not recur' });

@@ -53,6 +53,19 @@ describe('export', () => {
     for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
   });
 
+  it('writes UNTIL as a DATE next to an all-day DTSTART (RFC 5545 §3.3.10), the date in the event zone', () => {
+    // All-day in New York with a date-time UNTIL, as a create may store it.
+    const allDay = ev({
+      uid: 'ev_allday_until',
+      all_day: true,
+      timezone: 'America/New_York',
+      scheduled_for: '2031-03-03T05:00:00.000Z',
+      duration_minutes: 1440,
+      rrule: 'FREQ=WEEKLY;UNTIL=20310331T035959Z',
+    });
+    expect(toIcs([allDay], { now: new Date('2031-01-01T00:00:00Z'), spanOf: span })).toMatch(/\r\nRRULE:FREQ=WEEKLY;UNTIL=20310330\r\n/);
+  });
+
   itShared('passes ics-validate', () => {
     const file = join(dir, 'export.ics');
     writeFileSync(file, text);
@@ -131,7 +144,7 @@ describe('export', () => {
 });
 
 describe('import of hand-made files', () => {
-  it('reports a broken event with its line and imports the rest', () => {
+  it('imports an event whose RRULE cannot be read without the rule, with a warning naming it (issue 18)', () => {
     const text = [
       'BEGIN:VCALENDAR',
       'VERSION:2.0',
@@ -152,8 +165,12 @@ describe('import of hand-made files', () => {
       '',
     ].join('\r\n');
     const r = parseIcs(text, 'UTC');
-    expect(r.events.map((e) => [e.uid, e.duration_minutes])).toEqual([['good', 30]]);
-    expect(r.errors).toEqual([{ uid: 'bad-rule', line: 10, message: expect.stringMatching(/RRULE|FREQ/i) }]);
+    expect(r.events.map((e) => [e.uid, e.duration_minutes, e.rrule])).toEqual([
+      ['good', 30, undefined],
+      ['bad-rule', 0, undefined],
+    ]);
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toContainEqual({ uid: 'bad-rule', line: 10, message: expect.stringMatching(/RRULE.*FREQ=SOMETIMES/) });
   });
 
   it('reads floating times in the given zone and all-day dates as dates', () => {
