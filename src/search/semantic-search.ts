@@ -1,6 +1,6 @@
 import type { EmbeddingsInfo } from '../contracts/memory.js';
 import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
-import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
+import { type BuiltinSpace, EMBED_IN_QUERY, type ProviderSpace } from './embedding-spaces.js';
 import type { ModelStatus } from './models/builtin-model.js';
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */
@@ -47,8 +47,11 @@ export class SemanticSearch implements SemanticSearchPort {
       await Promise.race([this.builtin.model.ready, new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
       clearTimeout(timer);
     }
-    // A query sees every acknowledged write: what a large commit left to embed is embedded now.
-    this.builtin.settle();
+    // A query sees every acknowledged write: what is left to embed is embedded now when it is
+    // little; while the index is still filling (a start, a large import), keyword hits answer.
+    const behind = this.builtin.behind ?? 0;
+    const filling = behind > EMBED_IN_QUERY;
+    if (!filling) this.builtin.settle();
     const current = this.builtin.current;
     const info: EmbeddingsInfo = {
       provider: 'builtin',
@@ -58,6 +61,10 @@ export class SemanticSearch implements SemanticSearchPort {
         ? { preparing: 'the sentence encoder is being prepared (first start only; several minutes): the word vectors answer alone until then' }
         : {}),
     };
+    if (current && filling) {
+      const why = `the semantic index is being built (${behind} traces to go, in the background): keyword hits answer meanwhile`;
+      return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
+    }
     if (!current) {
       const why = this.builtin.model.error
         ? `the built-in embedding model is unavailable: ${this.builtin.model.error}`

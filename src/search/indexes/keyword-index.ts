@@ -3,7 +3,11 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
 import type { Store } from '../../store/store.js';
 import { STOP_WORDS } from '../text/tokenize.js';
+import { IndexBacklog } from './backlog.js';
 import { TopK } from './top-k.js';
+
+/** A query waits (without holding the event loop) until at most this many writes are left to index, then takes those in itself. */
+export const SETTLE_IN_QUERY = 1000;
 
 /**
  * A keyword index of every user's traces: the memory service searches it through its port; the
@@ -170,6 +174,8 @@ export class KeywordIndex implements TraceIndex {
   /** One string per distinct term, shared by every user's postings. */
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
+  /** Committed writes not indexed yet (see follow). */
+  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t) => (t ? this.upsert(t) : this.remove(uid)));
 
   private idOf(term: string): number {
     let id = this.termIds.get(term);
@@ -216,7 +222,37 @@ export class KeywordIndex implements TraceIndex {
     return this.ownerOf.size;
   }
 
+  /**
+   * Keep in step with the store: every stored trace, then every committed write, is recorded at
+   * once and indexed behind the commit, a slice per turn of the event loop (a start at 100,000
+   * traces answers /health before this index is full). Returns the unsubscribe function.
+   */
+  follow(store: Store): () => void {
+    this.backlog.fillFrom(
+      store.all('traces').map((t) => t.uid),
+      (uid) => store.get('traces', uid) ?? null,
+    );
+    return store.changes('traces', (changes) => {
+      for (const c of changes) {
+        if (c.op === 'put') this.backlog.add(c.doc.uid, c.doc);
+        else this.backlog.add(c.id, null);
+      }
+    });
+  }
+
+  /** Committed writes not indexed yet. */
+  get behind(): number {
+    return this.backlog.size;
+  }
+
+  /** Resolves once few enough writes are left to index that a query takes them in without holding the loop. */
+  whenSettled(): Promise<void> {
+    return this.backlog.whenBelow(SETTLE_IN_QUERY);
+  }
+
   search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
+    // Every acknowledged write is found: what is still waiting is indexed first.
+    this.backlog.settle();
     const idx = this.perUser.get(userId);
     if (!idx?.live) return [];
     const qterms = [...new Set(keywordTerms(query))].slice(0, 32);
@@ -294,15 +330,9 @@ function popcount(x: number): number {
 }
 
 /**
- * Keep an index in step with the store: filled once from what is stored, then updated from every
+ * Keep an index in step with the store: filled from what is stored, then updated from every
  * committed transaction, so traces written by any area (agent, calendar) are searchable too.
  */
-export function followStore(store: Store, index: TraceIndex): () => void {
-  for (const t of store.all('traces')) index.upsert(t);
-  return store.changes('traces', (changes) => {
-    for (const c of changes) {
-      if (c.op === 'put') index.upsert(c.doc);
-      else index.remove(c.id);
-    }
-  });
+export function followStore(store: Store, index: KeywordIndex): () => void {
+  return index.follow(store);
 }
