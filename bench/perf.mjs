@@ -123,7 +123,7 @@ async function startDaemon(home) {
     child.kill('SIGTERM');
     await exited;
   };
-  return { child, base, key, api, stop, startup_ms };
+  return { child, base, key, api, stop, startup_ms, t0 };
 }
 
 /** One autocannon run; RSS of `pid` sampled every 100 ms meanwhile. */
@@ -166,9 +166,19 @@ function processMs(args, env = process.env, n = 5) {
   return best;
 }
 
-async function fillHome(size, sentences) {
+/**
+ * A home with `size` traces of its owner: the daemon makes the owner and its key, then the store
+ * is filled directly (the same staging as POST /memory/push, without 100 HTTP round trips), and
+ * closed with a snapshot, as a daemon that has run for a while leaves it.
+ */
+export async function fillHome(size, sentences = corpus()) {
   const home = mkdtempSync(join(tmpdir(), `kairos-perf-${size}-`));
   const d = await startDaemon(home);
+  await d.stop();
+  const { Store } = await import(join(ROOT, 'dist', 'store', 'store.js'));
+  const { homePaths } = await import(join(ROOT, 'dist', 'config', 'paths.js'));
+  const { stageNewTrace } = await import(join(ROOT, 'dist', 'domain', 'memory', 'stage-trace.js'));
+  const owner = JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')).user_id;
   const rand = rng(size);
   const uids = [];
   const t = performance.now();
@@ -177,15 +187,17 @@ async function fillHome(size, sentences) {
     ...Array.from({ length: 10 }, (_, i) => ({ type: 'observation', task_id: PULL_TASK, content: `pull row ${i} of the bench task` })),
     { type: 'observation', task_id: 'botany', content: `Found a ${RARE_WORD} growing at the edge of the pond` },
   ];
+  const store = await Store.open(homePaths(home), { snapshotEveryOps: 1e9, snapshotEveryMs: 3_600_000 });
   for (let i = 0; i < size; i += FILL_BATCH) {
     const traces = [];
     for (let j = i; j < Math.min(size - special.length, i + FILL_BATCH); j++) traces.push(makeTrace(j, sentences, rand));
     if (i + FILL_BATCH >= size) traces.push(...special);
-    const r = await d.api('POST', '/memory/push', { traces });
-    for (const s of r.saved) uids.push(s.uid);
+    const now = new Date(Date.UTC(2026, 0, 1) + i * 1000);
+    const staged = await store.transact((tx) => traces.map((input) => stageNewTrace(tx, { ...input, user_id: owner, authored_by: owner }, now)));
+    for (const s of staged) uids.push(s.uid);
   }
+  await store.close();
   const fill_s = (performance.now() - t) / 1000;
-  await d.stop();
   return { home, uids, fill_s };
 }
 
@@ -196,14 +208,22 @@ async function snapshotStall(home) {
   const store = await Store.open(homePaths(home), { snapshotEveryOps: 1e9, snapshotEveryMs: 3_600_000 });
   // One write so the snapshot has something to fold in (and is not skipped).
   await store.transact((tx) => tx.setMeta('bench_snapshot', Date.now()));
+  const { LoopGapMonitor } = await import(join(ROOT, 'dist', 'server', 'loop-gap.js'));
+  // Let the start's background work (sharing history rows) finish first.
+  await sleep(3000);
   const h = monitorEventLoopDelay({ resolution: 5 });
+  const gaps = new LoopGapMonitor(5);
   h.enable();
+  gaps.start();
+  gaps.read();
   const t = performance.now();
   await store.snapshot();
   const ms = performance.now() - t;
   h.disable();
+  const g = gaps.read();
   await store.close();
-  return { snapshot_ms: ms, max_delay_ms: h.max / 1e6 };
+  // max_delay_ms is the wall clock's (a shared machine's waits for a CPU included); hold_ms leaves those out.
+  return { snapshot_ms: ms, max_delay_ms: h.max / 1e6, hold_ms: g.worst_hold_ms };
 }
 
 async function measureSize(size, sentences) {
@@ -216,7 +236,15 @@ async function measureSize(size, sentences) {
   const d = await startDaemon(home);
   const out = { size, db_mb: dbMb, fill_s, startup_ms: d.startup_ms, json_parse_process_ms: parseMs };
   out.rss_at_health_mb = rssOf(d.child.pid);
-  await sleep(2000);
+  // Steady state: the search indexes fill themselves after /health (semantic search says so
+  // meanwhile); the loads below measure the daemon once that is over.
+  for (;;) {
+    const r = await d.api('POST', '/memory/search', { query: 'warm-up probe', mode: 'semantic', limit: 1 });
+    if (r.mode_used === 'semantic') break;
+    await sleep(100);
+  }
+  out.search_ready_ms = performance.now() - d.t0;
+  await sleep(1000);
   out.rss_after_restart_mb = rssOf(d.child.pid);
   try {
     const rand = rng(size + 1);
@@ -311,7 +339,8 @@ function table(floors, sizes) {
     rows.push({
       figure: 'restart → `/health`',
       cells: sizes.map(
-        (s) => `${fmt(s.startup_ms)} ms (${r2(ratio(s))}× \`node -e\` + JSON.parse of ${fmt(s.db_mb, 1)} MB: ${fmt(s.json_parse_process_ms)} ms)`,
+        (s) =>
+          `${fmt(s.startup_ms)} ms (${r2(ratio(s))}× \`node -e\` + JSON.parse of ${fmt(s.db_mb, 1)} MB: ${fmt(s.json_parse_process_ms)} ms); search index full at ${fmt(s.search_ready_ms)} ms`,
       ),
       growth: scale((s) => s.startup_ms),
       goal: '≤ 1.5× `node -e` + JSON.parse(db.json)',
@@ -329,12 +358,10 @@ function table(floors, sizes) {
     });
   }
   {
-    const gaps = sizes
-      .filter((s) => s.size >= 100_000 && s.snapshot.max_delay_ms > 20)
-      .map((s) => `${fmt(s.size)}: ${fmt(s.snapshot.max_delay_ms, 1)} ms > 20`);
+    const gaps = sizes.filter((s) => s.size >= 100_000 && s.snapshot.hold_ms > 20).map((s) => `${fmt(s.size)}: held ${fmt(s.snapshot.hold_ms, 1)} ms > 20`);
     rows.push({
-      figure: 'snapshot: worst event-loop delay (its duration)',
-      cells: sizes.map((s) => `${fmt(s.snapshot.max_delay_ms, 1)} ms (${fmt(s.snapshot.snapshot_ms)} ms)`),
+      figure: 'snapshot: event loop held, worst (wall-clock delay; duration)',
+      cells: sizes.map((s) => `${fmt(s.snapshot.hold_ms, 1)} ms (${fmt(s.snapshot.max_delay_ms, 1)} ms; ${fmt(s.snapshot.snapshot_ms)} ms)`),
       growth: undefined,
       goal: '≤ 20 ms at 100k',
       gaps,

@@ -41,7 +41,7 @@ export class BuiltinSpace {
   private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill));
 
   constructor(
-    private readonly store: Store,
+    store: Store,
     readonly model: BuiltinModel,
   ) {
     followTraces(
@@ -62,9 +62,15 @@ export class BuiltinSpace {
   private take(uid: string, t: StoredTrace | null, fromFill: boolean): void {
     const cur = this.current;
     if (!cur) return;
-    if (!t) return cur.index.remove(uid);
+    if (!t) {
+      cur.index.remove(uid);
+      return;
+    }
     const vector = cur.embedder.embed(traceText(t));
-    if (!fromFill) return cur.index.upsert(uid, t.user_id, vector, t.task_id);
+    if (!fromFill) {
+      cur.index.upsert(uid, t.user_id, vector, t.task_id);
+      return;
+    }
     // A bulk fill: searchable at once, its densities measured once the fill is over (against
     // the same rows as a fill from scratch), a little at a time.
     cur.index.load([{ uid, userId: t.user_id, vector, group: t.task_id }]);
@@ -75,8 +81,7 @@ export class BuiltinSpace {
     if (this.measuring) return;
     this.measuring = true;
     const step = () => {
-      const index = this.current?.index;
-      if (this.backlog.filling || (index && index.measurePending(MEASURE_BUDGET))) setImmediate(step).unref();
+      if (this.backlog.filling || this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
       else this.measuring = false;
     };
     setImmediate(step).unref();
@@ -85,6 +90,11 @@ export class BuiltinSpace {
   /** Writes not embedded yet. */
   get behind(): number {
     return this.backlog.size;
+  }
+
+  /** Resolves once at most `n` writes are left to embed. */
+  whenBelow(n: number): Promise<void> {
+    return this.backlog.whenBelow(n);
   }
 
   /** Embed every write still waiting, now (a query does when `behind` is at most EMBED_IN_QUERY). */

@@ -5,6 +5,8 @@ import type { ModelStatus } from './models/builtin-model.js';
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */
 const MODEL_WAIT_MS = 2_000;
+/** A query waits (up to MODEL_WAIT_MS) for a fill of the semantic index only this big: well under a second of work. */
+const WAIT_FOR_FILL = 5_000;
 
 /**
  * Semantic retrieval over the configured provider, falling back to the built-in model when the
@@ -20,6 +22,14 @@ export class SemanticSearch implements SemanticSearchPort {
   /** How far the built-in model is (for the status): ready, being prepared (with progress), or unavailable. */
   modelStatus(): ModelStatus {
     return this.builtin.model.status();
+  }
+
+  /**
+   * Load the built-in model now (the daemon calls it once it answers; a query that needs the model
+   * calls it too). Idempotent.
+   */
+  begin(): void {
+    this.builtin.model.begin?.();
   }
 
   /** Stop the built-in model's preparation children (daemon shutdown or failed start). */
@@ -42,6 +52,7 @@ export class SemanticSearch implements SemanticSearchPort {
         fallback = (e as Error).message;
       }
     }
+    this.begin();
     if (!this.builtin.current) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.builtin.model.ready, new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
@@ -49,7 +60,14 @@ export class SemanticSearch implements SemanticSearchPort {
     }
     // A query sees every acknowledged write: what is left to embed is embedded now when it is
     // little; while the index is still filling (a start, a large import), keyword hits answer.
-    const behind = this.builtin.behind ?? 0;
+    let behind = this.builtin.behind ?? 0;
+    if (this.builtin.current && behind > EMBED_IN_QUERY && behind <= WAIT_FOR_FILL) {
+      // Filling after a start: a small memory is done in a moment; a large one answers with keyword hits meanwhile.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.builtin.whenBelow(EMBED_IN_QUERY), new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
+      clearTimeout(timer);
+      behind = this.builtin.behind;
+    }
     const filling = behind > EMBED_IN_QUERY;
     if (!filling) this.builtin.settle();
     const current = this.builtin.current;

@@ -1,5 +1,5 @@
 import { copyFile, link, mkdir, readdir, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
@@ -21,6 +21,7 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
+import { shareFirstVersion } from './share-first-version.js';
 
 /** Stored documents are shared with readers; freezing them turns an accidental mutation into an error. */
 function deepFreeze<T>(v: T): T {
@@ -357,6 +358,34 @@ export class Store implements Reads {
       else if (op.op === 'del') this.col(op.c as CollectionName).delete(op.id);
       else this.meta[op.k] = op.v;
     }
+    for (const op of ops) if (op.op === 'put' && op.c === 'trace_versions') this.share(op.doc);
+  }
+
+  /** A first history row shares its copy of the trace with the trace (see shareFirstVersion). */
+  private share(row: Doc): void {
+    const shared = shareFirstVersion(row, this.col('traces').get(row.uid as string));
+    if (shared) this.col('trace_versions').swap(row.id as string, shared);
+  }
+
+  /**
+   * After a start, share the first history rows of what db.json and the journal held, a slice per
+   * turn of the event loop: memory, not correctness, so the daemon answers first.
+   */
+  private shareInBackground(): void {
+    const rows = this.all('trace_versions');
+    let at = 0;
+    const step = () => {
+      if (this.closed) return;
+      const start = performance.now();
+      while (at < rows.length && performance.now() - start < 5) {
+        for (const end = Math.min(rows.length, at + 64); at < end; at++) {
+          const row = rows[at]!;
+          if (this.col('trace_versions').get(row.id) === row) this.share(row as unknown as Doc);
+        }
+      }
+      if (at < rows.length) setImmediate(step).unref();
+    };
+    setImmediate(step).unref();
   }
 
   private col(c: CollectionName): Indexed {
@@ -369,6 +398,7 @@ export class Store implements Reads {
 
   private async load(): Promise<void> {
     await mkdir(this.paths.home, { recursive: true, mode: DIR_MODE });
+    await this.removeDeadSnapshots();
     let raw: unknown;
     try {
       raw = await this.low.adapter.read();
@@ -426,6 +456,18 @@ export class Store implements Reads {
     // straight away. If the disk refuses it, the journal still holds everything: start anyway.
     if (fresh || replayed > 0 || findings.length > 0 || db.schema_version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
+    }
+    this.shareInBackground();
+  }
+
+  /**
+   * A snapshot cut short by a crash leaves its temp file (`db.json.<pid>.tmp`, as big as db.json):
+   * never read, so removed at the next open. Only the daemon opens the store (it holds the lock).
+   */
+  private async removeDeadSnapshots(): Promise<void> {
+    const prefix = `${basename(this.paths.db)}.`;
+    for (const n of await readdir(dirname(this.paths.db)).catch(() => [] as string[])) {
+      if (n.startsWith(prefix) && n.endsWith('.tmp') && n !== `${prefix}${process.pid}.tmp`) await unlink(join(dirname(this.paths.db), n)).catch(() => {});
     }
   }
 

@@ -101,9 +101,9 @@ export class IndexBacklog<T> {
     this.scheduled = true;
     const step = () => {
       this.drain(this.opts.sliceMs ?? 6, this.opts.sliceItems ?? 256);
-      if (this.size) setImmediate(step).unref();
+      if (this.size) setImmediate(step);
       else this.scheduled = false;
     };
-    setImmediate(step).unref();
+    setImmediate(step);
   }
 }
