@@ -29,6 +29,17 @@ const arg = (name, dflt) =>
 const SIZES = arg('sizes', '1000,10000,100000').split(',').map(Number);
 const DURATION = Number(arg('duration', '5'));
 
+/** The share of one CPU a process used over `ms` (user + system ticks from /proc). */
+function cpuShare(pid, ms) {
+  const ticks = () => {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]);
+  };
+  const a = ticks();
+  const t = Date.now();
+  while (Date.now() - t < ms) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+  return (ticks() - a) / 100 / (ms / 1000);
+}
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
@@ -143,6 +154,25 @@ async function load(d, request, { connections = CONNECTIONS, duration = DURATION
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, failed: bad, rss_max_mb: rssMax };
 }
 
+/** write + fdatasync of 2 KB at the end of a file, 200 times: the floor under a durable write's latency. */
+async function fsyncFloor() {
+  const { open } = await import('node:fs/promises');
+  const dir = mkdtempSync(join(tmpdir(), 'kairos-fsync-'));
+  const fh = await open(join(dir, 'f'), 'w');
+  const ms = [];
+  const buf = Buffer.alloc(2048, 97);
+  for (let i = 0; i < 200; i++) {
+    const t = performance.now();
+    await fh.write(buf, 0, buf.length, i * buf.length);
+    await fh.datasync();
+    ms.push(performance.now() - t);
+  }
+  await fh.close();
+  rmSync(dir, { recursive: true, force: true });
+  ms.sort((a, b) => a - b);
+  return { p50: ms[100], p99: ms[198] };
+}
+
 async function floorLoads() {
   const { child, port } = spawnListening([join(ROOT, 'bench', '_floors.mjs')], process.env, 'floors');
   const base = `http://127.0.0.1:${await port}`;
@@ -244,7 +274,10 @@ async function measureSize(size, sentences) {
     await sleep(100);
   }
   out.search_ready_ms = performance.now() - d.t0;
-  await sleep(1000);
+  // …and the densities measured in the background after it: wait until the daemon idles.
+  while (cpuShare(d.child.pid, 500) > 0.05) await sleep(100);
+  out.idle_ms = performance.now() - d.t0;
+  await sleep(500);
   out.rss_after_restart_mb = rssOf(d.child.pid);
   try {
     const rand = rng(size + 1);
@@ -387,7 +420,7 @@ function markdown(floors, sizes, rows, when) {
   const lines = rows.map((r) => `| ${r.figure} | ${r.cells.join(' | ')} | ${r.growth ?? '–'} | ${r.goal} | ${r.gaps.length ? r.gaps.join('; ') : 'met'} |`);
   return [
     `Measured ${when} on ${process.arch}, Node ${process.version}; autocannon, ${CONNECTIONS} connections, ${DURATION} s per run, loopback.`,
-    `Floors in the same run: bare Koa GET 1 KB JSON ${fmt(floors.koa_get.rps)}/s; koa-body POST echo 1 KB ${fmt(floors.koa_echo.rps)}/s; \`node -e 0\` ${fmt(floors.node_e0_ms)} ms.`,
+    `Floors in the same run: bare Koa GET 1 KB JSON ${fmt(floors.koa_get.rps)}/s; koa-body POST echo 1 KB ${fmt(floors.koa_echo.rps)}/s; \`node -e 0\` ${fmt(floors.node_e0_ms)} ms; write + fdatasync of 2 KB p50 ${fmt(floors.fdatasync.p50, 1)} ms, p99 ${fmt(floors.fdatasync.p99, 1)} ms (a durable write waits for one: with ${CONNECTIONS} connections, group commit caps writes near ${fmt(CONNECTIONS / (floors.fdatasync.p50 / 1000))}/s).`,
     '',
     head,
     sep,
@@ -399,7 +432,7 @@ function markdown(floors, sizes, rows, when) {
 export async function run() {
   const sentences = corpus();
   console.error(`# sizes ${SIZES.join(', ')}; ${DURATION} s per load run`);
-  const floors = { ...(await floorLoads()), node_e0_ms: processMs(['-e', '0'], process.env, 10) };
+  const floors = { ...(await floorLoads()), node_e0_ms: processMs(['-e', '0'], process.env, 10), fdatasync: await fsyncFloor() };
   const sizes = [];
   for (const size of SIZES) sizes.push(await measureSize(size, sentences));
   const rows = table(floors, sizes);

@@ -81,7 +81,9 @@ export class BuiltinSpace {
     if (this.measuring) return;
     this.measuring = true;
     const step = () => {
-      if (this.backlog.filling || this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
+      // While the fill goes on, look again a little later (no spinning turn after turn).
+      if (this.backlog.filling) setTimeout(step, 50).unref();
+      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
       else this.measuring = false;
     };
     setImmediate(step).unref();

@@ -546,6 +546,7 @@ export class Store implements Reads {
   }
 
   private background(): void {
+    if (this.closed) return;
     void this.snapshot().catch((e) => this.opts.log?.('snapshot failed; the journal keeps every write', { err: String(e) }));
   }
 

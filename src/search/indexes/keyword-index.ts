@@ -76,6 +76,9 @@ function oneEditApart(a: string, b: string): boolean {
   return true;
 }
 
+/** A document's [term id, weighted frequency, …]. */
+type Packed = Float32Array | Float64Array;
+
 /** A term's postings: document slots with their weighted term frequency, append-only. */
 class Posting {
   slots = new Int32Array(2);
@@ -111,7 +114,7 @@ class UserIndex {
   uids: (string | undefined)[] = [];
   lens: number[] = [];
   /** Each slot's [term id, weighted frequency, …], kept to rebuild and to maintain df. */
-  docTerms: (Float64Array | undefined)[] = [];
+  docTerms: (Packed | undefined)[] = [];
   totalLen = 0;
   dead = 0;
 
@@ -119,7 +122,7 @@ class UserIndex {
     return this.slotOf.size;
   }
 
-  add(uid: string, terms: Float64Array, len: number): void {
+  add(uid: string, terms: Packed, len: number): void {
     const slot = this.uids.length;
     this.uids.push(uid);
     this.lens.push(len);
@@ -201,7 +204,11 @@ export class KeywordIndex implements TraceIndex {
         len += boost;
       }
     }
-    const packed = new Float64Array(tf.size * 2);
+    // Float32 holds every term id below 2^24 and every frequency (sums of halves) exactly, in half
+    // the memory: at 100,000 traces these arrays are most of the index.
+    let maxId = 0;
+    for (const id of tf.keys()) if (id > maxId) maxId = id;
+    const packed: Packed = maxId < 2 ** 24 ? new Float32Array(tf.size * 2) : new Float64Array(tf.size * 2);
     let i = 0;
     for (const [id, f] of tf) {
       packed[i++] = id;
