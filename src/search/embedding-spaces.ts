@@ -102,6 +102,10 @@ export class BuiltinSpace {
   /** Embed every write still waiting, now (a query does when `behind` is at most EMBED_IN_QUERY). */
   settle(): void {
     this.backlog.settle();
+    // A small memory's densities are measured here too, so it ranks at once as it will for good
+    // (a large one's are measured in the background, a few ms at a time).
+    const index = this.current?.index;
+    if (index && index.unmeasured <= EMBED_IN_QUERY) index.measurePending(EMBED_IN_QUERY);
   }
 
   get name(): string {
