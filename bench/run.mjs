@@ -2,7 +2,8 @@
 // returns rows {name, value, unit, goal?} and/or prints its own lines) and prints one table.
 import { readdirSync } from 'node:fs';
 
-const only = process.argv.slice(2);
+// Arguments starting with -- are options of the benches themselves (bench/perf.mjs: --sizes=, --duration=).
+const only = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const files = readdirSync(new URL('.', import.meta.url))
   .filter((f) => f.endsWith('.mjs') && f !== 'run.mjs' && !f.startsWith('_'))
   .filter((f) => !only.length || only.some((o) => f.includes(o)))

@@ -43,6 +43,9 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
+/** How long after listening the daemon starts loading its search model: past a client's first /health. */
+const MODEL_AFTER_LISTEN_MS = 300;
+
 const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host);
 
 /**
@@ -116,6 +119,9 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       ...(fallbackFrom !== undefined ? { port_fallback_from: fallbackFrom } : {}),
     });
     (opts.stdout ?? ((l) => process.stdout.write(l + '\n')))(`kairos listening on ${url}`);
+    // The search model loads once the daemon answers (a query that needs it starts it sooner);
+    // the search indexes fill themselves behind it, a slice per turn of the event loop.
+    setTimeout(() => services?.semantic.begin(), MODEL_AFTER_LISTEN_MS).unref();
     logger.info({ url, version: VERSION, home: paths.home }, 'daemon started');
 
     let stopping: Promise<void> | undefined;

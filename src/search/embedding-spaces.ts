@@ -1,56 +1,44 @@
 import type { StoredTrace } from '../contracts/memory.js';
 import type { Store } from '../store/store.js';
+import { IndexBacklog } from './indexes/backlog.js';
 import { VectorIndex } from './indexes/vector-index.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
 import { type OpenAIEmbeddings, PROVIDER_BATCH } from './providers/openai-embeddings.js';
 import { traceText } from './text/trace-text.js';
 
-/**
- * A commit writing more traces than this (an .ics import, a large push) is embedded a slice per
- * turn of the event loop (a query first finishes what is left). Done in one go, each write's
- * density scan of its neighbours held the loop for most of a minute on a 58,000-event import.
- */
-const BULK_TRACE_WRITES = 64;
-
-/** Follow every committed trace write (puts and deletes) of the store; `bulk` marks a large commit. */
-function followTraces(store: Store, onPut: (t: StoredTrace, bulk: boolean) => void, onDel: (uid: string) => void, onBulk?: () => void): () => void {
+/** Follow every committed trace write (puts and deletes) of the store. */
+function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid: string) => void): () => void {
   return store.changes('traces', (changes) => {
-    const bulk = changes.filter((c) => c.op === 'put').length > BULK_TRACE_WRITES;
     for (const c of changes) {
-      if (c.op === 'put') onPut(c.doc, bulk);
+      if (c.op === 'put') onPut(c.doc);
       else onDel(c.id);
     }
-    if (bulk) onBulk?.();
   });
 }
-
-/** Traces embedded and measured per turn of the event loop when a large commit is taken in: ~15 ms. */
-const BACKLOG_SLICE = 40;
 
 /** Rows measured per turn of the event loop: about 5 ms of work, so requests are not held up. */
 const MEASURE_BUDGET = 100;
 
-/** Measure the densities of a bulk-loaded index a little at a time, between requests. */
-export function measureInBackground(index: VectorIndex): void {
-  const step = () => {
-    if (index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
-  };
-  setImmediate(step).unref();
-}
+/**
+ * A query takes in what is left to embed itself when it is at most this much (a few ms); with
+ * more (the index still filling after a start, a large import just committed) semantic search
+ * says it is not ready and the caller answers with keyword hits meanwhile.
+ */
+export const EMBED_IN_QUERY = 500;
 
 /**
  * Vectors of the built-in model for every trace: filled from the store once the model is loaded
- * (again when it is upgraded on a first start), then updated on every commit: synchronously for
- * ordinary writes (embedding a trace takes microseconds), a slice per turn of the event loop for
- * large ones (an import of thousands of events), so no request waits behind them.
+ * (again when it is upgraded on a first start), then updated from every commit. All of it runs
+ * behind the commit, a slice per turn of the event loop (IndexBacklog): a write costs its
+ * request only the recording of its uid, an import of thousands of events never holds the loop,
+ * and a start answers before the index is full.
  */
 export class BuiltinSpace {
   /** The index and the embedder that filled it: queries must be embedded by the same one. */
   current?: { index: VectorIndex; embedder: BuiltinEmbedder };
-  /** Traces of large commits not embedded yet, by uid (a later write of the same uid replaces it). */
-  private readonly backlog = new Map<string, StoredTrace>();
-  private draining = false;
+  private measuring = false;
+  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill));
 
   constructor(
     store: Store,
@@ -58,51 +46,66 @@ export class BuiltinSpace {
   ) {
     followTraces(
       store,
-      (t, bulk) => {
-        if (bulk) return void this.backlog.set(t.uid, t);
-        this.backlog.delete(t.uid);
-        const cur = this.current;
-        cur?.index.upsert(t.uid, t.user_id, cur.embedder.embed(traceText(t)), t.task_id);
-      },
-      (uid) => {
-        this.backlog.delete(uid);
-        this.current?.index.remove(uid);
-      },
-      () => this.drainInBackground(),
+      (t) => this.backlog.add(t.uid, t),
+      (uid) => this.backlog.add(uid, null),
     );
     model.onReady((embedder) => {
-      const index = new VectorIndex(embedder.dims);
-      // A generator: one vector at a time, not 100,000 of them held at once.
-      index.load(
-        (function* () {
-          for (const t of store.all('traces')) yield { uid: t.uid, userId: t.user_id, vector: embedder.embed(traceText(t)), group: t.task_id };
-        })(),
+      this.current = { index: new VectorIndex(embedder.dims), embedder };
+      // Writes recorded meanwhile stay queued; the fill reads each trace as it is when its turn comes.
+      this.backlog.fillFrom(
+        store.all('traces').map((t) => t.uid),
+        (uid) => store.get('traces', uid) ?? null,
       );
-      this.current = { index, embedder };
-      measureInBackground(index);
     });
   }
 
-  /** Embed up to `budget` traces of the backlog (all of it without one); true while some remain. */
-  settle(budget = Infinity): boolean {
+  private take(uid: string, t: StoredTrace | null, fromFill: boolean): void {
     const cur = this.current;
-    for (const [uid, t] of this.backlog) {
-      if (budget-- <= 0) return true;
-      this.backlog.delete(uid);
-      // In commit order and measured as it goes: the index ends as if each had been written alone.
-      cur?.index.upsert(uid, t.user_id, cur.embedder.embed(traceText(t)), t.task_id);
+    if (!cur) return;
+    if (!t) {
+      cur.index.remove(uid);
+      return;
     }
-    return false;
+    const vector = cur.embedder.embed(traceText(t));
+    if (!fromFill) {
+      cur.index.upsert(uid, t.user_id, vector, t.task_id);
+      return;
+    }
+    // A bulk fill: searchable at once, its densities measured once the fill is over (against
+    // the same rows as a fill from scratch), a little at a time.
+    cur.index.load([{ uid, userId: t.user_id, vector, group: t.task_id }]);
+    this.measureSoon();
   }
 
-  private drainInBackground(): void {
-    if (this.draining) return;
-    this.draining = true;
+  private measureSoon(): void {
+    if (this.measuring) return;
+    this.measuring = true;
     const step = () => {
-      if (this.settle(BACKLOG_SLICE)) return void setImmediate(step).unref();
-      this.draining = false;
+      // While the fill goes on, look again a little later (no spinning turn after turn).
+      if (this.backlog.filling) setTimeout(step, 50).unref();
+      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
+      else this.measuring = false;
     };
     setImmediate(step).unref();
+  }
+
+  /** Writes not embedded yet. */
+  get behind(): number {
+    return this.backlog.size;
+  }
+
+  /** Resolves once at most `n` writes are left to embed. */
+  whenBelow(n: number): Promise<void> {
+    return this.backlog.whenBelow(n);
+  }
+
+  /** Embed every write still waiting, now (a query does when `behind` is at most EMBED_IN_QUERY). */
+  settle(): void {
+    this.backlog.settle();
+    // A small memory's densities are measured here too, so it ranks at once as it will for good
+    // (a large one's are measured in the background, a few ms at a time).
+    const index = this.current?.index;
+    if (index && index.unmeasured <= EMBED_IN_QUERY) index.measurePending(EMBED_IN_QUERY);
   }
 
   get name(): string {

@@ -1,10 +1,12 @@
 import type { EmbeddingsInfo } from '../contracts/memory.js';
 import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
-import type { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
+import { type BuiltinSpace, EMBED_IN_QUERY, type ProviderSpace } from './embedding-spaces.js';
 import type { ModelStatus } from './models/builtin-model.js';
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */
 const MODEL_WAIT_MS = 2_000;
+/** A query waits (up to MODEL_WAIT_MS) for a fill of the semantic index only this big: well under a second of work. */
+const WAIT_FOR_FILL = 5_000;
 
 /**
  * Semantic retrieval over the configured provider, falling back to the built-in model when the
@@ -20,6 +22,14 @@ export class SemanticSearch implements SemanticSearchPort {
   /** How far the built-in model is (for the status): ready, being prepared (with progress), or unavailable. */
   modelStatus(): ModelStatus {
     return this.builtin.model.status();
+  }
+
+  /**
+   * Load the built-in model now (the daemon calls it once it answers; a query that needs the model
+   * calls it too). Idempotent.
+   */
+  begin(): void {
+    this.builtin.model.begin?.();
   }
 
   /** Stop the built-in model's preparation children (daemon shutdown or failed start). */
@@ -42,13 +52,24 @@ export class SemanticSearch implements SemanticSearchPort {
         fallback = (e as Error).message;
       }
     }
+    this.begin();
     if (!this.builtin.current) {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.builtin.model.ready, new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
       clearTimeout(timer);
     }
-    // A query sees every acknowledged write: what a large commit left to embed is embedded now.
-    this.builtin.settle();
+    // A query sees every acknowledged write: what is left to embed is embedded now when it is
+    // little; while the index is still filling (a start, a large import), keyword hits answer.
+    let behind = this.builtin.behind ?? 0;
+    if (this.builtin.current && behind > EMBED_IN_QUERY && behind <= WAIT_FOR_FILL) {
+      // Filling after a start: a small memory is done in a moment; a large one answers with keyword hits meanwhile.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([this.builtin.whenBelow(EMBED_IN_QUERY), new Promise((ok) => (timer = setTimeout(ok, MODEL_WAIT_MS)))]);
+      clearTimeout(timer);
+      behind = this.builtin.behind;
+    }
+    const filling = behind > EMBED_IN_QUERY;
+    if (!filling) this.builtin.settle();
     const current = this.builtin.current;
     const info: EmbeddingsInfo = {
       provider: 'builtin',
@@ -58,6 +79,10 @@ export class SemanticSearch implements SemanticSearchPort {
         ? { preparing: 'the sentence encoder is being prepared (first start only; several minutes): the word vectors answer alone until then' }
         : {}),
     };
+    if (current && filling) {
+      const why = `the semantic index is being built (${behind} traces to go, in the background): keyword hits answer meanwhile`;
+      return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
+    }
     if (!current) {
       const why = this.builtin.model.error
         ? `the built-in embedding model is unavailable: ${this.builtin.model.error}`

@@ -94,13 +94,14 @@ export class DurableJSONFile implements Adapter<unknown> {
   constructor(readonly path: string) {}
 
   async read(): Promise<unknown> {
-    let text: string;
+    let raw: Buffer;
     try {
-      text = await readFile(this.path, 'utf8');
+      raw = await readFile(this.path);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
+    const text = raw.toString('utf8');
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
@@ -108,20 +109,30 @@ export class DurableJSONFile implements Adapter<unknown> {
       throw new CorruptFileError(this.path, `it is not valid JSON (${(e as Error).message})`);
     }
     if (parsed === null) throw new CorruptFileError(this.path, 'it holds null');
+    this.bytes = raw.length;
     return parsed;
   }
 
+  /** Bytes of the last file written (the store sizes its journal against it). */
+  bytes = 0;
+
   async write(data: unknown): Promise<void> {
-    // Serialized a slice per event-loop turn: a big store's snapshot must not stall requests.
-    const parts = await jsonInSlices(data);
+    // Serialized a slice per event-loop turn and written as it goes: a big store's snapshot must
+    // neither stall requests nor hold the whole file in memory. One document per line.
+    let at = 0;
     await replaceDurably(this.path, (tmp) =>
       syncFile(tmp, async (fh) => {
-        let at = 0;
-        for (const b of parts) {
-          await writeFully(fh, b, at);
-          at += b.length;
-        }
+        let chain = Promise.resolve();
+        await jsonInSlices(data, {
+          compactValues: true,
+          sink: (part) => {
+            const from = at;
+            at += part.length;
+            return (chain = chain.then(() => writeFully(fh, part, from)));
+          },
+        });
       }),
     );
+    this.bytes = at;
   }
 }

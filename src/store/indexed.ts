@@ -1,12 +1,17 @@
 import type { Doc } from './schema.js';
 
+/** The documents under one index value: one document alone (most values of a unique-ish field), or several by key. */
+type Bucket = Doc | Map<string, Doc>;
+
 /**
  * One collection in memory: documents by primary key plus secondary indexes (value → documents by
- * key). The index holds the documents themselves, so a read by index costs no second lookup.
+ * key). The index holds the documents themselves, so a read by index costs no second lookup. A
+ * value held by one document maps to that document directly: at 100,000 traces, an index on a
+ * field that is nearly unique (a history row's trace uid) would otherwise cost 100,000 Maps.
  */
 export class Indexed {
   private readonly docs = new Map<string, Doc>();
-  private readonly idx = new Map<string, Map<unknown, Map<string, Doc>>>();
+  private readonly idx = new Map<string, Map<unknown, Bucket>>();
 
   constructor(
     private readonly key: string,
@@ -31,7 +36,8 @@ export class Indexed {
     const m = this.idx.get(index);
     if (!m) throw new Error(`no index ${index}`);
     const hit = m.get(value);
-    return hit ? [...hit.values()] : [];
+    if (!hit) return [];
+    return hit instanceof Map ? [...hit.values()] : [hit];
   }
 
   put(doc: Doc): void {
@@ -42,9 +48,32 @@ export class Indexed {
     for (const [name, m] of this.idx) {
       const v = doc[name];
       if (v === undefined || v === null) continue;
-      let s = m.get(v);
-      if (!s) m.set(v, (s = new Map()));
-      s.set(id, doc);
+      const b = m.get(v);
+      if (!b) m.set(v, doc);
+      else if (b instanceof Map) b.set(id, doc);
+      else
+        m.set(
+          v,
+          new Map([
+            [b[this.key] as string, b],
+            [id, doc],
+          ]),
+        );
+    }
+  }
+
+  /**
+   * Put `doc` in place of the stored document of the same id, whose indexed fields it must share
+   * (an equal document that shares memory with another): no index changes.
+   */
+  swap(id: string, doc: Doc): void {
+    if (!this.docs.has(id)) return;
+    this.docs.set(id, doc);
+    for (const [name, m] of this.idx) {
+      const v = doc[name];
+      const b = m.get(v);
+      if (b instanceof Map) b.set(id, doc);
+      else if (b) m.set(v, doc);
     }
   }
 
@@ -58,10 +87,15 @@ export class Indexed {
   private unindex(id: string, doc: Doc): void {
     for (const [name, m] of this.idx) {
       const v = doc[name];
-      const s = m.get(v);
-      if (!s) continue;
-      s.delete(id);
-      if (!s.size) m.delete(v);
+      const b = m.get(v);
+      if (!b) continue;
+      if (!(b instanceof Map)) {
+        if (b[this.key] === id) m.delete(v);
+        continue;
+      }
+      b.delete(id);
+      if (!b.size) m.delete(v);
+      else if (b.size === 1) m.set(v, b.values().next().value!);
     }
   }
 }

@@ -62,6 +62,8 @@ export class Journal {
   private seg?: Segment;
   private pending: Pending[] = [];
   private writing?: Promise<void>;
+  /** Bytes of records made durable since this journal was opened (the store's snapshot policy reads it). */
+  bytesWritten = 0;
 
   constructor(private readonly base: string) {}
 
@@ -181,6 +183,7 @@ export class Journal {
           await seg.fh.datasync();
           seg.size += buf.length;
           seg.dirty = false;
+          this.bytesWritten += buf.length;
         } catch (e) {
           // Cut the tail back before answering: the refused records must not be on disk when the
           // caller hears "refused". (If even that fails, the tail stays marked and is cut before

@@ -1,16 +1,39 @@
+/** Options of jsonInSlices. */
+export interface JsonInSlicesOptions {
+  /** Spaces per level (JSON.stringify's third argument); 0 for compact. */
+  indent?: number;
+  /** Containers of the top `levels` levels are written here; each value below them is one JSON.stringify. */
+  levels?: number;
+  /** Yield to the event loop after this much work. */
+  sliceMs?: number;
+  /** Size of each Buffer handed out. */
+  partBytes?: number;
+  /**
+   * Write each value below `levels` (a document) on one line, compact, instead of indented: the
+   * file stays one document per line and readable, is about a third smaller, and skips a pass
+   * over every document's text.
+   */
+  compactValues?: boolean;
+  /** Take each part as it is made (written to a file, say), instead of keeping them all: memory stays at one part. */
+  sink?: (part: Buffer) => void | Promise<void>;
+}
+
 /**
  * `JSON.stringify(value, null, indent) + '\n'` (without the newline when `indent` is 0), byte for
- * byte, built a slice per turn of the event loop (issue 14: no request may hold the loop over 100 ms). A snapshot of a store holding an
+ * byte (unless `compactValues`), built a slice per turn of the event loop (issue 14: no request may hold the loop over 100 ms). A snapshot of a store holding an
  * import of 50,000 events is tens of MB of JSON: one stringify held the loop for most of a second,
  * and every request waiting meanwhile with it. The containers of the top `levels` levels (the
  * file, its collections, their arrays) are written here; each value below them (a document) is
  * one JSON.stringify. The result comes as Buffers of about `partBytes`, ready to write in turn.
  */
-export async function jsonInSlices(value: unknown, opts: { indent?: number; levels?: number; sliceMs?: number; partBytes?: number } = {}): Promise<Buffer[]> {
+export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {}): Promise<Buffer[]> {
   const space = opts.indent ?? 1;
   const levels = opts.levels ?? 3;
   const sliceMs = opts.sliceMs ?? 8;
   const partBytes = opts.partBytes ?? 256 * 1024;
+  const valueSpace = opts.compactValues ? 0 : space;
+  const sink = opts.sink;
+  const sinking: Promise<void>[] = [];
   const parts: Buffer[] = [];
   let pending: string[] = [];
   let pendingLength = 0;
@@ -22,13 +45,25 @@ export async function jsonInSlices(value: unknown, opts: { indent?: number; leve
     if (pendingLength >= partBytes) flush();
   };
   const flush = () => {
-    if (pending.length) parts.push(Buffer.from(pending.join(''), 'utf8'));
+    if (pending.length) {
+      const part = Buffer.from(pending.join(''), 'utf8');
+      if (sink) {
+        const done = sink(part);
+        if (done) {
+          // Marked handled now; the failure is raised at the next wait for the sink.
+          done.catch(() => {});
+          sinking.push(done);
+        }
+      } else parts.push(part);
+    }
     pending = [];
     pendingLength = 0;
   };
   const maybeYield = async () => {
     if (performance.now() - sliceStart < sliceMs) return;
-    await new Promise((ok) => setImmediate(ok));
+    // A sink's writes go on meanwhile; waiting for them here keeps at most a slice's parts in memory.
+    if (sinking.length) await Promise.all(sinking.splice(0));
+    else await new Promise((ok) => setImmediate(ok));
     sliceStart = performance.now();
   };
   const indent = (depth: number) => (space ? '\n' + ' '.repeat(depth * space) : '');
@@ -39,8 +74,8 @@ export async function jsonInSlices(value: unknown, opts: { indent?: number; leve
   async function write(v: unknown, depth: number): Promise<void> {
     const container = v !== null && typeof v === 'object' && !('toJSON' in v && typeof (v as { toJSON: unknown }).toJSON === 'function');
     if (!container || depth >= levels) {
-      const json = JSON.stringify(v, null, space) ?? 'null';
-      emit(space ? json.replaceAll('\n', indent(depth)) : json);
+      const json = JSON.stringify(v, null, valueSpace) ?? 'null';
+      emit(valueSpace ? json.replaceAll('\n', indent(depth)) : json);
       return;
     }
     if (Array.isArray(v)) {
@@ -70,5 +105,6 @@ export async function jsonInSlices(value: unknown, opts: { indent?: number; leve
   await write(value, 0);
   if (space) emit('\n');
   flush();
+  await Promise.all(sinking);
   return parts;
 }

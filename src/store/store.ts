@@ -1,10 +1,10 @@
-import { copyFile, mkdir, readdir, stat, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, link, mkdir, readdir, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Low } from 'lowdb';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
-import { CorruptFileError, copyFileDurable, DurableJSONFile, isNoSpace } from './durable-file.js';
+import { CorruptFileError, copyFileDurable, DurableJSONFile, fsyncDir, isNoSpace } from './durable-file.js';
 import { Indexed } from './indexed.js';
 import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
 import { futureSchema, migrate } from './migrations.js';
@@ -21,6 +21,7 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
+import { shareFirstVersion } from './share-first-version.js';
 
 /** Stored documents are shared with readers; freezing them turns an accidental mutation into an error. */
 function deepFreeze<T>(v: T): T {
@@ -35,9 +36,16 @@ function deepFreeze<T>(v: T): T {
 export class StoreOpenError extends Error {}
 
 export interface StoreOptions {
-  /** Snapshot after this many journalled operations… */
+  /**
+   * Snapshot once at least this many operations were journalled and the journal has grown past
+   * `snapshotJournalFraction` of db.json (as an append-only log is rewritten when it has grown by a
+   * share of its base): a snapshot costs in proportion to the store, so it is taken after a number
+   * of writes in proportion to the store too, and its cost per write stays the same at any size.
+   */
   snapshotEveryOps?: number;
-  /** …or this long after the first unsnapshotted write. */
+  /** The journal's size, as a share of db.json's, past which a snapshot is due (default 0.25). */
+  snapshotJournalFraction?: number;
+  /** Also fold the journal in this long after the first unsnapshotted write, at the first quiet second. */
   snapshotEveryMs?: number;
   /** How many previous good db.json files to keep in backups/. */
   backups?: number;
@@ -97,14 +105,20 @@ export class Store implements Reads {
   private snapshotFrom = 0;
   private closed = false;
   private readonly low: Low<unknown>;
+  private readonly file: DurableJSONFile;
   private readonly journal: Journal;
+  /** journal.bytesWritten when the last snapshot switched segments: what came later is not in db.json. */
+  private journalBytesFolded = 0;
+  /** When the last transaction was acknowledged (a timed snapshot waits for a quiet moment). */
+  private lastWriteAt = 0;
   private readonly listeners = new Set<(ops: JournalOp[]) => void>();
 
   private constructor(
     readonly paths: HomePaths,
     private readonly opts: Required<Omit<StoreOptions, 'log'>> & Pick<StoreOptions, 'log'>,
   ) {
-    this.low = new Low<unknown>(new DurableJSONFile(paths.db), null);
+    this.file = new DurableJSONFile(paths.db);
+    this.low = new Low<unknown>(this.file, null);
     this.journal = new Journal(paths.journal);
     for (const n of COLLECTION_NAMES) this.cols.set(n, new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes));
   }
@@ -113,6 +127,7 @@ export class Store implements Reads {
     const store = new Store(paths, {
       snapshotEveryOps: options.snapshotEveryOps ?? 2000,
       snapshotEveryMs: options.snapshotEveryMs ?? 30_000,
+      snapshotJournalFraction: options.snapshotJournalFraction ?? 0.25,
       backups: options.backups ?? 3,
       log: options.log,
     });
@@ -343,6 +358,34 @@ export class Store implements Reads {
       else if (op.op === 'del') this.col(op.c as CollectionName).delete(op.id);
       else this.meta[op.k] = op.v;
     }
+    for (const op of ops) if (op.op === 'put' && op.c === 'trace_versions') this.share(op.doc);
+  }
+
+  /** A first history row shares its copy of the trace with the trace (see shareFirstVersion). */
+  private share(row: Doc): void {
+    const shared = shareFirstVersion(row, this.col('traces').get(row.uid as string));
+    if (shared) this.col('trace_versions').swap(row.id as string, shared);
+  }
+
+  /**
+   * After a start, share the first history rows of what db.json and the journal held, a slice per
+   * turn of the event loop: memory, not correctness, so the daemon answers first.
+   */
+  private shareInBackground(): void {
+    const rows = this.all('trace_versions');
+    let at = 0;
+    const step = () => {
+      if (this.closed) return;
+      const start = performance.now();
+      while (at < rows.length && performance.now() - start < 5) {
+        for (const end = Math.min(rows.length, at + 64); at < end; at++) {
+          const row = rows[at]!;
+          if (this.col('trace_versions').get(row.id) === row) this.share(row as unknown as Doc);
+        }
+      }
+      if (at < rows.length) setImmediate(step).unref();
+    };
+    setImmediate(step).unref();
   }
 
   private col(c: CollectionName): Indexed {
@@ -355,6 +398,7 @@ export class Store implements Reads {
 
   private async load(): Promise<void> {
     await mkdir(this.paths.home, { recursive: true, mode: DIR_MODE });
+    await this.removeDeadSnapshots();
     let raw: unknown;
     try {
       raw = await this.low.adapter.read();
@@ -413,6 +457,18 @@ export class Store implements Reads {
     if (fresh || replayed > 0 || findings.length > 0 || db.schema_version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
     }
+    this.shareInBackground();
+  }
+
+  /**
+   * A snapshot cut short by a crash leaves its temp file (`db.json.<pid>.tmp`, as big as db.json):
+   * never read, so removed at the next open. Only the daemon opens the store (it holds the lock).
+   */
+  private async removeDeadSnapshots(): Promise<void> {
+    const prefix = `${basename(this.paths.db)}.`;
+    for (const n of await readdir(dirname(this.paths.db)).catch(() => [] as string[])) {
+      if (n.startsWith(prefix) && n.endsWith('.tmp') && n !== `${prefix}${process.pid}.tmp`) await unlink(join(dirname(this.paths.db), n)).catch(() => {});
+    }
   }
 
   /** Replace the in-memory state with a file's (collections, meta, journal position). */
@@ -459,18 +515,39 @@ export class Store implements Reads {
     }
   }
 
+  /** Journal bytes not folded into db.json yet. */
+  private get journalBytes(): number {
+    return this.journal.bytesWritten - this.journalBytesFolded;
+  }
+
+  /** Enough was journalled that folding it in now costs no more per write than at any other size. */
+  private snapshotDue(): boolean {
+    return this.opsSinceSnapshot >= this.opts.snapshotEveryOps && this.journalBytes >= this.opts.snapshotJournalFraction * this.file.bytes;
+  }
+
   private scheduleSnapshot(): void {
-    if (this.closed || this.snapshotting) return;
-    const background = () => void this.snapshot().catch((e) => this.opts.log?.('snapshot failed; the journal keeps every write', { err: String(e) }));
-    if (this.opsSinceSnapshot >= this.opts.snapshotEveryOps && !this.snapshotFailed) {
-      background();
+    this.lastWriteAt = performance.now();
+    this.armSnapshot();
+  }
+
+  private armSnapshot(delay = this.opts.snapshotEveryMs): void {
+    if (this.closed || this.snapshotting || this.opsSinceSnapshot === 0) return;
+    if (this.snapshotDue() && !this.snapshotFailed) {
+      this.background();
       return;
     }
     this.snapshotTimer ??= setTimeout(() => {
       this.snapshotTimer = undefined;
-      background();
-    }, this.opts.snapshotEveryMs);
+      // During a burst the timer waits for a quiet second: the size rule above takes the burst.
+      if (performance.now() - this.lastWriteAt < QUIET_MS && !this.snapshotDue()) this.armSnapshot(QUIET_MS);
+      else this.background();
+    }, delay);
     this.snapshotTimer.unref();
+  }
+
+  private background(): void {
+    if (this.closed) return;
+    void this.snapshot().catch((e) => this.opts.log?.('snapshot failed; the journal keeps every write', { err: String(e) }));
   }
 
   /**
@@ -494,7 +571,11 @@ export class Store implements Reads {
           throw e;
         },
       )
-      .finally(() => (this.snapshotting = undefined));
+      .finally(() => {
+        this.snapshotting = undefined;
+        // Writes acknowledged while it ran are folded in by the next one (on the timer at least).
+        if (!this.closed) this.armSnapshot();
+      });
     return this.snapshotting;
   }
 
@@ -506,6 +587,7 @@ export class Store implements Reads {
     // retired afterwards. Entries in the new segment that the data already holds are skipped at
     // replay by their seq.
     const keepFrom = await this.journal.rollOver();
+    const bytesFolded = this.journal.bytesWritten;
     const data: DbFile = {
       schema_version: emptyDb().schema_version,
       journal_seq: this.durableSeq,
@@ -518,6 +600,7 @@ export class Store implements Reads {
     this.low.data = data;
     await this.low.write();
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
+    this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);
   }
 
@@ -529,7 +612,18 @@ export class Store implements Reads {
     }
     await mkdir(this.paths.backups, { recursive: true, mode: DIR_MODE });
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    await copyFileDurable(this.paths.db, join(this.paths.backups, `db-${stamp}.json`));
+    const backup = join(this.paths.backups, `db-${stamp}.json`);
+    // A hard link, not a copy: db.json is only ever replaced by a rename, never written in place,
+    // so the link keeps the previous snapshot's bytes (already synced) for the cost of a name.
+    await unlink(backup).catch(() => {}); // two snapshots within one millisecond
+    try {
+      await link(this.paths.db, backup);
+      await fsyncDir(this.paths.backups);
+    } catch {
+      // A file system without hard links: copy, as durably.
+      await unlink(backup).catch(() => {});
+      await copyFileDurable(this.paths.db, backup);
+    }
     const all = await this.listBackups();
     for (const old of all.slice(this.opts.backups)) await unlink(join(this.paths.backups, old)).catch(() => {});
   }
@@ -562,6 +656,9 @@ export class Store implements Reads {
     await this.journal.close();
   }
 }
+
+/** How long without a write counts as quiet enough for a timed snapshot. */
+const QUIET_MS = 1000;
 
 /**
  * Why the journal cannot be replayed, and the command that keeps every intact record: it deletes

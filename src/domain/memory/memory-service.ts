@@ -133,6 +133,7 @@ export class MemoryService {
     const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
     const pool = Math.max(SEARCH_POOL, limit * 5);
     const accept = this.searchFilter(p.userId, req);
+    await this.keyword.whenSettled?.();
     const keyword = (): KeywordHit[] => this.keyword.search(p.userId, req.query, { limit: pool, accept });
     if (mode === 'keyword' || !this.semantic) {
       return { results: this.shape(normalizeToTop(keyword()), limit), mode, mode_used: 'keyword' };

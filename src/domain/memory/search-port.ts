@@ -27,6 +27,11 @@ export interface KeywordSearchOptions {
 export interface KeywordSearchPort {
   /** Hits among one user's traces, best first. */
   search(userId: string, query: string, opts?: KeywordSearchOptions): KeywordHit[];
+  /**
+   * Resolves once the index is close enough to the store that `search` catches up at once (it
+   * indexes behind the commit, and fills itself in the background after a start).
+   */
+  whenSettled?(): Promise<void>;
 }
 
 /** A semantic hit: the trace uid and its similarity to the query (cosine, corrected by the index). */

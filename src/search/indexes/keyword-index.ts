@@ -3,7 +3,11 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
 import type { Store } from '../../store/store.js';
 import { STOP_WORDS } from '../text/tokenize.js';
+import { IndexBacklog } from './backlog.js';
 import { TopK } from './top-k.js';
+
+/** A query waits (without holding the event loop) until at most this many writes are left to index, then takes those in itself. */
+export const SETTLE_IN_QUERY = 1000;
 
 /**
  * A keyword index of every user's traces: the memory service searches it through its port; the
@@ -72,6 +76,9 @@ function oneEditApart(a: string, b: string): boolean {
   return true;
 }
 
+/** A document's [term id, weighted frequency, …]. */
+type Packed = Float32Array | Float64Array;
+
 /** A term's postings: document slots with their weighted term frequency, append-only. */
 class Posting {
   slots = new Int32Array(2);
@@ -107,7 +114,7 @@ class UserIndex {
   uids: (string | undefined)[] = [];
   lens: number[] = [];
   /** Each slot's [term id, weighted frequency, …], kept to rebuild and to maintain df. */
-  docTerms: (Float64Array | undefined)[] = [];
+  docTerms: (Packed | undefined)[] = [];
   totalLen = 0;
   dead = 0;
 
@@ -115,7 +122,7 @@ class UserIndex {
     return this.slotOf.size;
   }
 
-  add(uid: string, terms: Float64Array, len: number): void {
+  add(uid: string, terms: Packed, len: number): void {
     const slot = this.uids.length;
     this.uids.push(uid);
     this.lens.push(len);
@@ -170,6 +177,8 @@ export class KeywordIndex implements TraceIndex {
   /** One string per distinct term, shared by every user's postings. */
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
+  /** Committed writes not indexed yet (see follow). */
+  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t) => (t ? this.upsert(t) : this.remove(uid)));
 
   private idOf(term: string): number {
     let id = this.termIds.get(term);
@@ -195,7 +204,11 @@ export class KeywordIndex implements TraceIndex {
         len += boost;
       }
     }
-    const packed = new Float64Array(tf.size * 2);
+    // Float32 holds every term id below 2^24 and every frequency (sums of halves) exactly, in half
+    // the memory: at 100,000 traces these arrays are most of the index.
+    let maxId = 0;
+    for (const id of tf.keys()) if (id > maxId) maxId = id;
+    const packed: Packed = maxId < 2 ** 24 ? new Float32Array(tf.size * 2) : new Float64Array(tf.size * 2);
     let i = 0;
     for (const [id, f] of tf) {
       packed[i++] = id;
@@ -216,7 +229,37 @@ export class KeywordIndex implements TraceIndex {
     return this.ownerOf.size;
   }
 
+  /**
+   * Keep in step with the store: every stored trace, then every committed write, is recorded at
+   * once and indexed behind the commit, a slice per turn of the event loop (a start at 100,000
+   * traces answers /health before this index is full). Returns the unsubscribe function.
+   */
+  follow(store: Store): () => void {
+    this.backlog.fillFrom(
+      store.all('traces').map((t) => t.uid),
+      (uid) => store.get('traces', uid) ?? null,
+    );
+    return store.changes('traces', (changes) => {
+      for (const c of changes) {
+        if (c.op === 'put') this.backlog.add(c.doc.uid, c.doc);
+        else this.backlog.add(c.id, null);
+      }
+    });
+  }
+
+  /** Committed writes not indexed yet. */
+  get behind(): number {
+    return this.backlog.size;
+  }
+
+  /** Resolves once few enough writes are left to index that a query takes them in without holding the loop. */
+  whenSettled(): Promise<void> {
+    return this.backlog.whenBelow(SETTLE_IN_QUERY);
+  }
+
   search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
+    // Every acknowledged write is found: what is still waiting is indexed first.
+    this.backlog.settle();
     const idx = this.perUser.get(userId);
     if (!idx?.live) return [];
     const qterms = [...new Set(keywordTerms(query))].slice(0, 32);
@@ -294,15 +337,9 @@ function popcount(x: number): number {
 }
 
 /**
- * Keep an index in step with the store: filled once from what is stored, then updated from every
+ * Keep an index in step with the store: filled from what is stored, then updated from every
  * committed transaction, so traces written by any area (agent, calendar) are searchable too.
  */
-export function followStore(store: Store, index: TraceIndex): () => void {
-  for (const t of store.all('traces')) index.upsert(t);
-  return store.changes('traces', (changes) => {
-    for (const c of changes) {
-      if (c.op === 'put') index.upsert(c.doc);
-      else index.remove(c.id);
-    }
-  });
+export function followStore(store: Store, index: KeywordIndex): () => void {
+  return index.follow(store);
 }

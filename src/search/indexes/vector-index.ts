@@ -210,6 +210,13 @@ export class VectorIndex {
     }
   }
 
+  /** Rows queued by load() whose density is still to be measured. */
+  get unmeasured(): number {
+    let n = 0;
+    for (const b of this.blocks.values()) n += b.pending.length;
+    return n;
+  }
+
   /** Measure up to `budget` rows queued by load(); true while some remain. */
   measurePending(budget: number): boolean {
     for (const b of this.blocks.values()) {

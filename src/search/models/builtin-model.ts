@@ -53,6 +53,11 @@ export interface BuiltinModelOptions {
   /** Where files that have to be made are written (default: the first of cacheDirs). */
   writeDir?: string;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
+  /**
+   * Load nothing until begin() is called: a daemon answers /health first and loads the model
+   * (its files are tens of MB to decode) just after, or at the first query that needs it.
+   */
+  lazy?: boolean;
 }
 
 interface PackageInfo {
@@ -144,10 +149,14 @@ export class BuiltinModel {
       if (!this.closed) opts.log?.(msg, extra);
     };
     let first: Promise<BuiltinEmbedder>;
-    try {
-      first = Promise.resolve(this.start());
-    } catch (e) {
-      first = Promise.reject(e);
+    if (opts.lazy) first = new Promise<void>((go) => (this.go = go)).then(() => this.start());
+    else {
+      this.go = undefined;
+      try {
+        first = Promise.resolve(this.start());
+      } catch (e) {
+        first = Promise.reject(e);
+      }
     }
     this.ready = first.then(
       (e) => this.use(e),
@@ -174,6 +183,15 @@ export class BuiltinModel {
           )
         : e,
     );
+  }
+
+  /** Set while a lazy model waits for begin(). */
+  private go?: () => void;
+
+  /** Start loading a lazy model (no-op once started, or for a model that is not lazy). */
+  begin(): void {
+    this.go?.();
+    this.go = undefined;
   }
 
   /** True between the first embedder and the complete one (first start of a machine). */
