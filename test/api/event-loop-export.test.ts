@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the bench's generator is plain JavaScript (a realistic mix of events).
 import { makeIcs } from '../../bench/calendar.mjs';
 import { useDaemon } from '../helpers/daemon.js';
+import { eventLoopProbe, hourly } from '../helpers/event-loop-probe.js';
 
 /**
  * Issue 14, the rest of "no request may hold the event loop for more than 100 ms": what a big
@@ -13,22 +14,7 @@ import { useDaemon } from '../helpers/daemon.js';
 const d = useDaemon({ env: { DEBUG: 'true' } });
 const BOUND_MS = 250;
 
-interface Gap {
-  worst_gap_ms: number;
-  worst_hold_ms: number;
-  hold_measured: string;
-}
-const gap = async (): Promise<Gap> => (await d.api<Gap>('GET', '/debug/event-loop')).json;
-
-async function held<T>(name: string, fn: () => Promise<T>): Promise<{ result: T; g: Gap }> {
-  await gap();
-  const result = await fn();
-  const g = await gap();
-  console.log(`event loop during ${name}: worst gap ${g.worst_gap_ms} ms, held ${g.worst_hold_ms} ms (${g.hold_measured})`);
-  return { result, g };
-}
-
-const hourly = (from: number, n: number) => Array.from({ length: n }, (_, i) => new Date(from + i * 3_600_000).toISOString());
+const { gap, held } = eventLoopProbe(d);
 const N = 20_000;
 
 describe('a big calendar on the way out holds the loop no longer than the bound', () => {

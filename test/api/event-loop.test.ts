@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the bench's generator is plain JavaScript (a realistic mix of events).
 import { makeIcs } from '../../bench/calendar.mjs';
 import { useDaemon } from '../helpers/daemon.js';
+import { eventLoopProbe, hourly } from '../helpers/event-loop-probe.js';
 
 /**
  * Issue 14: no request may hold the event loop for more than 100 ms. The daemon (DEBUG=true)
@@ -26,28 +27,7 @@ const BOUND_MS = 250;
  */
 const LARGE_IMPORT_BOUND_MS = 1000;
 
-interface Gap {
-  worst_gap_ms: number;
-  worst_hold_ms: number;
-  hold_measured: string;
-}
-
-const gap = async (): Promise<Gap> => {
-  const r = await d.api<Gap>('GET', '/debug/event-loop');
-  expect(r.status, r.text).toBe(200);
-  return r.json;
-};
-
-/** Run `fn` between two reads of the gap; print and return the worst gap of that window. */
-async function held<T>(name: string, fn: () => Promise<T>): Promise<{ result: T; g: Gap }> {
-  await gap();
-  const result = await fn();
-  const g = await gap();
-  console.log(`event loop during ${name}: worst gap ${g.worst_gap_ms} ms, held ${g.worst_hold_ms} ms (${g.hold_measured})`);
-  return { result, g };
-}
-
-const hourly = (from: number, n: number) => Array.from({ length: n }, (_, i) => new Date(from + i * 3_600_000).toISOString());
+const { gap, held } = eventLoopProbe(d);
 const importIcs = (ics: string) => d.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' }, timeoutMs: 600_000 });
 
 describe('no request holds the event loop past the bound', () => {
