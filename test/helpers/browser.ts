@@ -13,11 +13,18 @@ export interface BrowseResult {
   visited: string[];
 }
 
-export async function browse(start: string, fill: Record<string, string> = {}, maxSteps = 30): Promise<BrowseResult> {
+/** `press`: on a page with a button of that name, submit the form with that button (e.g. `{ abort: 'yes' }`, the person refuses). */
+export async function browse(
+  start: string,
+  fill: Record<string, string> = {},
+  o: { press?: Record<string, string>; maxSteps?: number } = {},
+): Promise<BrowseResult> {
+  const maxSteps = o.maxSteps ?? 30;
   const jar = new Map<string, { value: string; path: string }>();
   const visited: string[] = [];
   let url = start;
   let init: RequestInit = {};
+  let pressed = false;
   for (let step = 0; step < maxSteps; step++) {
     visited.push(url);
     const u = new URL(url);
@@ -45,13 +52,19 @@ export async function browse(start: string, fill: Record<string, string> = {}, m
     }
     const body = await res.text();
     const form = /<form\b([^>]*)>([\s\S]*?)<\/form>/i.exec(body);
-    if (!form) return { url, status: res.status, body, visited };
+    // After a pressed button the person reads the page they land on and stops.
+    if (!form || pressed) return { url, status: res.status, body, visited };
     const attr = (tag: string, name: string) => new RegExp(`\\b${name}="([^"]*)"`, 'i').exec(tag)?.[1];
     const fields = new URLSearchParams();
     for (const input of form[2]!.match(/<input\b[^>]*>/gi) ?? []) {
       const name = attr(input, 'name');
       if (!name) continue;
       fields.set(name, fill[name] ?? decode(attr(input, 'value') ?? ''));
+    }
+    for (const [name, value] of Object.entries(o.press ?? {})) {
+      if (!new RegExp(`<button\\b[^>]*\\bname="${name}"`, 'i').test(body)) continue;
+      fields.set(name, value);
+      pressed = true;
     }
     url = new URL(decode(attr(form[1]!, 'action') ?? url), url).href;
     init = { method: 'POST', body: fields.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } };

@@ -1,4 +1,6 @@
-import { open, readFile, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { DIR_MODE } from '../../config/paths.js';
 import { AppError } from '../../errors.js';
 import { pidAlive } from '../../platform/process.js';
 
@@ -13,6 +15,7 @@ const pause = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 export async function withFileLock<T>(path: string, what: string, fn: () => Promise<T>, o: { staleMs?: number; waitMs?: number } = {}): Promise<T> {
   const staleMs = o.staleMs ?? 120_000;
   const until = Date.now() + (o.waitMs ?? 60_000);
+  await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
   for (;;) {
     try {
       const fh = await open(path, 'wx', 0o600);

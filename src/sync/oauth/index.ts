@@ -66,6 +66,7 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
   const now = deps.now ?? (() => new Date());
   const env = deps.env ?? process.env;
   const inflight = new Map<string, Promise<string>>();
+  const lockPath = (name: string) => join(oauthDir(deps.home), `${name}.lock`);
 
   async function authorize(input: OAuthProviderConfig, o: AuthorizeOptions): Promise<OAuthAccountSummary> {
     const parsed = OAuthProviderConfig.safeParse(input);
@@ -82,7 +83,8 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
         ? await deviceGrant(p, m, { prompt: o.prompt, sleep: o.sleep })
         : await loopbackGrant(p, m, { prompt: o.prompt, openUrl, timeoutMs: o.timeoutMs ?? 5 * 60_000 });
     const account: OAuthAccountFile = { version: 1, provider: p, server: m, grant: grantFrom(res, now(), o.mode) };
-    await files.write(account);
+    // Under the refresh lock: a refresh of the old grant running elsewhere must not write over the new one.
+    await withFileLock(lockPath(p.name), `refreshing the token of "${p.name}"`, () => files.write(account));
     return summarize(account);
   }
 
@@ -92,7 +94,7 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
   }
 
   async function refresh(name: string, seen: string, force: boolean, minValidity: number): Promise<string> {
-    return withFileLock(join(oauthDir(deps.home), `${name}.lock`), `refreshing the token of "${name}"`, async () => {
+    return withFileLock(lockPath(name), `refreshing the token of "${name}"`, async () => {
       // Another process may have refreshed while this one waited for the lock.
       const a = await files.get(name);
       if (force ? a.grant.access_token !== seen : !needsRefresh(a, minValidity)) return a.grant.access_token;

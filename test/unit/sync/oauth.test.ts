@@ -166,6 +166,53 @@ describe('device authorization grant (RFC 8628)', () => {
   });
 });
 
+describe('refusals and providers without metadata', () => {
+  it('the person aborts the device login: a clear denial, nothing stored', async () => {
+    const h = home();
+    const o = createOAuth({ home: h });
+    let page: Promise<BrowseResult> | undefined;
+    const err = await o
+      .authorize(publicProvider('dev'), {
+        mode: 'device',
+        prompt: (p) => {
+          if (p.kind === 'device') page = browse(p.verification_uri_complete!, {}, { press: { abort: 'yes' } });
+        },
+      })
+      .catch((e) => e);
+    await page;
+    expect(err).toBeInstanceOf(AppError);
+    expect(err.code).toBe('oauth_denied');
+    expect(err.message).toContain('access_denied');
+    expect(await o.list()).toEqual([]);
+  });
+
+  it('endpoints given by hand instead of an issuer', async () => {
+    const h = home();
+    const o = createOAuth({ home: h });
+    const p = person('hana');
+    const summary = await o.authorize(
+      {
+        name: 'manual',
+        client_id: as.publicClient,
+        scopes: ['openid', 'offline_access'],
+        endpoints: { authorization_endpoint: `${as.issuer}/auth`, token_endpoint: `${as.issuer}/token`, revocation_endpoint: `${as.issuer}/token/revocation` },
+      },
+      { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl },
+    );
+    expect(summary).toMatchObject({ name: 'manual', issuer: as.issuer, has_refresh_token: true });
+    expect(await userinfo(await o.accessToken('manual', { forceRefresh: true }))).toEqual({ status: 200, sub: 'hana' });
+  });
+
+  it('an issuer with no metadata, and a bad name, are clear errors before any login', async () => {
+    const o = createOAuth({ home: home() });
+    const none = await o.authorize({ ...publicProvider(), issuer: `${as.issuer}/nothing-here` }, { mode: 'loopback', prompt: () => {} }).catch((e) => e);
+    expect(none.code).toBe('oauth_provider_error');
+    expect(none.message).toContain('--token-endpoint');
+    const bad = await o.authorize({ ...publicProvider(), name: '../../etc/passwd' }, { mode: 'loopback', prompt: () => {} }).catch((e) => e);
+    expect(bad.code).toBe('usage');
+  });
+});
+
 describe('refresh tokens', () => {
   it('an expired access token is refreshed; the rotated refresh token replaces the old one on disk, and the old one is spent', async () => {
     const h = home();
