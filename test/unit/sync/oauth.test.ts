@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OAuthProviderConfig } from '../../../src/contracts/oauth.js';
@@ -254,6 +255,18 @@ describe('refresh tokens', () => {
     expect(a).toBe(b);
     expect(await userinfo(a)).toEqual({ status: 200, sub: 'erin' });
     expect(readdirSync(join(h, 'oauth'))).toEqual(['test.json']); // the lock is gone
+  });
+
+  it('a lock left by a process that died is taken over', async () => {
+    const h = home();
+    const p = person('ivan');
+    const o = createOAuth({ home: h });
+    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    writeFileSync(join(h, 'oauth', 'test.lock'), `${dead}\n`);
+    const before = stored(h, 'test').grant.access_token;
+    expect(await o.accessToken('test', { forceRefresh: true })).not.toBe(before);
+    expect(readdirSync(join(h, 'oauth'))).toEqual(['test.json']);
   });
 });
 
