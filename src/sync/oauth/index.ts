@@ -12,7 +12,7 @@ import { hasDisplay, openBrowser } from './open-browser.js';
 import type { Prompter } from './prompt.js';
 import { asClient, asServer, clientAuth, requestOptions, resolveServer, tokenEndpointError } from './server.js';
 
-export { reauthorizeCommand } from './errors.js';
+export { oauthNotFound, reauthorizeCommand } from './errors.js';
 export { hasDisplay } from './open-browser.js';
 export type { AuthorizationPrompt, Prompter } from './prompt.js';
 
@@ -56,6 +56,8 @@ export interface OAuthAccounts {
   accessToken(name: string, o?: AccessTokenOptions): Promise<string>;
   /** Deletes the account's file (tokens and client secret), then asks the provider to revoke the grant. */
   forget(name: string): Promise<{ removed: boolean; revoked: boolean }>;
+  /** Whether a provider of that name is stored (even with a damaged file). */
+  has(name: string): Promise<boolean>;
   list(): Promise<OAuthAccountSummary[]>;
   get(name: string): Promise<OAuthAccountSummary>;
 }
@@ -147,10 +149,18 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
     },
 
     async forget(name) {
-      const a = await files.read(name);
-      if (!a) return { removed: false, revoked: false };
+      // A damaged file is removed all the same (there is then nothing to revoke with).
+      const a = await files.read(name).catch((e) => {
+        if (e instanceof AppError && e.code === 'oauth_file_invalid') return undefined;
+        throw e;
+      });
       const removed = await files.remove(name);
-      return { removed, revoked: await revoke(a) };
+      return { removed, revoked: a && removed ? await revoke(a) : false };
+    },
+
+    async has(name) {
+      files.path(name);
+      return (await files.names()).includes(name);
     },
 
     async list() {

@@ -299,6 +299,26 @@ describe('a revoked grant', () => {
   });
 });
 
+describe('a damaged account file', () => {
+  it('is a clear error naming the file and the fix, never its content; forget removes it', async () => {
+    const h = home();
+    const o = createOAuth({ home: h });
+    const p = person('jo');
+    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    const path = join(h, 'oauth', 'test.json');
+    const secretish = 'half-written-token-0123456789';
+    writeFileSync(path, `{"version":1,"grant":{"access_token":"${secretish}"`);
+    const err = await o.accessToken('test').catch((e) => e);
+    expect(err.code).toBe('oauth_file_invalid');
+    expect(err.message).toContain(path);
+    expect(err.message).toContain('kairos cal oauth remove test --yes');
+    expect(err.message).not.toContain(secretish);
+    expect(await o.has('test')).toBe(true);
+    expect(await o.forget('test')).toEqual({ removed: true, revoked: false });
+    expect(await o.has('test')).toBe(false);
+  });
+});
+
 describe('forget', () => {
   it('deletes the file (tokens and secret) and revokes the grant at the provider', async () => {
     const h = home();

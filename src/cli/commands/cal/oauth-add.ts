@@ -18,8 +18,8 @@ export async function run({ args, opts }: RunInput<AddOptions>, deps: CliDeps): 
   const name = args[0]!;
   if (!opts.issuer && !opts.tokenEndpoint)
     throw usage('Give the provider with --issuer URL (its endpoints are discovered), or its endpoints with --token-endpoint and --authorization-endpoint.');
-  // A secret never comes as an argument: argv is visible to every user of the machine and kept in shell history.
-  const secret = opts.clientSecretStdin ? await readSecret(deps, true, 'Client secret:') : undefined;
+  // A secret never comes as an argument (argv is visible to every user of the machine and kept in shell history): piped in, or typed at a hidden prompt.
+  const secret = opts.clientSecretStdin ? await readSecret(deps, !deps.streams.stdin.isTTY, 'Client secret:') : undefined;
   if (opts.clientSecretStdin && !secret) throw usage('--client-secret-stdin was given but stdin was empty.');
   const endpoints = opts.tokenEndpoint
     ? {

@@ -21,7 +21,7 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
         .argument('<name>', 'a name for the provider (what `cal sync add --oauth <name>` takes)')
         .option('--issuer <url>', "the provider's issuer URL (its endpoints are discovered)")
         .requiredOption('--client-id <id>', 'the OAuth client id registered with the provider')
-        .option('--client-secret-stdin', 'read the client secret from stdin (for providers whose clients have one)')
+        .option('--client-secret-stdin', 'read the client secret from stdin, or a hidden prompt on a terminal (for providers whose clients have one)')
         .option('--scope <scope>', 'a scope to ask for (repeatable, or several separated by spaces)', collect)
         .option('--authorization-endpoint <url>', 'the authorization endpoint, for a provider without an issuer')
         .option('--token-endpoint <url>', 'the token endpoint, for a provider without an issuer')

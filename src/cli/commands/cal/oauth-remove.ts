@@ -4,9 +4,9 @@ import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean }>, deps: CliDeps): Promise<void> {
   const name = args[0]!;
-  const { createOAuth } = await import('../../../sync/oauth/index.js');
+  const { createOAuth, oauthNotFound } = await import('../../../sync/oauth/index.js');
   const oauth = createOAuth({ home: resolveHome(deps.env), env: deps.env });
-  await oauth.get(name); // a name that does not exist is an error before any question
+  if (!(await oauth.has(name))) throw oauthNotFound(name); // before any question
   if (!(await confirmOrYes(deps, opts.yes, `Remove the OAuth provider "${name}" (its tokens and client secret)?`))) {
     deps.io.note('kairos: nothing removed');
     return;
