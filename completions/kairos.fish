@@ -105,6 +105,7 @@ complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks fir
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
 complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
 complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
+complete -c kairos -n '__kairos_path_is cal' -a oauth -d 'OAuth 2.0 providers for calendar sync (Google, Fastmail …): authorize, list, check, remove'
 complete -c kairos -n '__kairos_path_is cal' -l help
 complete -c kairos -n '__kairos_path_is cal add' -l at
 complete -c kairos -n '__kairos_path_is cal add' -l for
@@ -138,6 +139,31 @@ complete -c kairos -n '__kairos_path_is cal export' -l output
 complete -c kairos -n '__kairos_path_is cal export' -l help
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l name
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l help
+complete -c kairos -n '__kairos_path_is cal oauth' -a add -d 'add a provider and authorize kairos there (authorization code + PKCE in a browser, or --device)'
+complete -c kairos -n '__kairos_path_is cal oauth' -a login -d 'authorize again with a provider\'s stored settings (after the grant was revoked or expired)'
+complete -c kairos -n '__kairos_path_is cal oauth' -a list -d 'providers and the state of their grants (never a token or secret)'
+complete -c kairos -n '__kairos_path_is cal oauth' -a check -d 'check the grant: refresh the access token if it is due (or with --refresh), without showing it'
+complete -c kairos -n '__kairos_path_is cal oauth' -a remove -d 'delete the tokens and client secret of a provider, and ask it to revoke the grant (asks first; --yes otherwise)'
+complete -c kairos -n '__kairos_path_is cal oauth' -l help
+complete -c kairos -n '__kairos_path_is cal oauth add' -l issuer
+complete -c kairos -n '__kairos_path_is cal oauth add' -l client-id
+complete -c kairos -n '__kairos_path_is cal oauth add' -l client-secret-stdin
+complete -c kairos -n '__kairos_path_is cal oauth add' -l scope
+complete -c kairos -n '__kairos_path_is cal oauth add' -l authorization-endpoint
+complete -c kairos -n '__kairos_path_is cal oauth add' -l token-endpoint
+complete -c kairos -n '__kairos_path_is cal oauth add' -l device-endpoint
+complete -c kairos -n '__kairos_path_is cal oauth add' -l revocation-endpoint
+complete -c kairos -n '__kairos_path_is cal oauth add' -l device
+complete -c kairos -n '__kairos_path_is cal oauth add' -l no-browser
+complete -c kairos -n '__kairos_path_is cal oauth add' -l help
+complete -c kairos -n '__kairos_path_is cal oauth login' -l device
+complete -c kairos -n '__kairos_path_is cal oauth login' -l no-browser
+complete -c kairos -n '__kairos_path_is cal oauth login' -l help
+complete -c kairos -n '__kairos_path_is cal oauth list' -l help
+complete -c kairos -n '__kairos_path_is cal oauth check' -l refresh
+complete -c kairos -n '__kairos_path_is cal oauth check' -l help
+complete -c kairos -n '__kairos_path_is cal oauth remove' -l yes
+complete -c kairos -n '__kairos_path_is cal oauth remove' -l help
 complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
 complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
 complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'

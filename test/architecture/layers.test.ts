@@ -39,6 +39,7 @@ const PROBES: [string, string, string][] = [
   ['src/ical/probe.ts', '../domain/calendar/event.js', '../time/zone.js'],
   ['src/store/probe.ts', '../domain/clock.js', '../contracts/stored.js'],
   ['src/search/probe.ts', '../domain/memory/memory-service.js', '../domain/memory/search-port.js'],
+  ['src/sync/oauth/probe.ts', '../../domain/calendar/calendar-service.js', '../../config/paths.js'],
   ['src/domain/memory/probe.ts', '../../search/index.js', '../../store/store.js'],
   ['src/domain/memory/probe2.ts', '../../server/services.js', '../../ical/import.js'],
   ['src/server/probe.ts', '../cli/main.js', '../domain/clock.js'],

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { examples } from '../../examples.js';
 import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
+import { registerCalOAuth } from './oauth-register.js';
 
 export function registerCal(program: Command, ctx: ProgramContext): void {
   const cal = program.command('cal').description('calendar: add, list, edit and remove events; import, export and subscribe (.ics)');
@@ -101,4 +102,5 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .action(lazy(ctx, () => import('./subscribe-url.js'))),
     ['kairos cal subscribe-url', 'kairos cal subscribe-url --name "phone calendar" --json | jq -r .url'],
   );
+  registerCalOAuth(cal, ctx);
 }
