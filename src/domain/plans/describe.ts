@@ -16,13 +16,23 @@ export function describeAction(a: StoredAction, zone: string): string {
   return `reflect “${a.title}” on ${at}`;
 }
 
+/**
+ * Who proposed a plan, as a sentence's subject. A summary of the trace is its first words, so it
+ * names the proposer in words (the planner, the agent) rather than the key owner's user id.
+ */
+function proposer(p: Pick<StoredPlan, 'agent_id' | 'provider' | 'model'>): string {
+  if (p.agent_id) return `Agent ${p.agent_id}`;
+  if (p.provider === 'default') return 'The default planner';
+  if (p.provider) return `The ${p.provider} planner${p.model ? ` (${p.model})` : ''}`;
+  return 'You';
+}
+
 /** The content of a plan's agent_plan trace. */
 export function describePlan(
-  p: Pick<StoredPlan, 'plan_id' | 'agent_id' | 'prompt' | 'actions' | 'reasoning' | 'edited'>,
+  p: Pick<StoredPlan, 'plan_id' | 'agent_id' | 'provider' | 'model' | 'prompt' | 'actions' | 'reasoning' | 'edited'>,
   zone: string,
-  author: string,
 ): string {
-  const who = p.agent_id ? `Agent ${p.agent_id}` : author;
+  const who = proposer(p);
   const live = p.actions.filter((a) => a.status !== 'rejected');
   const parts = [`${who} proposed plan ${p.plan_id}${p.prompt ? ` for “${p.prompt}”` : ''}: ${live.map((a) => describeAction(a, zone)).join('; ')}.`];
   if (p.edited) parts.push('Edited at approval.');
