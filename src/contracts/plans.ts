@@ -201,7 +201,20 @@ export const QueueQuery = z
 export type QueueQuery = z.infer<typeof QueueQuery>;
 export const QueueResponse = z.object({ plans: z.array(Plan).describe('oldest first') });
 
-/** A change the person makes to one action when approving. */
+/**
+ * Fields of an Action the person cannot change at approval. An edit may carry them (a client
+ * that sends back the action as the API returned it, `{...action, title: "new"}`): a value equal
+ * to the plan's is ignored, a different one is refused naming the field.
+ */
+export const ACTION_READ_ONLY = ['kind', 'estimate_minutes', 'event_uid', 'trace_uid', 'reasoning', 'confidence', 'edited', 'original', 'conflicts'] as const;
+const readOnly = Object.fromEntries(
+  ACTION_READ_ONLY.map((k) => [k, Action.shape[k].optional().describe("read-only: ignored when equal to the plan's value, 422 when it differs")]),
+) as { [K in (typeof ACTION_READ_ONLY)[number]]: z.ZodOptional<(typeof Action.shape)[K]> };
+
+/**
+ * A change the person makes to one action when approving: only the fields to change
+ * (`{action_id, title}`), or the whole action as the API returned it, edited.
+ */
 export const ActionEdit = z
   .object({
     action_id: z.string().min(1),
@@ -209,9 +222,10 @@ export const ActionEdit = z
     scheduled_for: IsoDateTime.optional(),
     duration_minutes: Minutes.optional(),
     task_id: TaskId.optional(),
-    tempo_tag: TempoTagSchema.nullable().optional(),
+    tempo_tag: TempoTagSchema.nullable().optional().describe('null removes the tag'),
     content: z.string().trim().min(1).max(100_000).optional().describe('reflect only'),
-    status: z.literal('rejected').optional().describe('leave this action out: it is not executed'),
+    status: z.enum(PLAN_STATUSES).optional().describe('"rejected" leaves this action out (it is not executed); the current status changes nothing'),
+    ...readOnly,
   })
   .strict()
   .refine((e) => Object.keys(e).length > 1, { message: 'name at least one field to change', path: ['action_id'] });
@@ -220,7 +234,11 @@ export type ActionEdit = z.infer<typeof ActionEdit>;
 export const ApproveRequest = z
   .object({
     plan_id: z.string().min(1),
-    actions: z.array(ActionEdit).max(MAX_ACTIONS).optional().describe('edits of actions (re-checked against the constraints; the plan becomes edited: true)'),
+    actions: z
+      .array(ActionEdit)
+      .max(MAX_ACTIONS)
+      .optional()
+      .describe('edits of actions, partial or whole Action objects as returned (re-checked against the constraints; the plan becomes edited: true)'),
     execute: z.boolean().optional().describe('execute at once (approval and execution commit together or not at all)'),
   })
   .strict();

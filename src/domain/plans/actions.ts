@@ -1,4 +1,5 @@
-import type { ActionEdit, ActionInput } from '../../contracts/plans.js';
+import { isDeepStrictEqual } from 'node:util';
+import { ACTION_READ_ONLY, type ActionEdit, type ActionInput } from '../../contracts/plans.js';
 import { type ErrorDetail, validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { tagMinutes } from '../../time/tags.js';
@@ -103,10 +104,20 @@ export function buildActions(tx: Tx, userId: string, inputs: readonly ActionInpu
   return actions.map(ordered);
 }
 
+/** Whether a read-only field sent with an edit says the same as the plan (absent, false and [] alike where the API leaves them out). */
+function sameValue(field: (typeof ACTION_READ_ONLY)[number], sent: unknown, have: unknown): boolean {
+  if (field === 'edited') return Boolean(sent) === Boolean(have);
+  if (field === 'conflicts') return isDeepStrictEqual(sent ?? [], have ?? []);
+  return isDeepStrictEqual(sent, have);
+}
+
+const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+
 /**
  * Apply the person's edits at approval. Returns the new actions and the indexes of those whose
  * time or duration changed (to re-check against the constraints). An edited action keeps what was
- * proposed in `original`.
+ * proposed in `original`. An edit may be the whole action as the API returned it: read-only fields
+ * equal to the plan's are ignored, a different one is refused naming the field.
  */
 export function applyEdits(actions: readonly StoredAction[], edits: readonly ActionEdit[]): { actions: StoredAction[]; changed: number[] } {
   const problems: ErrorDetail[] = [];
@@ -120,10 +131,19 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
     if (seen.has(e.action_id)) return problems.push({ path: `actions.${j}.action_id`, message: `${e.action_id} is edited twice` });
     seen.add(e.action_id);
     const cur = next[i]!;
-    if (e.content !== undefined && cur.kind !== 'reflect')
+    for (const field of ACTION_READ_ONLY) {
+      if (e[field] === undefined || sameValue(field, e[field], cur[field])) continue;
+      problems.push({
+        path: `actions.${j}.${field}`,
+        message: `${field} is read-only: the plan has ${shown(cur[field])}, the edit sends ${shown(e[field])}`,
+      });
+    }
+    if (e.content !== undefined && e.content !== cur.content && cur.kind !== 'reflect')
       problems.push({ path: `actions.${j}.content`, message: 'only a reflect action has content to edit' });
     if (e.duration_minutes === 0 && cur.kind !== 'reflect')
       problems.push({ path: `actions.${j}.duration_minutes`, message: 'an event lasts at least a minute' });
+    if (e.status !== undefined && e.status !== cur.status && e.status !== 'rejected')
+      problems.push({ path: `actions.${j}.status`, message: `status can only become "rejected" (leave the action out), not "${e.status}"` });
     const original = cur.original ?? {
       title: cur.title,
       scheduled_for: cur.scheduled_for,
