@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ACTION_READ_ONLY, type ActionEdit, type ActionInput } from '../../contracts/plans.js';
 import { type ErrorDetail, validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
+import { canonicalRrule } from '../../time/rrule.js';
 import { tagMinutes } from '../../time/tags.js';
 import { eventReads } from '../calendar/events.js';
 import { newId } from '../ids.js';
@@ -25,6 +26,7 @@ const ORDER = [
   'duration_minutes',
   'estimate_minutes',
   'tempo_tag',
+  'rrule',
   'event_uid',
   'content',
   'reasoning',
@@ -97,6 +99,7 @@ export function buildActions(tx: Tx, userId: string, inputs: readonly ActionInpu
       scheduled_for: new Date(a.scheduled_for!).toISOString(),
       duration_minutes: duration,
       estimate_minutes: a.estimate_minutes ?? duration,
+      ...(a.rrule !== undefined ? { rrule: canonicalRrule(a.rrule) } : {}),
       ...(a.content !== undefined ? { content: a.content } : {}),
     };
   });
@@ -142,6 +145,8 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
       problems.push({ path: `actions.${j}.content`, message: 'only a reflect action has content to edit' });
     if (e.duration_minutes === 0 && cur.kind !== 'reflect')
       problems.push({ path: `actions.${j}.duration_minutes`, message: 'an event lasts at least a minute' });
+    if (e.rrule !== undefined && (e.rrule ?? undefined) !== cur.rrule && cur.kind !== 'add_event')
+      problems.push({ path: `actions.${j}.rrule`, message: 'only an add_event action repeats' });
     if (e.status !== undefined && e.status !== cur.status && e.status !== 'rejected')
       problems.push({ path: `actions.${j}.status`, message: `status can only become "rejected" (leave the action out), not "${e.status}"` });
     const original = cur.original ?? {
@@ -151,6 +156,7 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
       task_id: cur.task_id,
       ...(cur.content !== undefined ? { content: cur.content } : {}),
       ...(cur.tempo_tag !== undefined ? { tempo_tag: cur.tempo_tag } : {}),
+      ...(cur.rrule !== undefined ? { rrule: cur.rrule } : {}),
     };
     const upd: StoredAction = { ...cur };
     if (e.title !== undefined) upd.title = e.title;
@@ -160,10 +166,14 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
     if (e.content !== undefined) upd.content = e.content;
     if (e.tempo_tag === null) delete upd.tempo_tag;
     else if (e.tempo_tag !== undefined) upd.tempo_tag = e.tempo_tag;
+    if (e.rrule === null) delete upd.rrule;
+    else if (e.rrule !== undefined) upd.rrule = canonicalRrule(e.rrule);
     if (e.status === 'rejected') upd.status = 'rejected';
-    const differs = (['title', 'scheduled_for', 'duration_minutes', 'task_id', 'content', 'tempo_tag', 'status'] as const).some((k) => upd[k] !== cur[k]);
+    const differs = (['title', 'scheduled_for', 'duration_minutes', 'task_id', 'content', 'tempo_tag', 'rrule', 'status'] as const).some(
+      (k) => upd[k] !== cur[k],
+    );
     if (!differs) return;
-    if (upd.scheduled_for !== cur.scheduled_for || upd.duration_minutes !== cur.duration_minutes) changed.add(i);
+    if (upd.scheduled_for !== cur.scheduled_for || upd.duration_minutes !== cur.duration_minutes || upd.rrule !== cur.rrule) changed.add(i);
     next[i] = { ...upd, edited: true, original };
   });
   if (problems.length) throw validationFailed(`Cannot apply the edits: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`, problems);

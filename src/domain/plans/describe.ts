@@ -1,4 +1,5 @@
 import { formatHHMM } from '../../time/local-date.js';
+import { describeRrule } from '../../time/repeat.js';
 import { toZoned } from '../../time/zoned-time.js';
 import type { StoredAction, StoredPlan } from './plan.js';
 
@@ -11,7 +12,8 @@ export function localWhen(iso: string, zone: string): string {
 /** One action in a sentence. */
 export function describeAction(a: StoredAction, zone: string): string {
   const at = `${localWhen(a.scheduled_for, zone)} ${zone}`;
-  if (a.kind === 'add_event') return `add “${a.title}” on ${at} for ${a.duration_minutes} min`;
+  if (a.kind === 'add_event')
+    return `add “${a.title}” ${a.rrule ? `from ${at}, repeating ${describeRrule(a.rrule, zone)},` : `on ${at}`} for ${a.duration_minutes} min`;
   if (a.kind === 'reschedule_event') return `move “${a.title}” (${a.event_uid}) to ${at} for ${a.duration_minutes} min`;
   return `reflect “${a.title}” on ${at}`;
 }
