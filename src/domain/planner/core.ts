@@ -101,6 +101,7 @@ interface Ctx {
 }
 
 function planItem(ctx: Ctx, item: Item): Outcome {
+  if (item.badTime) return { skip: `${item.badTime.reason} in ${quote(item.text)}; say e.g. "at 23:00" or "at 11pm".` };
   if (item.reschedule) {
     // "move the 3pm meeting": among events with the words, the one at that time.
     const at = item.fromTime ? resolveMinutes(item.fromTime, item) : undefined;

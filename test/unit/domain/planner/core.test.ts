@@ -400,3 +400,46 @@ describe('nothing to schedule', () => {
     expect(plan('Dentist appointment tomorrow at 3pm').actions[0]!.task_id).toBe('dentist-appointment');
   });
 });
+
+describe('repeats, clauses and impossible times (issue 19)', () => {
+  it('an adjective is not a repeat: "do the weekly grocery order tomorrow" is one event, and keeps its word', () => {
+    const r = plan('do the weekly grocery order tomorrow');
+    expect(r.actions).toHaveLength(1);
+    expect(r.actions[0]).toMatchObject({ title: 'Do the weekly grocery order' });
+    expect(r.actions[0]!.rrule).toBeUndefined();
+    expect(r.local[0]!.slice(0, 10)).toBe('2026-03-03');
+    expect(plan('weekly review on friday at 4pm').actions).toEqual([expect.not.objectContaining({ rrule: expect.anything() })]);
+    // Without a determiner or a single day, the word still repeats.
+    expect(plan('daily standup at 9:30 for 15 minutes').actions[0]).toMatchObject({ title: 'Standup', rrule: 'FREQ=DAILY' });
+  });
+
+  it('a date binds to its own clause: the reflection goes on Friday, the invoices tomorrow morning', () => {
+    const r = plan('45m for invoices tomorrow morning and reflect on the quarter Friday evening');
+    expect(r.actions.map((a) => [a.kind, a.title])).toEqual([
+      ['add_event', 'Invoices'],
+      ['reflect', 'Reflect on the quarter'],
+    ]);
+    expect(r.local[0]!.slice(0, 10)).toBe('2026-03-03');
+    expect(r.local[1]!.slice(0, 10)).toBe('2026-03-06');
+    expect(Number(r.local[1]!.slice(11, 13))).toBeGreaterThanOrEqual(17);
+  });
+
+  it.each([
+    ['gym tomorrow at 25:00', '"25:00" is not a time of day (hours run from 0 to 23)'],
+    ['dentist at 10:75 tomorrow', '"10:75" is not a time of day (minutes run from 0 to 59)'],
+    ['call mom at 13pm', '"13pm" is not a time of day (with am or pm, hours run from 1 to 12)'],
+    ['lunch tomorrow 99', '"99" is not a time of day'],
+  ])('an impossible time is refused with the reason, not made a title: %s', (prompt, why) => {
+    const r = plan(prompt);
+    expect(r.actions).toEqual([]);
+    expect(r.skipped[0]!.reason).toContain(why);
+    expect(r.reply).toContain(why);
+  });
+
+  it('the other requests of the prompt are still planned, and numbers that are not times stay in titles', () => {
+    const r = plan('gym tomorrow at 7 and lunch at 25:00');
+    expect(r.actions.map((a) => a.title)).toEqual(['Gym']);
+    expect(r.reply).toContain('Not planned: "25:00" is not a time of day');
+    expect(plan('meet at 99 Main St tomorrow at 3pm').actions[0]).toMatchObject({ title: 'Meet at 99 Main St' });
+  });
+});
