@@ -42,3 +42,41 @@ describe('the summary of a plan by the default planner', () => {
     expect(t.json.traces.find((x: { uid: string }) => x.uid === r.json.trace_uid).content).toMatch(/^Agent bot-1 proposed plan/);
   });
 });
+
+describe('a repetition is one recurring event', () => {
+  it('"gym every monday and thursday at 7am for an hour" → one action with an RRULE → one recurring event at 07:00 Berlin time', async () => {
+    const pv = await d.api('POST', '/chat/plan-preview', { body: { prompt: 'gym every monday and thursday at 7am for an hour', context: { now: NOW } } });
+    expect(pv.status, pv.text).toBe(200);
+    expect(pv.json.items).toHaveLength(1);
+    expect(pv.json.items[0]).toMatchObject({ rrule: 'FREQ=WEEKLY;BYDAY=MO,TH', duration_minutes: 60 });
+    const p = await plan('gym every monday and thursday at 7am for an hour');
+    expect(p.actions).toHaveLength(1);
+    expect(p.actions[0]).toMatchObject({ kind: 'add_event', title: 'Gym', rrule: 'FREQ=WEEKLY;BYDAY=MO,TH', duration_minutes: 60 });
+    const r = await d.api('POST', '/agent/approve', { body: { plan_id: p.plan_id, execute: true } });
+    expect(r.status, r.text).toBe(200);
+    const ev = r.json.execution.results[0].event;
+    expect(ev).toMatchObject({ rrule: 'FREQ=WEEKLY;BYDAY=MO,TH', timezone: 'Europe/Berlin', source: 'agent' });
+    const list = await d.api('GET', `/calendar/events?start=2031-03-23T00:00:00Z&end=2031-04-04T00:00:00Z`);
+    const gym = list.json.events.filter((e: { occurrence_of?: string }) => e.occurrence_of === ev.uid).map((e: { scheduled_for: string }) => e.scheduled_for);
+    // 07:00 in Berlin before and after the change to summer time on 30 March 2031.
+    expect(gym).toEqual(['2031-03-24T06:00:00.000Z', '2031-03-27T06:00:00.000Z', '2031-03-31T05:00:00.000Z', '2031-04-03T05:00:00.000Z']);
+  });
+
+  it('an agent’s rrule is checked like /calendar/create’s, and only an add_event repeats', async () => {
+    const bad = await d.api('POST', '/agent/plan', {
+      body: { actions: [{ kind: 'add_event', title: 'X', scheduled_for: '2031-03-12T07:00:00Z', duration_minutes: 30, rrule: 'EVERYWEEKDAY' }] },
+    });
+    expect(bad.status, bad.text).toBe(422);
+    expect(bad.json.error.code).toBe('plan_invalid');
+    expect(bad.json.error.details[0].path).toBe('actions.0.rrule');
+    const reflect = await d.api('POST', '/agent/plan', { body: { actions: [{ kind: 'reflect', content: 'x', rrule: 'FREQ=DAILY' }] } });
+    expect(reflect.status, reflect.text).toBe(422);
+    expect(reflect.json.error.details[0].path).toBe('actions.0.rrule');
+  });
+
+  it('an impossible time is refused with the reason (422), not turned into a title', async () => {
+    const r = await d.api('POST', '/agent/plan', { body: { prompt: 'gym tomorrow at 25:00', context: { now: NOW } } });
+    expect(r.status, r.text).toBe(422);
+    expect(r.json.error.message).toContain('"25:00" is not a time of day');
+  });
+});
