@@ -81,7 +81,10 @@ export function parseRepeat(input: string, tz: string): string {
     until = new Date(end).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
     return ' ';
   });
-  s = s.replace(/[ ,]+/g, ' ').trim().replace(/^each /, 'every ');
+  s = s
+    .replace(/[ ,]+/g, ' ')
+    .trim()
+    .replace(/^each /, 'every ');
   // "every other friday", "every other week": the same rule, every second time.
   let other = false;
   s = s.replace(/^every other /, () => {
