@@ -36,6 +36,7 @@ export const PreviewItem = z
     duration_minutes: z.number().int().describe('what would be booked (the duration bias applied to an estimate)'),
     estimate_minutes: z.number().int().describe("the planner's own estimate"),
     tempo_tag: z.string().optional(),
+    rrule: z.string().optional().describe('one recurring event: its RFC 5545 RRULE from scheduled_for (the first occurrence)'),
     event_uid: z.string().optional().describe('the event a reschedule moves'),
     type: TraceTypeSchema.optional().describe('trace items: reflection'),
     timestamp: IsoDateTime.optional().describe('trace items: when the reflection applies'),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TempoTagSchema, tagMinutes } from '../time/tags.js';
-import { CalendarEvent } from './calendar.js';
+import { CalendarEvent, Rrule } from './calendar.js';
 import { IsoDateTime } from './common.js';
 import { MemoryTrace } from './memory.js';
 import { PLAN_STATUSES } from './status.js';
@@ -40,6 +40,7 @@ export const Action = z
     duration_minutes: z.number().int().describe('what will be booked (estimate with the duration bias applied)'),
     estimate_minutes: z.number().int().describe("the agent's own estimate"),
     tempo_tag: z.string().optional(),
+    rrule: z.string().optional().describe("add_event: the event repeats by this RFC 5545 RRULE from scheduled_for, in the user's zone (one recurring event)"),
     event_uid: z.string().optional().describe('reschedule_event: the event moved; add_event: the event created, once executed'),
     content: z.string().optional().describe('reflect: the text of the reflection'),
     trace_uid: z.string().optional().describe('reflect: the reflection trace written, once executed'),
@@ -55,6 +56,7 @@ export const Action = z
         task_id: z.string(),
         content: z.string().optional(),
         tempo_tag: z.string().optional(),
+        rrule: z.string().optional(),
       })
       .optional()
       .describe('the proposed values of an edited action'),
@@ -102,6 +104,7 @@ export const ActionInput = z
     ),
     estimate_minutes: Minutes.optional().describe('default duration_minutes'),
     tempo_tag: TempoTagSchema.optional(),
+    rrule: Rrule.optional().describe("add_event only: one recurring event, repeating from scheduled_for in the user's zone (checked like /calendar/create's)"),
     event_uid: z.string().min(1).max(255).optional().describe('reschedule_event: the event to move (required)'),
     content: z.string().trim().min(1).max(100_000).optional().describe('reflect: the reflection (required)'),
     reasoning: z.string().max(10_000).optional().describe("why the agent proposes it (default '')"),
@@ -112,6 +115,8 @@ export const ActionInput = z
     const need = (field: keyof typeof a, why: string) => {
       if (a[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `required: ${why}` });
     };
+    if (a.kind !== 'add_event' && a.rrule !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['rrule'], message: 'rrule belongs to add_event: only a new event repeats' });
     if (a.kind === 'add_event') {
       need('title', 'an add_event names the event');
       need('scheduled_for', 'an add_event needs a start time');
@@ -201,7 +206,20 @@ export const QueueQuery = z
 export type QueueQuery = z.infer<typeof QueueQuery>;
 export const QueueResponse = z.object({ plans: z.array(Plan).describe('oldest first') });
 
-/** A change the person makes to one action when approving. */
+/**
+ * Fields of an Action the person cannot change at approval. An edit may carry them (a client
+ * that sends back the action as the API returned it, `{...action, title: "new"}`): a value equal
+ * to the plan's is ignored, a different one is refused naming the field.
+ */
+export const ACTION_READ_ONLY = ['kind', 'estimate_minutes', 'event_uid', 'trace_uid', 'reasoning', 'confidence', 'edited', 'original', 'conflicts'] as const;
+const readOnly = Object.fromEntries(
+  ACTION_READ_ONLY.map((k) => [k, Action.shape[k].optional().describe("read-only: ignored when equal to the plan's value, 422 when it differs")]),
+) as { [K in (typeof ACTION_READ_ONLY)[number]]: z.ZodOptional<(typeof Action.shape)[K]> };
+
+/**
+ * A change the person makes to one action when approving: only the fields to change
+ * (`{action_id, title}`), or the whole action as the API returned it, edited.
+ */
 export const ActionEdit = z
   .object({
     action_id: z.string().min(1),
@@ -209,9 +227,11 @@ export const ActionEdit = z
     scheduled_for: IsoDateTime.optional(),
     duration_minutes: Minutes.optional(),
     task_id: TaskId.optional(),
-    tempo_tag: TempoTagSchema.nullable().optional(),
+    tempo_tag: TempoTagSchema.nullable().optional().describe('null removes the tag'),
+    rrule: Rrule.nullable().optional().describe('add_event only: a new repetition; null makes it a one-off event'),
     content: z.string().trim().min(1).max(100_000).optional().describe('reflect only'),
-    status: z.literal('rejected').optional().describe('leave this action out: it is not executed'),
+    status: z.enum(PLAN_STATUSES).optional().describe('"rejected" leaves this action out (it is not executed); the current status changes nothing'),
+    ...readOnly,
   })
   .strict()
   .refine((e) => Object.keys(e).length > 1, { message: 'name at least one field to change', path: ['action_id'] });
@@ -220,7 +240,11 @@ export type ActionEdit = z.infer<typeof ActionEdit>;
 export const ApproveRequest = z
   .object({
     plan_id: z.string().min(1),
-    actions: z.array(ActionEdit).max(MAX_ACTIONS).optional().describe('edits of actions (re-checked against the constraints; the plan becomes edited: true)'),
+    actions: z
+      .array(ActionEdit)
+      .max(MAX_ACTIONS)
+      .optional()
+      .describe('edits of actions, partial or whole Action objects as returned (re-checked against the constraints; the plan becomes edited: true)'),
     execute: z.boolean().optional().describe('execute at once (approval and execution commit together or not at all)'),
   })
   .strict();

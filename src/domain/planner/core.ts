@@ -1,4 +1,5 @@
-import { addDays, daysBetween, type LocalDate, startOfIsoWeek, WEEKDAYS, weekdayOf } from '../../time/local-date.js';
+import { addDays, daysBetween, formatHHMM, formatLocalDate, type LocalDate, startOfIsoWeek, WEEKDAYS, weekdayOf } from '../../time/local-date.js';
+import { describeRrule, parseRepeat } from '../../time/repeat.js';
 import { atLocalTime, localDateOf, toZoned } from '../../time/zoned-time.js';
 import { type Estimate, estimateMinutes } from './estimate.js';
 import { matchEvent } from './event-match.js';
@@ -100,6 +101,7 @@ interface Ctx {
 }
 
 function planItem(ctx: Ctx, item: Item): Outcome {
+  if (item.badTime) return { skip: `${item.badTime.reason} in ${quote(item.text)}; say e.g. "at 23:00" or "at 11pm".` };
   if (item.reschedule) {
     // "move the 3pm meeting": among events with the words, the one at that time.
     const at = item.fromTime ? resolveMinutes(item.fromTime, item) : undefined;
@@ -384,11 +386,11 @@ function recurring(ctx: Ctx, item: Item): Outcome {
   const bound = item.bound ?? item.days;
   let start = item.startDate?.date ?? item.date?.date ?? bound?.from ?? today;
   if (daysBetween(today, start) < 0) start = today;
+  // A series with no end named is open; its first weeks are what the slot search and the other requests see.
   const end = bound?.to ?? addDays(start, DEFAULT_RECURRENCE_DAYS - 1);
   const weekdays = rec.weekdays ?? (rec.every === 'week' ? [weekdayIdx(item.date?.date ?? start)] : undefined);
   const minutes = item.time ? resolveMinutes(item.time, item, window) : undefined;
   const firstWeek = startOfIsoWeek(start);
-  const results: Result[] = [];
   const occurrences: LocalDate[] = [];
   for (const d of eachDay(start, end)) {
     if (weekdays && !weekdays.includes(weekdayIdx(d))) continue;
@@ -400,7 +402,9 @@ function recurring(ctx: Ctx, item: Item): Outcome {
     if (occurrences.length >= MAX_OCCURRENCES) break;
   }
   const boundText = bound ? ` ${bound.label}` : rec.count ? '' : ` for the next ${DEFAULT_RECURRENCE_DAYS / 7} weeks (no end named)`;
+  if (kind === 'add_event') return recurringEvent(ctx, item, { occurrences, window, tag, minutes, until: bound?.to });
   const est = estimateMinutes(ctx.input.profile, item, { tag, startMinutes: minutes });
+  const results: Result[] = [];
   occurrences.forEach((d, i) => {
     let at: number;
     let how: string;
@@ -427,6 +431,68 @@ function recurring(ctx: Ctx, item: Item): Outcome {
   });
   if (!results.length) return { skip: `No occurrence of ${rec.label}${boundText} is left for ${quote(item.title)}.` };
   return { results };
+}
+
+/**
+ * A repeated event is ONE recurring event: an RRULE read from the repetition's words by the
+ * shared grammar (src/time/repeat.ts), starting at the first occurrence; its time is the named
+ * one, else the first free slot in the window on the first day that has one.
+ */
+function recurringEvent(
+  ctx: Ctx,
+  item: Item,
+  o: { occurrences: LocalDate[]; window: DayWindow; tag: string | undefined; minutes: number | undefined; until: LocalDate | undefined },
+): Outcome {
+  const { zone, placer } = ctx;
+  const rec = item.recurrence!;
+  const est = estimateMinutes(ctx.input.profile, item, { tag: o.tag, startMinutes: o.minutes });
+  let minutes = o.minutes;
+  let first: LocalDate | undefined;
+  let how: string;
+  if (minutes !== undefined) {
+    first = o.occurrences[0];
+    how = `at ${formatHHMM(minutes)} as named`;
+  } else {
+    for (const d of o.occurrences) {
+      const slot = placer.findSlot({ from: d, to: d, range: o.window.range, minutes: est.booked, kind: 'add_event', fallback: false });
+      if (!slot) continue;
+      first = d;
+      const z = toZoned(slot.start, zone);
+      minutes = z.hour * 60 + z.minute;
+      break;
+    }
+    how = `at ${minutes === undefined ? '' : formatHHMM(minutes)}, the first free ${est.booked}-minute slot in ${o.window.label} on the first day`;
+  }
+  const words = `${rec.label.toLowerCase()}${o.until ? ` until ${formatLocalDate(o.until)}` : ''}${rec.count !== undefined ? `, ${rec.count} times` : ''}`;
+  if (!first || minutes === undefined) return { skip: `No occurrence of ${words} is left for ${quote(item.title)}.` };
+  let rrule: string;
+  try {
+    rrule = parseRepeat(words, zone);
+  } catch {
+    return { skip: `I could not turn ${quote(words)} into a repeating rule for ${quote(item.title)}.` };
+  }
+  const start = atLocalTime(first, minutes, zone).getTime();
+  // Every occurrence in the first weeks is busy time for the other requests of the prompt.
+  const conflicts = new Set<string>();
+  for (const d of o.occurrences) {
+    const at = atLocalTime(d, minutes, zone).getTime();
+    if (at < start) continue;
+    for (const c of placer.overlapping(at, at + est.booked * MINUTE)) conflicts.add(c.occurrence_of ?? c.uid);
+    placer.place({ start: at, end: at + est.booked * MINUTE, title: item.title, kind: 'add_event' });
+  }
+  const reasoning = [
+    `Recurrence ${quote(rec.label)} → one repeating event, ${describeRrule(rrule, zone)} (${rrule}), ${how}; first ${localStamp(start, zone)} (${zone}); ${est.why}.`,
+    conflicts.size ? `Some occurrences overlap ${[...conflicts].join(', ')}; kept because you named the repetition.` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const r = result(ctx, item, 'add_event', start, est, o.tag, reasoning, clamp(0.85 - ctx.penalty), {
+    conflicts: [...conflicts],
+    warnings: [],
+    rule: 'recurrence',
+  });
+  r.action.rrule = rrule;
+  return { results: [r] };
 }
 
 // ------------------------------------------------------------------ moving an event
@@ -578,7 +644,7 @@ function replyFor(results: Result[], skipped: PlannerOutput['skipped'], zone: st
   }
   const lines = results.map(({ action: a }) => {
     const verb = a.kind === 'reschedule_event' ? 'move' : a.kind === 'reflect' ? 'reflect' : 'add';
-    return `${verb} ${quote(a.title)} ${localStamp(Date.parse(a.scheduled_for), zone)}${a.kind === 'reflect' ? '' : `–${hhmm(Date.parse(a.scheduled_for) + a.duration_minutes * MINUTE, zone)}`}`;
+    return `${verb} ${quote(a.title)} ${localStamp(Date.parse(a.scheduled_for), zone)}${a.kind === 'reflect' ? '' : `–${hhmm(Date.parse(a.scheduled_for) + a.duration_minutes * MINUTE, zone)}`}${a.rrule ? `, repeating ${describeRrule(a.rrule, zone)}` : ''}`;
   });
   const head = `Proposed ${results.length} action${results.length === 1 ? '' : 's'}: ${lines.join('; ')}.`;
   return why.length ? `${head} Not planned: ${why.join(' ')}` : head;

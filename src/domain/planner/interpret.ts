@@ -1,4 +1,5 @@
 import type {
+  BadTimeFeature,
   DateFeature,
   DaysFeature,
   DurationFeature,
@@ -39,6 +40,8 @@ export interface Item {
   relative?: RelativeFeature;
   shift?: ShiftFeature;
   recurrence?: RecurrenceFeature;
+  /** A clock time no day has ("25:00"): the request is refused, saying why. */
+  badTime?: BadTimeFeature;
   /** Whether the request carries any time information at all. */
   anchored: boolean;
   /** "schedule", "book", "find time"…: asked to put something on the calendar. */
@@ -104,9 +107,25 @@ const REFLECT_LEAD = /^.*?\b(?:reflect(?:ing)?|reflections?|journal(?:ing|ling)?
 const first = <T extends Feature['type']>(fs: readonly Feature[], type: T, pred: (f: Extract<Feature, { type: T }>) => boolean = () => true) =>
   fs.find((f): f is Extract<Feature, { type: T }> => f.type === type && pred(f as Extract<Feature, { type: T }>));
 
+const ADJECTIVE = /^(?:daily|weekly|monthly|bi-?weekly|fortnightly)$/;
+const NOT_A_NOUN = /^(?:at|on|in|from|for|until|till|starting|by|every|each|and|or|then|from|before|after|around|about)$/;
+
+/**
+ * "do the weekly grocery order tomorrow": "weekly" describes the task, it does not repeat it. An
+ * adjective before a noun is not a repetition when a determiner precedes it or the request names
+ * one day; "daily standup at 9" (no determiner, no day) still repeats.
+ */
+function adjectival(lower: string, seg: Segment, r: RecurrenceFeature): boolean {
+  if (!ADJECTIVE.test(lower.slice(r.start, r.end))) return false;
+  const next = /^\s+([a-z]+)/.exec(lower.slice(r.end, seg.end))?.[1];
+  if (!next || NOT_A_NOUN.test(next)) return false;
+  const determiner = /\b(?:the|my|our|a|an|this|that|your|their|his|her)\s+$/.test(lower.slice(seg.start, r.start));
+  return determiner || seg.features.some((f) => f.type === 'date' && !f.from);
+}
+
 /** Read one segment of the prompt into an item; `previous` lends its date to a request that names none. */
 export function interpret(text: string, lower: string, seg: Segment, previous: Item | undefined): Item {
-  const fs = seg.features;
+  const fs = seg.features.filter((f) => f.type !== 'recurrence' || !adjectival(lower, seg, f));
   const segText = text.slice(seg.start, seg.end);
   const segLower = lower.slice(seg.start, seg.end);
   const removed = fs.filter((f) => f.type !== 'protected' || !f.keep).map((f) => ({ start: f.start - seg.start, end: f.end - seg.start }));
@@ -130,6 +149,7 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
     shift: first(fs, 'shift'),
     // "weekly … on Thursdays": the repetition that names its days says more.
     recurrence: first(fs, 'recurrence', (r) => Boolean(r.weekdays)) ?? first(fs, 'recurrence'),
+    badTime: first(fs, 'bad_time'),
     anchored: fs.some((f) => f.type !== 'protected'),
     asked: SCHEDULING_VERB_RE.test(segLower),
     question: QUESTION.test(segLower.trim()),

@@ -266,6 +266,7 @@ function previewItems(run: PlanRun): PreviewItem[] {
       duration_minutes: a.duration_minutes,
       estimate_minutes: a.estimate_minutes,
       ...(a.tempo_tag ? { tempo_tag: a.tempo_tag } : {}),
+      ...(a.rrule ? { rrule: a.rrule } : {}),
       ...(a.event_uid ? { event_uid: a.event_uid } : {}),
       ...(a.kind === 'reflect' ? { type: 'reflection' as const, timestamp: a.scheduled_for, content: a.content ?? a.title } : {}),
       reasoning: a.reasoning,

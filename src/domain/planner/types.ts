@@ -51,6 +51,8 @@ export interface ProposedAction {
   duration_minutes: number;
   estimate_minutes: number;
   tempo_tag?: string;
+  /** add_event: one recurring event by this RFC 5545 RRULE, from scheduled_for in the user's zone. */
+  rrule?: string;
   event_uid?: string;
   content?: string;
   reasoning: string;

@@ -1,6 +1,8 @@
-import type { ActionEdit, ActionInput } from '../../contracts/plans.js';
+import { isDeepStrictEqual } from 'node:util';
+import { ACTION_READ_ONLY, type ActionEdit, type ActionInput } from '../../contracts/plans.js';
 import { type ErrorDetail, validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
+import { canonicalRrule } from '../../time/rrule.js';
 import { tagMinutes } from '../../time/tags.js';
 import { eventReads } from '../calendar/events.js';
 import { newId } from '../ids.js';
@@ -24,6 +26,7 @@ const ORDER = [
   'duration_minutes',
   'estimate_minutes',
   'tempo_tag',
+  'rrule',
   'event_uid',
   'content',
   'reasoning',
@@ -96,6 +99,7 @@ export function buildActions(tx: Tx, userId: string, inputs: readonly ActionInpu
       scheduled_for: new Date(a.scheduled_for!).toISOString(),
       duration_minutes: duration,
       estimate_minutes: a.estimate_minutes ?? duration,
+      ...(a.rrule !== undefined ? { rrule: canonicalRrule(a.rrule) } : {}),
       ...(a.content !== undefined ? { content: a.content } : {}),
     };
   });
@@ -103,10 +107,20 @@ export function buildActions(tx: Tx, userId: string, inputs: readonly ActionInpu
   return actions.map(ordered);
 }
 
+/** Whether a read-only field sent with an edit says the same as the plan (absent, false and [] alike where the API leaves them out). */
+function sameValue(field: (typeof ACTION_READ_ONLY)[number], sent: unknown, have: unknown): boolean {
+  if (field === 'edited') return Boolean(sent) === Boolean(have);
+  if (field === 'conflicts') return isDeepStrictEqual(sent ?? [], have ?? []);
+  return isDeepStrictEqual(sent, have);
+}
+
+const shown = (v: unknown) => (v === undefined ? 'absent' : JSON.stringify(v));
+
 /**
  * Apply the person's edits at approval. Returns the new actions and the indexes of those whose
  * time or duration changed (to re-check against the constraints). An edited action keeps what was
- * proposed in `original`.
+ * proposed in `original`. An edit may be the whole action as the API returned it: read-only fields
+ * equal to the plan's are ignored, a different one is refused naming the field.
  */
 export function applyEdits(actions: readonly StoredAction[], edits: readonly ActionEdit[]): { actions: StoredAction[]; changed: number[] } {
   const problems: ErrorDetail[] = [];
@@ -120,10 +134,21 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
     if (seen.has(e.action_id)) return problems.push({ path: `actions.${j}.action_id`, message: `${e.action_id} is edited twice` });
     seen.add(e.action_id);
     const cur = next[i]!;
-    if (e.content !== undefined && cur.kind !== 'reflect')
+    for (const field of ACTION_READ_ONLY) {
+      if (e[field] === undefined || sameValue(field, e[field], cur[field])) continue;
+      problems.push({
+        path: `actions.${j}.${field}`,
+        message: `${field} is read-only: the plan has ${shown(cur[field])}, the edit sends ${shown(e[field])}`,
+      });
+    }
+    if (e.content !== undefined && e.content !== cur.content && cur.kind !== 'reflect')
       problems.push({ path: `actions.${j}.content`, message: 'only a reflect action has content to edit' });
     if (e.duration_minutes === 0 && cur.kind !== 'reflect')
       problems.push({ path: `actions.${j}.duration_minutes`, message: 'an event lasts at least a minute' });
+    if (e.rrule !== undefined && (e.rrule ?? undefined) !== cur.rrule && cur.kind !== 'add_event')
+      problems.push({ path: `actions.${j}.rrule`, message: 'only an add_event action repeats' });
+    if (e.status !== undefined && e.status !== cur.status && e.status !== 'rejected')
+      problems.push({ path: `actions.${j}.status`, message: `status can only become "rejected" (leave the action out), not "${e.status}"` });
     const original = cur.original ?? {
       title: cur.title,
       scheduled_for: cur.scheduled_for,
@@ -131,6 +156,7 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
       task_id: cur.task_id,
       ...(cur.content !== undefined ? { content: cur.content } : {}),
       ...(cur.tempo_tag !== undefined ? { tempo_tag: cur.tempo_tag } : {}),
+      ...(cur.rrule !== undefined ? { rrule: cur.rrule } : {}),
     };
     const upd: StoredAction = { ...cur };
     if (e.title !== undefined) upd.title = e.title;
@@ -140,10 +166,14 @@ export function applyEdits(actions: readonly StoredAction[], edits: readonly Act
     if (e.content !== undefined) upd.content = e.content;
     if (e.tempo_tag === null) delete upd.tempo_tag;
     else if (e.tempo_tag !== undefined) upd.tempo_tag = e.tempo_tag;
+    if (e.rrule === null) delete upd.rrule;
+    else if (e.rrule !== undefined) upd.rrule = canonicalRrule(e.rrule);
     if (e.status === 'rejected') upd.status = 'rejected';
-    const differs = (['title', 'scheduled_for', 'duration_minutes', 'task_id', 'content', 'tempo_tag', 'status'] as const).some((k) => upd[k] !== cur[k]);
+    const differs = (['title', 'scheduled_for', 'duration_minutes', 'task_id', 'content', 'tempo_tag', 'rrule', 'status'] as const).some(
+      (k) => upd[k] !== cur[k],
+    );
     if (!differs) return;
-    if (upd.scheduled_for !== cur.scheduled_for || upd.duration_minutes !== cur.duration_minutes) changed.add(i);
+    if (upd.scheduled_for !== cur.scheduled_for || upd.duration_minutes !== cur.duration_minutes || upd.rrule !== cur.rrule) changed.add(i);
     next[i] = { ...upd, edited: true, original };
   });
   if (problems.length) throw validationFailed(`Cannot apply the edits: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}.`, problems);

@@ -2,6 +2,7 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import type { ActionResult, ExecutionLogEntry } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
+import { describeRrule } from '../../time/repeat.js';
 import { eventReads } from '../calendar/events.js';
 import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
 import { traceReads } from '../memory/traces.js';
@@ -105,13 +106,18 @@ export function stageExecution(tx: Tx, plan: StoredPlan, d: ExecDeps): Execution
             duration_minutes: a.duration_minutes,
             task_id: a.task_id,
             ...(a.tempo_tag ? { tag: a.tempo_tag } : {}),
+            // A repetition keeps its local time in the user's zone (07:00 stays 07:00 across DST).
+            ...(a.rrule ? { rrule: a.rrule, timezone } : {}),
             source: 'agent',
           },
           actor,
           now,
         );
         events.push({ event: ev, kind: 'created' });
-        say(`created event ${ev.uid} “${ev.title}” on ${localWhen(ev.scheduled_for, timezone)} ${timezone} for ${ev.duration_minutes} min`, a.action_id);
+        say(
+          `created event ${ev.uid} “${ev.title}” on ${localWhen(ev.scheduled_for, timezone)} ${timezone} for ${ev.duration_minutes} min${ev.rrule ? `, repeating ${describeRrule(ev.rrule, timezone)}` : ''}`,
+          a.action_id,
+        );
       } else {
         before = eventReads(tx).get(a.event_uid!);
         ev = d.calendar().stageEdit(tx, plan.user_id, a.event_uid!, { scheduled_for: a.scheduled_for, duration_minutes: a.duration_minutes }, actor, now);

@@ -177,7 +177,7 @@ export class PlansService {
           user_id: userId,
           type: 'agent_plan',
           task_id: task,
-          content: describePlan(draft, zone, actor),
+          content: describePlan(draft, zone),
           actor,
           fields: { plan_id: planId, agent_id: p.agentId, action_ids: actions.map((a) => a.action_id) },
         },
@@ -240,7 +240,7 @@ export class PlansService {
       });
       if (changedCount) {
         // The proposal's trace follows the edit, so its history shows what the person changed.
-        const t = stageTraceEdit(tx, plan.trace_uid, { content: describePlan(moved.plan, this.zone(plan.user_id), actor) }, actor, now);
+        const t = stageTraceEdit(tx, plan.trace_uid, { content: describePlan(moved.plan, this.zone(plan.user_id)) }, actor, now);
         a.traces.push({ trace: t, kind: 'updated' });
       }
       a.traces.push({ trace: moved.trace, kind: 'created' });

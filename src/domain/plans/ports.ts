@@ -14,7 +14,17 @@ export interface CalendarPort {
   stageCreate(
     tx: Tx,
     userId: string,
-    input: { title: string; scheduled_for: string; duration_minutes: number; task_id?: string; tag?: string; source?: 'agent' },
+    input: {
+      title: string;
+      scheduled_for: string;
+      duration_minutes: number;
+      task_id?: string;
+      tag?: string;
+      /** A recurring event: its rule, expanded on the wall clock of `timezone`. */
+      rrule?: string;
+      timezone?: string;
+      source?: 'agent';
+    },
     actor: string,
     now: Date,
   ): EventDoc;

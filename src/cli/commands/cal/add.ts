@@ -1,5 +1,5 @@
 import { AppError } from '../../../errors.js';
-import { describeRrule, parseRepeat, REPEAT_EXAMPLES } from '../../input/repeat.js';
+import { describeRrule, parseRepeat, REPEAT_EXAMPLES } from '../../../time/repeat.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { describe } from './format.js';
 import { ISO_DATE, parseDuration, parseWhen } from './when.js';

@@ -121,7 +121,21 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     });
     masked = masked.slice(0, m.index) + ' '.repeat(m[0].length) + masked.slice(m.index + m[0].length);
   }
-  const results = chrono.casual.parse(masked, { instant: now.instant, timezone: now.offsetMinutes }, { forwardDate: true });
+  const ref = { instant: now.instant, timezone: now.offsetMinutes };
+  const results = chrono.casual.parse(masked, ref, { forwardDate: true });
+  // "the quarter friday": chrono swallows a real date into a phrase it reads nothing certain from.
+  // Read the rest of such a phrase again without its first word, so the date binds to its clause.
+  const certain = (r: (typeof results)[number]) => ['weekday', 'day', 'month', 'year', 'hour'].some((k) => r.start.isCertain(k as 'day'));
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    const skip = /^\S+\s+/.exec(r.text)?.[0].length;
+    if (certain(r) || !skip) continue;
+    const from = r.index + skip;
+    const again = chrono.casual.parse(masked.slice(from, r.index + r.text.length), ref, { forwardDate: true });
+    for (const a of again) (a as { index: number }).index += from;
+    results.splice(i, 1, ...again);
+    i += again.length - 1;
+  }
   for (const r of results) {
     const text = r.text;
     let start = r.index;

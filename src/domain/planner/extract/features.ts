@@ -97,6 +97,14 @@ export interface TimeFeature extends Span {
   bound?: 'after' | 'before' | 'between';
 }
 
+/** A clock time no day has ("25:00", "at 13pm", "at 99"): the request is refused with `reason`. */
+export interface BadTimeFeature extends Span {
+  type: 'bad_time';
+  /** The time as written. */
+  written: string;
+  reason: string;
+}
+
 /** Temporal words that belong to the title ("this week's progress") or are greetings ("good morning"). */
 export interface ProtectedFeature extends Span {
   type: 'protected';
@@ -114,6 +122,7 @@ export type Feature =
   | RecurrenceFeature
   | DateFeature
   | TimeFeature
+  | BadTimeFeature
   | ProtectedFeature;
 
 export const overlapsSpan = (a: Span, b: Span) => a.start < b.end && b.start < a.end;

@@ -1,4 +1,5 @@
 import type { Normalized } from '../text/normalize.js';
+import { extractBadTimes } from './bad-times.js';
 import { extractDateTimes, type WallNow } from './datetime.js';
 import { extractTimeAmounts } from './durations.js';
 import { blank, type Feature, overlapsSpan, type Span } from './features.js';
@@ -31,5 +32,22 @@ export function extractFeatures(n: Normalized, now: WallNow): Feature[] {
   ];
   const masked = blank(lower, early);
   const dt = extractDateTimes(masked, n.text, now);
-  return [...early, ...dt.days, ...dt.dates, ...dt.times].sort((a, b) => a.start - b.start || a.end - b.end);
+  const read = [...early, ...dt.days, ...dt.dates, ...dt.times];
+  // "tomorrow 99": a bare number right after a date, where a time of day would be.
+  const afterDate = dt.dates.flatMap((d) => {
+    const m = /^\s+(\d{2,3})(?=\s*(?:$|[,;.!?]|\s(?:and|for|with|then)\b))/.exec(lower.slice(d.end));
+    return m && Number(m[1]) > 24
+      ? [
+          {
+            type: 'bad_time' as const,
+            start: d.end + m[0].length - m[1]!.length,
+            end: d.end + m[0].length,
+            written: m[1]!,
+            reason: `"${m[1]}" is not a time of day (hours run from 0 to 23)`,
+          },
+        ]
+      : [];
+  });
+  const bad = [...extractBadTimes(lower, read), ...afterDate.filter((b) => !read.some((r) => overlapsSpan(r, b)))];
+  return [...read, ...bad].sort((a, b) => a.start - b.start || a.end - b.end);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ruleStarts } from '../../../../src/domain/calendar/recurrence.js';
 import { planPrompt } from '../../../../src/domain/planner/core.js';
 import type { CalendarItem, PlannerInput, PlannerProfile } from '../../../../src/domain/planner/types.js';
 import { defaultSettings } from '../../../../src/domain/tempo/profile.js';
@@ -38,6 +39,15 @@ function plan(
   });
   const local = out.actions.map((a) => formatInZone(Date.parse(a.scheduled_for), zone).slice(0, 16));
   return { ...out, local };
+}
+
+/** The starts a recurring action's event will have (the calendar's own expansion), in `zone`, until `to`. */
+function starts(a: { scheduled_for: string; rrule?: string }, zone: string, to = '2027-01-01 00:00', full = false): string[] {
+  expect(a.rrule).toBeTruthy();
+  const start = Date.parse(a.scheduled_for);
+  return ruleStarts({ key: `${a.rrule}@${start}`, start, tz: zone, allDay: false, rrule: a.rrule! }, start, at(to, zone).getTime()).map((t) =>
+    formatInZone(t, zone).slice(0, full ? 25 : 16),
+  );
 }
 
 // The fixed clock of most tests: Monday 2026-03-02 09:00 in Berlin.
@@ -245,22 +255,55 @@ describe('several requests, recurrence, reschedules', () => {
     expect(plan('Physio on Thursday at 9am, an hour and a half').actions).toHaveLength(1);
   });
 
-  it('"every Monday and Wednesday at 7pm in March": one action per occurrence from now on, DST kept', () => {
+  it('"every Monday and Wednesday at 7pm in March": ONE recurring action whose occurrences keep 19:00 across DST', () => {
     const r = plan('Yoga every Monday and Wednesday at 7pm for an hour in March');
-    expect(r.local).toEqual(['02', '04', '09', '11', '16', '18', '23', '25', '30'].map((d) => `2026-03-${d}T19:00`));
+    expect(r.actions).toHaveLength(1);
+    expect(r.actions[0]).toMatchObject({ kind: 'add_event', title: 'Yoga', duration_minutes: 60, rrule: 'FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20260331T215959Z' });
     // 30 March is after the change to summer time: still 19:00 local.
-    expect(r.actions.at(-1)!.scheduled_for).toBe('2026-03-30T17:00:00.000Z');
-    expect(r.actions[0]!.reasoning).toMatch(/^Recurrence every Monday and Wednesday in march, at 19:00: occurrence 1 of 9/);
+    expect(starts(r.actions[0]!, BERLIN)).toEqual(['02', '04', '09', '11', '16', '18', '23', '25', '30'].map((d) => `2026-03-${d}T19:00`));
+    expect(r.actions[0]!.reasoning).toMatch(/^Recurrence "every Monday and Wednesday" → one repeating event, every Monday and Wednesday until 2026-03-31/);
+    expect(r.reply).toContain('repeating every Monday and Wednesday until 2026-03-31');
   });
 
-  it('"for the next 3 weeks", "until Friday", "every other"', () => {
-    expect(plan('Piano lesson every Tuesday at 5:30pm for the next 3 weeks', { zone: NY, now: '2026-10-01 12:00' }).local).toEqual([
-      '2026-10-06T17:30',
-      '2026-10-13T17:30',
-      '2026-10-20T17:30',
+  it('"gym every monday and thursday at 7am for an hour": one RRULE, open-ended, 07:00 in the user\'s zone', () => {
+    const r = plan('gym every monday and thursday at 7am for an hour');
+    expect(r.actions).toEqual([
+      expect.objectContaining({
+        kind: 'add_event',
+        title: 'Gym',
+        rrule: 'FREQ=WEEKLY;BYDAY=MO,TH',
+        duration_minutes: 60,
+        scheduled_for: '2026-03-05T06:00:00.000Z',
+      }),
     ]);
-    expect(plan('Piano practice daily at 7pm until Friday').actions).toHaveLength(5);
-    expect(plan('Retro every other Friday at 3pm for the next 5 weeks').local).toEqual(['2026-03-06T15:00', '2026-03-20T15:00', '2026-04-03T15:00']);
+    expect(starts(r.actions[0]!, BERLIN, '2026-03-17 00:00')).toEqual(['2026-03-05T07:00', '2026-03-09T07:00', '2026-03-12T07:00', '2026-03-16T07:00']);
+  });
+
+  it('"for the next 3 weeks", "until Friday", "every other", "N times"', () => {
+    const piano = plan('Piano lesson every Tuesday at 5:30pm for the next 3 weeks', { zone: NY, now: '2026-10-01 12:00' });
+    expect(starts(piano.actions[0]!, NY)).toEqual(['2026-10-06T17:30', '2026-10-13T17:30', '2026-10-20T17:30']);
+    const daily = plan('Piano practice daily at 7pm until Friday');
+    expect(daily.actions).toHaveLength(1);
+    expect(starts(daily.actions[0]!, BERLIN)).toHaveLength(5);
+    const retro = plan('Retro every other Friday at 3pm for the next 5 weeks');
+    expect(retro.actions[0]!.rrule).toMatch(/^FREQ=WEEKLY;INTERVAL=2;BYDAY=FR;UNTIL=/);
+    expect(starts(retro.actions[0]!, BERLIN)).toEqual(['2026-03-06T15:00', '2026-03-20T15:00', '2026-04-03T15:00']);
+    const standup = plan('Standup every weekday at 9:30 for 15 minutes, 10 times');
+    expect(standup.actions[0]).toMatchObject({ rrule: 'FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=10', duration_minutes: 15 });
+    expect(starts(standup.actions[0]!, BERLIN)).toHaveLength(10);
+  });
+
+  it('without a time, the series takes the first free slot of the window on its first day', () => {
+    const r = plan('Run every other friday morning', { calendar: [event('ev_x', 'Early call', '2026-03-06 06:00', 60)] });
+    expect(r.actions).toHaveLength(1);
+    expect(r.actions[0]).toMatchObject({ rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=FR' });
+    expect(r.local).toEqual(['2026-03-06T07:00']);
+  });
+
+  it('a repeated reflection stays one reflect action per occurrence (a reflection is a trace, not an event)', () => {
+    const r = plan('reflect every friday evening');
+    expect(r.actions.every((a) => a.kind === 'reflect' && a.rrule === undefined)).toBe(true);
+    expect(r.actions).toHaveLength(4);
   });
 
   const calendar = [
@@ -304,7 +347,7 @@ describe('DST weeks in two zones', () => {
     const r = plan('Call with the Lisbon office on Monday at 9am', { now: '2026-03-27 10:00' });
     expect(r.actions[0]!.scheduled_for).toBe('2026-03-30T07:00:00.000Z');
     const daily = plan('Standup every day at 9:00 until Tuesday', { now: '2026-03-27 10:00' });
-    expect(daily.actions.map((a) => formatInZone(Date.parse(a.scheduled_for), BERLIN))).toEqual([
+    expect(starts(daily.actions[0]!, BERLIN, '2027-01-01 00:00', true)).toEqual([
       '2026-03-28T09:00:00+01:00',
       '2026-03-29T09:00:00+02:00',
       '2026-03-30T09:00:00+02:00',
@@ -324,7 +367,7 @@ describe('DST weeks in two zones', () => {
       duration_minutes: 120,
     });
     const weekly = plan('Spin class every Sunday at 7am for the next 3 weeks', { zone: NY, now: '2026-10-20 09:00' });
-    expect(weekly.actions.map((a) => formatInZone(Date.parse(a.scheduled_for), NY))).toEqual([
+    expect(starts(weekly.actions[0]!, NY, '2027-01-01 00:00', true)).toEqual([
       '2026-10-25T07:00:00-04:00',
       '2026-11-01T07:00:00-05:00',
       '2026-11-08T07:00:00-05:00',
@@ -355,5 +398,48 @@ describe('nothing to schedule', () => {
   it('task ids come from the request or the titles', () => {
     expect(plan('Gym tomorrow at 7', { taskId: 'health' }).actions[0]!.task_id).toBe('health');
     expect(plan('Dentist appointment tomorrow at 3pm').actions[0]!.task_id).toBe('dentist-appointment');
+  });
+});
+
+describe('repeats, clauses and impossible times (issue 19)', () => {
+  it('an adjective is not a repeat: "do the weekly grocery order tomorrow" is one event, and keeps its word', () => {
+    const r = plan('do the weekly grocery order tomorrow');
+    expect(r.actions).toHaveLength(1);
+    expect(r.actions[0]).toMatchObject({ title: 'Do the weekly grocery order' });
+    expect(r.actions[0]!.rrule).toBeUndefined();
+    expect(r.local[0]!.slice(0, 10)).toBe('2026-03-03');
+    expect(plan('weekly review on friday at 4pm').actions).toEqual([expect.not.objectContaining({ rrule: expect.anything() })]);
+    // Without a determiner or a single day, the word still repeats.
+    expect(plan('daily standup at 9:30 for 15 minutes').actions[0]).toMatchObject({ title: 'Standup', rrule: 'FREQ=DAILY' });
+  });
+
+  it('a date binds to its own clause: the reflection goes on Friday, the invoices tomorrow morning', () => {
+    const r = plan('45m for invoices tomorrow morning and reflect on the quarter Friday evening');
+    expect(r.actions.map((a) => [a.kind, a.title])).toEqual([
+      ['add_event', 'Invoices'],
+      ['reflect', 'Reflect on the quarter'],
+    ]);
+    expect(r.local[0]!.slice(0, 10)).toBe('2026-03-03');
+    expect(r.local[1]!.slice(0, 10)).toBe('2026-03-06');
+    expect(Number(r.local[1]!.slice(11, 13))).toBeGreaterThanOrEqual(17);
+  });
+
+  it.each([
+    ['gym tomorrow at 25:00', '"25:00" is not a time of day (hours run from 0 to 23)'],
+    ['dentist at 10:75 tomorrow', '"10:75" is not a time of day (minutes run from 0 to 59)'],
+    ['call mom at 13pm', '"13pm" is not a time of day (with am or pm, hours run from 1 to 12)'],
+    ['lunch tomorrow 99', '"99" is not a time of day'],
+  ])('an impossible time is refused with the reason, not made a title: %s', (prompt, why) => {
+    const r = plan(prompt);
+    expect(r.actions).toEqual([]);
+    expect(r.skipped[0]!.reason).toContain(why);
+    expect(r.reply).toContain(why);
+  });
+
+  it('the other requests of the prompt are still planned, and numbers that are not times stay in titles', () => {
+    const r = plan('gym tomorrow at 7 and lunch at 25:00');
+    expect(r.actions.map((a) => a.title)).toEqual(['Gym']);
+    expect(r.reply).toContain('Not planned: "25:00" is not a time of day');
+    expect(plan('meet at 99 Main St tomorrow at 3pm').actions[0]).toMatchObject({ title: 'Meet at 99 Main St' });
   });
 });

@@ -1,5 +1,5 @@
-import { validationFailed } from '../../errors.js';
-import { instantOf, wallAt } from '../../time/zone-cache.js';
+import { validationFailed } from '../errors.js';
+import { instantOf, wallAt } from './zone-cache.js';
 
 const DAYS: Record<string, string> = {
   mo: 'MO',
@@ -58,10 +58,11 @@ const dayList = (words: string, text: string) =>
     });
 
 /**
- * `--repeat` as khal reads it, into an RFC 5545 RRULE: "every weekday", "every monday and
- * thursday", "monthly on the 3rd wednesday", "daily until 2027-06-30", "weekly, 5 times". Text
- * holding `FREQ=` is a raw RRULE and passes as it is (the daemon validates it). `until` is the end
- * of that day in `tz`.
+ * A repetition in words as khal reads it, into an RFC 5545 RRULE: "every weekday", "every monday
+ * and thursday", "every other friday", "monthly on the 3rd wednesday", "daily until 2027-06-30",
+ * "weekly, 5 times". Text holding `FREQ=` is a raw RRULE and passes as it is (the daemon validates
+ * it). `until` is the end of that day in `tz`. The one grammar of repeats: the CLI's `--repeat`
+ * and the planner (for the repetition it found in a prompt) both read words through it.
  */
 export function parseRepeat(input: string, tz: string): string {
   const text = input.trim();
@@ -80,7 +81,16 @@ export function parseRepeat(input: string, tz: string): string {
     until = new Date(end).toISOString().replace(/[-:]/g, '').replace(/\.\d+/, '');
     return ' ';
   });
-  s = s.replace(/[ ,]+/g, ' ').trim();
+  s = s
+    .replace(/[ ,]+/g, ' ')
+    .trim()
+    .replace(/^each /, 'every ');
+  // "every other friday", "every other week": the same rule, every second time.
+  let other = false;
+  s = s.replace(/^every other /, () => {
+    other = true;
+    return 'every ';
+  });
   let m: RegExpExecArray | null;
   if (!s && (count !== undefined || until !== undefined)) throw refuse(text, 'how often is missing (daily, weekly, …)');
   if ((m = /^(?:every )?(day|week|month|year|daily|weekly|monthly|yearly|annually)$/.exec(s))) parts.push(`FREQ=${FREQ_WORDS[m[1]!]}`);
@@ -98,6 +108,10 @@ export function parseRepeat(input: string, tz: string): string {
     parts.push('FREQ=MONTHLY', `BYMONTHDAY=${day}`);
   } else if ((m = /^(?:every |weekly on |on )([a-z, &]+)$/.exec(s))) parts.push('FREQ=WEEKLY', `BYDAY=${dayList(m[1]!, text).join(',')}`);
   else throw refuse(text, `cannot read "${s || text}" as a repeat`);
+  if (other) {
+    if (parts.some((p) => p.startsWith('INTERVAL='))) throw refuse(text, '"every other" with a number of weeks or days');
+    parts.splice(1, 0, 'INTERVAL=2');
+  }
   if (count !== undefined) {
     if (count < 1) throw refuse(text, 'the count must be 1 or more');
     parts.push(`COUNT=${count}`);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeRrule, parseRepeat } from '../../../../src/cli/input/repeat.js';
-import { rruleProblem } from '../../../../src/time/rrule.js';
+import { describeRrule, parseRepeat } from '../../../src/time/repeat.js';
+import { rruleProblem } from '../../../src/time/rrule.js';
 
 describe('--repeat in words', () => {
   it.each([
@@ -10,6 +10,9 @@ describe('--repeat in words', () => {
     ['every monday and thursday', 'FREQ=WEEKLY;BYDAY=MO,TH', 'every Monday and Thursday'],
     ['every mon, wed and fri', 'FREQ=WEEKLY;BYDAY=MO,WE,FR', 'every Monday, Wednesday and Friday'],
     ['every 2 weeks', 'FREQ=WEEKLY;INTERVAL=2', 'every 2 weeks'],
+    ['every other friday', 'FREQ=WEEKLY;INTERVAL=2;BYDAY=FR', 'every 2 weeks on Friday'],
+    ['every other week', 'FREQ=WEEKLY;INTERVAL=2', 'every 2 weeks'],
+    ['each monday', 'FREQ=WEEKLY;BYDAY=MO', 'every Monday'],
     ['monthly on the 3rd wednesday', 'FREQ=MONTHLY;BYDAY=3WE', 'monthly on the 3rd Wednesday'],
     ['monthly on the last friday', 'FREQ=MONTHLY;BYDAY=-1FR', 'monthly on the last Friday'],
     ['monthly on the 15th', 'FREQ=MONTHLY;BYMONTHDAY=15', 'monthly on the 15th'],
