@@ -101,7 +101,7 @@ complete -c kairos -n '__kairos_path_is trace search' -l help
 complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
 complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day, recurring events expanded (JSON with --json)'
 complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
-complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first on a terminal; --yes otherwise)'
+complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first, naming it, on a terminal; --yes otherwise)'
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
 complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
 complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
