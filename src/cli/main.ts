@@ -1,5 +1,6 @@
 import { CommanderError } from 'commander';
 import { AppError, ExitCode, exitCodeFor } from '../errors.js';
+import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
 import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
 import { createProgram } from './program.js';
@@ -21,7 +22,8 @@ export async function main(argv: string[], streams: Streams = process, env: Node
       // --help and --version end here with code 0; usage mistakes with 2 (commander printed why).
       return err.exitCode === 0 ? 0 : ExitCode.usage;
     }
-    if ((err as Error)?.name === 'ExitPromptError') return ExitCode.usage;
+    // Ctrl-C at a prompt: the command said what it kept; exit as a shell reports an interrupt.
+    if (isInterrupt(err)) return INTERRUPTED;
     const json = ctx.ran?.globals.json;
     if (err instanceof AppError) {
       if (json)

@@ -30,7 +30,9 @@ describe('kairos cal edit/rm --occurrence', () => {
       new RegExp(`^Updated the Sun 2031-12-07 09:00 occurrence of ${uid} “Standup” \\(version 2\\): Sun 2031-12-07 10:30–10:45 \\(Europe/Berlin\\)\\n$`),
     );
     const after = await cal('list', '--from', '2031-12-07', '--to', '2031-12-08', '--json');
-    expect(JSON.parse(after.stdout).events.map((e: any) => [e.recurrence_id, e.scheduled_for])).toEqual([['2031-12-07T08:00:00.000Z', '2031-12-07T09:30:00.000Z']]);
+    expect(JSON.parse(after.stdout).events.map((e: any) => [e.recurrence_id, e.scheduled_for])).toEqual([
+      ['2031-12-07T08:00:00.000Z', '2031-12-07T09:30:00.000Z'],
+    ]);
   });
 
   it('a moved occurrence is found where cal list now shows it; an ISO instant still works', async () => {

@@ -1,4 +1,5 @@
 import { type CliDeps, usage } from '../kit.js';
+import { promptContext } from './interrupt.js';
 
 /**
  * Destructive verbs ask on a TTY and want --yes otherwise. Returns false when the person said no.
@@ -7,5 +8,5 @@ export async function confirmOrYes(deps: CliDeps, yes: boolean | undefined, ques
   if (yes) return true;
   if (!deps.io.interactive) throw usage(`${question} Pass --yes to confirm when not at a terminal.`);
   const { confirm } = await import('@inquirer/prompts');
-  return confirm({ message: question, default: false }, { input: deps.streams.stdin, output: deps.streams.stderr });
+  return confirm({ message: question, default: false }, promptContext({ stdin: deps.streams.stdin, output: deps.streams.stderr }) as never);
 }

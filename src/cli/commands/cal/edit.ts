@@ -44,5 +44,9 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
   }
   // The answer is the series; what the person changed is one occurrence of it: show that one.
   const one = occurrenceOf(ev, rid);
-  deps.io.data(ev, () => `Updated the ${startLabel({ ...ev, scheduled_for: rid }, zone)} occurrence of ${ev.uid} “${one.title}” (version ${ev.version}): ${describe(one, zone)}${one.status === 'confirmed' ? '' : ` (${one.status})`}`);
+  deps.io.data(
+    ev,
+    () =>
+      `Updated the ${startLabel({ ...ev, scheduled_for: rid }, zone)} occurrence of ${ev.uid} “${one.title}” (version ${ev.version}): ${describe(one, zone)}${one.status === 'confirmed' ? '' : ` (${one.status})`}`,
+  );
 }

@@ -60,9 +60,14 @@ export async function resolveOccurrence(client: ApiClient, uid: string, text: st
   const sameDay = mine.filter((e) => shown(e, zone).date === want.date);
   const hits = sameDay.filter((e) => !want.time || e.all_day || shown(e, zone).time === want.time);
   if (hits.length === 1) return hits[0]!.recurrence_id!;
-  const label = (e: EventView) => (e.all_day ? `${dayLabel(Date.parse(e.scheduled_for), e.timezone)} (all day)` : `${dayLabel(Date.parse(e.scheduled_for), zone)} ${clock(Date.parse(e.scheduled_for), zone)}`);
+  const label = (e: EventView) =>
+    e.all_day
+      ? `${dayLabel(Date.parse(e.scheduled_for), e.timezone)} (all day)`
+      : `${dayLabel(Date.parse(e.scheduled_for), zone)} ${clock(Date.parse(e.scheduled_for), zone)}`;
   if (hits.length > 1)
-    throw usage(`--occurrence: ${uid} has ${hits.length} occurrences on ${want.date}: ${hits.map(label).join(', ')}. Give the time too, e.g. "${want.date} ${shown(hits[0]!, zone).time}".`);
+    throw usage(
+      `--occurrence: ${uid} has ${hits.length} occurrences on ${want.date}: ${hits.map(label).join(', ')}. Give the time too, e.g. "${want.date} ${shown(hits[0]!, zone).time}".`,
+    );
   const those = sameDay.length ? ` That day it has: ${sameDay.map(label).join(', ')}.` : '';
   throw new AppError(
     404,
@@ -72,7 +77,10 @@ export async function resolveOccurrence(client: ApiClient, uid: string, text: st
 }
 
 /** The occurrence `rid` of a series as it now is (its override applied), for the answer of an edit. */
-export function occurrenceOf(series: EventView & { overrides?: { recurrence_id: string; scheduled_for: string; duration_minutes: number; title?: string; status?: string }[] }, rid: string): EventView {
+export function occurrenceOf(
+  series: EventView & { overrides?: { recurrence_id: string; scheduled_for: string; duration_minutes: number; title?: string; status?: string }[] },
+  rid: string,
+): EventView {
   const o = series.overrides?.find((x) => Date.parse(x.recurrence_id) === Date.parse(rid));
   return {
     ...series,
