@@ -28,6 +28,7 @@ complete -c kairos -n '__fish_use_subcommand' -a mcp -d 'serve kairos to an AI a
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
 complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)'
 complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
+complete -c kairos -n '__fish_use_subcommand' -a config -d 'read and change the daemon\'s settings (config.json in the home folder)'
 complete -c kairos -n '__fish_use_subcommand' -a completion -d 'print the shell completion script'
 complete -c kairos -n '__fish_use_subcommand' -l version
 complete -c kairos -n '__fish_use_subcommand' -l json
@@ -252,4 +253,13 @@ complete -c kairos -n '__kairos_path_is daemon status' -l help
 complete -c kairos -n '__kairos_path_is daemon logs' -l follow
 complete -c kairos -n '__kairos_path_is daemon logs' -l lines
 complete -c kairos -n '__kairos_path_is daemon logs' -l help
+complete -c kairos -n '__kairos_path_is config' -a list -d 'every setting, its value in effect and where it comes from (config.json, an environment variable, the default)'
+complete -c kairos -n '__kairos_path_is config' -a get -d 'the value in effect of one setting'
+complete -c kairos -n '__kairos_path_is config' -a set -d 'change a setting, checked before it is written; a running daemon applies it after a restart'
+complete -c kairos -n '__kairos_path_is config' -a unset -d 'remove a setting from config.json (its default applies)'
+complete -c kairos -n '__kairos_path_is config' -l help
+complete -c kairos -n '__kairos_path_is config list' -l help
+complete -c kairos -n '__kairos_path_is config get' -l help
+complete -c kairos -n '__kairos_path_is config set' -l help
+complete -c kairos -n '__kairos_path_is config unset' -l help
 complete -c kairos -n '__kairos_path_is completion' -l help
