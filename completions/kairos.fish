@@ -228,7 +228,7 @@ complete -c kairos -n '__kairos_path_is daemon' -a start -d 'start the daemon in
 complete -c kairos -n '__kairos_path_is daemon' -a stop -d 'stop the running daemon'
 complete -c kairos -n '__kairos_path_is daemon' -a restart -d 'stop, then start the daemon'
 complete -c kairos -n '__kairos_path_is daemon' -a status -d 'is the daemon running, where, which version'
-complete -c kairos -n '__kairos_path_is daemon' -a logs -d 'print the daemon\'s log'
+complete -c kairos -n '__kairos_path_is daemon' -a logs -d 'print the daemon\'s log (JSON lines; readable here, as they are with --json)'
 complete -c kairos -n '__kairos_path_is daemon' -l help
 complete -c kairos -n '__kairos_path_is daemon run' -l port
 complete -c kairos -n '__kairos_path_is daemon run' -l host
