@@ -3,6 +3,7 @@ import { AppError, ExitCode, exitCodeFor } from '../errors.js';
 import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
 import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
+import { validationSentences } from './output/validation-text.js';
 import { createProgram } from './program.js';
 
 /** The one top-level catch: commands throw, only this sets the exit code. */
@@ -28,7 +29,9 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     if (err instanceof AppError) {
       if (json)
         streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
-      else {
+      else if (validationSentences(err, argv)) {
+        for (const s of validationSentences(err, argv)!) streams.stderr.write(`kairos: ${s}\n`);
+      } else {
         streams.stderr.write(`kairos: ${err.message}\n`);
         for (const d of err.details ?? []) streams.stderr.write(`  ${d.path}: ${d.message}\n`);
       }

@@ -75,7 +75,7 @@ describe('kairos trace push', () => {
       ]),
     );
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('traces.1.content');
+    expect(r.stderr).toContain('trace 2: content is missing (e.g. "content": "Easy 10 km run")');
     const p = await d.api('GET', '/memory/pull?task_id=cli-bad');
     expect(p.json.traces).toEqual([]);
   });
