@@ -16,7 +16,7 @@ _kairos() {
     "") words="chat plan queue review approve reject execute feedback status watch trace cal tempo keys mcp user export daemon config completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
     "chat") words="--task -y --yes --no-execute --help" ;;
     "plan") words="--preview --task -y --yes --no-execute --help" ;;
-    "queue") words="-s --status --task --help" ;;
+    "queue") words="-s --status --task -v --verbose --help" ;;
     "review") words="--task --help" ;;
     "approve") words="--no-execute --help" ;;
     "reject") words="-r --reason --help" ;;

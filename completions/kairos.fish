@@ -12,7 +12,7 @@ end
 complete -c kairos -f
 complete -c kairos -n '__fish_use_subcommand' -a chat -d 'talk to kairos: a scheduling request becomes a plan, a note proposed traces, a question an answer from memory'
 complete -c kairos -n '__fish_use_subcommand' -a plan -d 'plan from plain English: propose actions with the reason for each time (on a terminal: approve, edit or reject at once)'
-complete -c kairos -n '__fish_use_subcommand' -a queue -d 'list agent plans awaiting review (or in another status)'
+complete -c kairos -n '__fish_use_subcommand' -a queue -d 'list agent plans awaiting review (or in another status), one line per action'
 complete -c kairos -n '__fish_use_subcommand' -a review -d 'step through proposed plans: approve (and execute), edit an action, reject with a reason, skip, quit'
 complete -c kairos -n '__fish_use_subcommand' -a approve -d 'approve proposed plans and execute them (approval and execution commit together)'
 complete -c kairos -n '__fish_use_subcommand' -a reject -d 'reject a proposed plan (the reason is remembered)'
@@ -49,6 +49,7 @@ complete -c kairos -n '__kairos_path_is plan' -l no-execute
 complete -c kairos -n '__kairos_path_is plan' -l help
 complete -c kairos -n '__kairos_path_is queue' -l status
 complete -c kairos -n '__kairos_path_is queue' -l task
+complete -c kairos -n '__kairos_path_is queue' -l verbose
 complete -c kairos -n '__kairos_path_is queue' -l help
 complete -c kairos -n '__kairos_path_is review' -l task
 complete -c kairos -n '__kairos_path_is review' -l help
