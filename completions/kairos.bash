@@ -9,14 +9,14 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"mcp"|"user"|"export"|"daemon"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"cal oauth"|"cal oauth add"|"cal oauth login"|"cal oauth list"|"cal oauth check"|"cal oauth remove"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs") path="$cand" ;;
+      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"mcp"|"user"|"export"|"daemon"|"config"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"cal oauth"|"cal oauth add"|"cal oauth login"|"cal oauth list"|"cal oauth check"|"cal oauth remove"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs"|"config list"|"config get"|"config set"|"config unset") path="$cand" ;;
     esac
   done
   case "$path" in
-    "") words="chat plan queue review approve reject execute feedback status watch trace cal tempo keys mcp user export daemon completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
+    "") words="chat plan queue review approve reject execute feedback status watch trace cal tempo keys mcp user export daemon config completion -V --version --json --url --api-key --no-color -q --quiet --no-autostart --help" ;;
     "chat") words="--task -y --yes --no-execute --help" ;;
     "plan") words="--preview --task -y --yes --no-execute --help" ;;
-    "queue") words="-s --status --task --help" ;;
+    "queue") words="-s --status --task -v --verbose --help" ;;
     "review") words="--task --help" ;;
     "approve") words="--no-execute --help" ;;
     "reject") words="-r --reason --help" ;;
@@ -73,6 +73,11 @@ _kairos() {
     "daemon restart") words="--port --host --tls-cert --tls-key --insecure --help" ;;
     "daemon status") words="--help" ;;
     "daemon logs") words="-f --follow -n --lines --help" ;;
+    "config") words="list get set unset --help" ;;
+    "config list") words="--help" ;;
+    "config get") words="--help" ;;
+    "config set") words="--help" ;;
+    "config unset") words="--help" ;;
     "completion") words="--help" ;;
     *) words="" ;;
   esac

@@ -12,7 +12,7 @@ end
 complete -c kairos -f
 complete -c kairos -n '__fish_use_subcommand' -a chat -d 'talk to kairos: a scheduling request becomes a plan, a note proposed traces, a question an answer from memory'
 complete -c kairos -n '__fish_use_subcommand' -a plan -d 'plan from plain English: propose actions with the reason for each time (on a terminal: approve, edit or reject at once)'
-complete -c kairos -n '__fish_use_subcommand' -a queue -d 'list agent plans awaiting review (or in another status)'
+complete -c kairos -n '__fish_use_subcommand' -a queue -d 'list agent plans awaiting review (or in another status), one line per action'
 complete -c kairos -n '__fish_use_subcommand' -a review -d 'step through proposed plans: approve (and execute), edit an action, reject with a reason, skip, quit'
 complete -c kairos -n '__fish_use_subcommand' -a approve -d 'approve proposed plans and execute them (approval and execution commit together)'
 complete -c kairos -n '__fish_use_subcommand' -a reject -d 'reject a proposed plan (the reason is remembered)'
@@ -28,6 +28,7 @@ complete -c kairos -n '__fish_use_subcommand' -a mcp -d 'serve kairos to an AI a
 complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
 complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)'
 complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
+complete -c kairos -n '__fish_use_subcommand' -a config -d 'read and change the daemon\'s settings (config.json in the home folder)'
 complete -c kairos -n '__fish_use_subcommand' -a completion -d 'print the shell completion script'
 complete -c kairos -n '__fish_use_subcommand' -l version
 complete -c kairos -n '__fish_use_subcommand' -l json
@@ -48,6 +49,7 @@ complete -c kairos -n '__kairos_path_is plan' -l no-execute
 complete -c kairos -n '__kairos_path_is plan' -l help
 complete -c kairos -n '__kairos_path_is queue' -l status
 complete -c kairos -n '__kairos_path_is queue' -l task
+complete -c kairos -n '__kairos_path_is queue' -l verbose
 complete -c kairos -n '__kairos_path_is queue' -l help
 complete -c kairos -n '__kairos_path_is review' -l task
 complete -c kairos -n '__kairos_path_is review' -l help
@@ -101,7 +103,7 @@ complete -c kairos -n '__kairos_path_is trace search' -l help
 complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
 complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day, recurring events expanded (JSON with --json)'
 complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
-complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first on a terminal; --yes otherwise)'
+complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first, naming it, on a terminal; --yes otherwise)'
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
 complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
 complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
@@ -254,7 +256,7 @@ complete -c kairos -n '__kairos_path_is daemon' -a start -d 'start the daemon in
 complete -c kairos -n '__kairos_path_is daemon' -a stop -d 'stop the running daemon'
 complete -c kairos -n '__kairos_path_is daemon' -a restart -d 'stop, then start the daemon'
 complete -c kairos -n '__kairos_path_is daemon' -a status -d 'is the daemon running, where, which version'
-complete -c kairos -n '__kairos_path_is daemon' -a logs -d 'print the daemon\'s log'
+complete -c kairos -n '__kairos_path_is daemon' -a logs -d 'print the daemon\'s log (JSON lines; readable here, as they are with --json)'
 complete -c kairos -n '__kairos_path_is daemon' -l help
 complete -c kairos -n '__kairos_path_is daemon run' -l port
 complete -c kairos -n '__kairos_path_is daemon run' -l host
@@ -279,4 +281,13 @@ complete -c kairos -n '__kairos_path_is daemon status' -l help
 complete -c kairos -n '__kairos_path_is daemon logs' -l follow
 complete -c kairos -n '__kairos_path_is daemon logs' -l lines
 complete -c kairos -n '__kairos_path_is daemon logs' -l help
+complete -c kairos -n '__kairos_path_is config' -a list -d 'every setting, its value in effect and where it comes from (config.json, an environment variable, the default)'
+complete -c kairos -n '__kairos_path_is config' -a get -d 'the value in effect of one setting'
+complete -c kairos -n '__kairos_path_is config' -a set -d 'change a setting, checked before it is written; a running daemon applies it after a restart'
+complete -c kairos -n '__kairos_path_is config' -a unset -d 'remove a setting from config.json (its default applies)'
+complete -c kairos -n '__kairos_path_is config' -l help
+complete -c kairos -n '__kairos_path_is config list' -l help
+complete -c kairos -n '__kairos_path_is config get' -l help
+complete -c kairos -n '__kairos_path_is config set' -l help
+complete -c kairos -n '__kairos_path_is config unset' -l help
 complete -c kairos -n '__kairos_path_is completion' -l help

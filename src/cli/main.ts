@@ -1,7 +1,9 @@
 import { CommanderError } from 'commander';
 import { AppError, ExitCode, exitCodeFor } from '../errors.js';
+import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
 import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
+import { validationSentences } from './output/validation-text.js';
 import { createProgram } from './program.js';
 
 /** The one top-level catch: commands throw, only this sets the exit code. */
@@ -21,12 +23,15 @@ export async function main(argv: string[], streams: Streams = process, env: Node
       // --help and --version end here with code 0; usage mistakes with 2 (commander printed why).
       return err.exitCode === 0 ? 0 : ExitCode.usage;
     }
-    if ((err as Error)?.name === 'ExitPromptError') return ExitCode.usage;
+    // Ctrl-C at a prompt: the command said what it kept; exit as a shell reports an interrupt.
+    if (isInterrupt(err)) return INTERRUPTED;
     const json = ctx.ran?.globals.json;
     if (err instanceof AppError) {
       if (json)
         streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
-      else {
+      else if (validationSentences(err, argv)) {
+        for (const s of validationSentences(err, argv)!) streams.stderr.write(`kairos: ${s}\n`);
+      } else {
         streams.stderr.write(`kairos: ${err.message}\n`);
         for (const d of err.details ?? []) streams.stderr.write(`  ${d.path}: ${d.message}\n`);
       }

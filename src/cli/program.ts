@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   user: () => import('./commands/user/index.js').then((m) => m.registerUser),
   export: () => import('./commands/export/index.js').then((m) => m.registerExport),
   daemon: () => import('./commands/daemon/index.js').then((m) => m.registerDaemon),
+  config: () => import('./commands/config/index.js').then((m) => m.registerConfig),
   completion: () => import('./commands/completion/index.js').then((m) => m.registerCompletion),
 };
 

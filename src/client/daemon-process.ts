@@ -75,7 +75,8 @@ export async function awaitStartingDaemon(home: string, deadline = Date.now() + 
 
 /**
  * The one-line reason a daemon gave for not starting: the last "kairos: …" line it wrote to
- * daemon.log since `from` (never older lines, never the pino JSON lines).
+ * daemon.log since `from` (never older lines): an error line whose message starts "kairos: " (or
+ * such a text line, from a daemon of an older version).
  */
 async function startError(log: string, from: number): Promise<string | undefined> {
   const fh = await open(log, 'r').catch(() => undefined);
@@ -88,6 +89,15 @@ async function startError(log: string, from: number): Promise<string | undefined
       .toString('utf8')
       .split('\n')
       .map((l) => l.trim())
+      .map((l) => {
+        if (!l.startsWith('{')) return l;
+        try {
+          const o = JSON.parse(l) as { level?: number; msg?: string };
+          return (o.level ?? 0) >= 50 && typeof o.msg === 'string' ? o.msg : '';
+        } catch {
+          return l;
+        }
+      })
       .filter((l) => l.startsWith('kairos: '));
     return lines.at(-1)?.slice('kairos: '.length);
   } finally {
@@ -197,7 +207,7 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
   const paths = homePaths(home);
   const log = await open(paths.daemonLog, 'a', 0o600);
   const logFrom = (await log.stat()).size;
-  const args = ['daemon', 'run', ...(o.args ?? []), ...(o.portFallback ? ['--port-fallback'] : [])];
+  const args = ['daemon', 'run', '--log-json', ...(o.args ?? []), ...(o.portFallback ? ['--port-fallback'] : [])];
   const child = spawn(process.execPath, [BIN, ...args], {
     detached: true,
     stdio: ['ignore', log.fd, log.fd],

@@ -33,6 +33,12 @@ describe('kairos queue', () => {
     expect(r.stdout).toMatch(/1\. add_event\s+“Dentist”\s+tue 2031-01-07 15:00–15:45\s+45 min/);
     expect(r.stdout).toMatch(/2\. reflect\s+“Floss more”/);
     expect(r.stdout).not.toMatch(/\x1b\[/);
+    // Compact by default: the header and one line per action; the reasoning only with --verbose.
+    const mine = r.stdout.split('\n').slice(r.stdout.split('\n').findIndex((l) => l.includes(p.plan_id)));
+    expect(mine.slice(0, 3).map((l) => l.trim().slice(0, 2))).toEqual([p.plan_id.slice(0, 2), '1.', '2.']);
+    expect(r.stdout).not.toMatch(/why: |prompt: /);
+    const v = await kairos(['queue', '--verbose', '--task', 'teeth']);
+    expect(v.stdout.split('\n').length).toBeGreaterThan(mine.filter(Boolean).length);
     const j = await kairos(['queue', '--json', '--task', 'teeth']);
     expect(JSON.parse(j.stdout).plans.map((x: any) => x.plan_id)).toEqual([p.plan_id]);
   });

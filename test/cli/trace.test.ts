@@ -15,12 +15,12 @@ afterAll(async () => {
 
 const kairos = (args: string[], input?: string, env: Record<string, string> = {}) => runCli(args, { env: cliEnv(d, env), input });
 
-/** An $EDITOR that is a script: it gets the file path as its last argument. */
+/** An $EDITOR that is a script: it gets the file path as its last argument, and reads past kairos's # notes. */
 function editorScript(name: string, body: string): string {
   const file = join(scripts, `${name}.mjs`);
   writeFileSync(
     file,
-    `import fs from 'node:fs';\nconst file = process.argv.at(-1);\nconst t = JSON.parse(fs.readFileSync(file, 'utf8'));\n${body}\nfs.writeFileSync(file, JSON.stringify(t, null, 2));\n`,
+    `import fs from 'node:fs';\nconst file = process.argv.at(-1);\nconst t = JSON.parse(fs.readFileSync(file, 'utf8').replace(/^#.*$/gm, ''));\n${body}\nfs.writeFileSync(file, JSON.stringify(t, null, 2));\n`,
   );
   return `${process.execPath} ${file}`;
 }
@@ -75,7 +75,7 @@ describe('kairos trace push', () => {
       ]),
     );
     expect(r.code).toBe(6);
-    expect(r.stderr).toContain('traces.1.content');
+    expect(r.stderr).toContain('trace 2: content is missing (e.g. "content": "Easy 10 km run")');
     const p = await d.api('GET', '/memory/pull?task_id=cli-bad');
     expect(p.json.traces).toEqual([]);
   });
@@ -235,7 +235,7 @@ t.content = 'my edit';`,
     expect(now.content).toBe('the other edit');
   });
 
-  it('invalid JSON or a read-only change from the editor: exit 6, nothing changed', async () => {
+  it('invalid JSON or a read-only change saved again unchanged after the error: exit 6, nothing changed', async () => {
     const uid = await pushOne({});
     const broken = join(scripts, 'broken.mjs');
     writeFileSync(broken, `import fs from 'node:fs'; fs.writeFileSync(process.argv.at(-1), '{ not json');\n`);
@@ -245,6 +245,61 @@ t.content = 'my edit';`,
     const ro = await kairos(['trace', 'edit', uid], undefined, { EDITOR: editorScript('ro', `t.created_at = '2000-01-01T00:00:00.000Z';`) });
     expect(ro.code).toBe(6);
     expect(ro.stderr).toContain('created_at is not editable');
+    expect((await d.api('GET', `/memory/history?uid=${uid}`)).json.versions).toHaveLength(1);
+  });
+
+  it('the editor loop: invalid JSON reopens the editor with the error on top, then the fixed text is saved', async () => {
+    const uid = await pushOne({});
+    const seen = join(scripts, 'seen-json.txt');
+    // First round: broken JSON. Second round: the file starts with the error; fix the text.
+    const loop = join(scripts, 'loop-json.mjs');
+    writeFileSync(
+      loop,
+      `import fs from 'node:fs';
+const file = process.argv.at(-1);
+const text = fs.readFileSync(file, 'utf8');
+if (!text.startsWith('#')) fs.writeFileSync(file, text.replace('"content"', 'content'));
+else {
+  fs.writeFileSync(${JSON.stringify(seen)}, text);
+  const body = text.split('\\n').filter((l) => !l.startsWith('#')).join('\\n').replace('content:', '"content":');
+  const t = JSON.parse(body);
+  t.content = 'fixed on the second try';
+  fs.writeFileSync(file, JSON.stringify(t));
+}
+`,
+    );
+    const r = await kairos(['--json', 'trace', 'edit', uid], undefined, { EDITOR: `${process.execPath} ${loop}` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ uid, version: 2, content: 'fixed on the second try' });
+    const second = readFileSync(seen, 'utf8');
+    expect(second).toMatch(/^# kairos: not saved: the text is not valid JSON \(.+\)\n/);
+    expect(second).toMatch(/^# Fix the text below and save to try again, or empty the file/m);
+    expect(second).toMatch(/^\{\n {2}"uid"/m);
+  });
+
+  it("the editor loop: a refused change reopens with the daemon's reason; emptying the file cancels", async () => {
+    const uid = await pushOne({});
+    const seen = join(scripts, 'seen-refused.txt');
+    const loop = join(scripts, 'loop-refused.mjs');
+    writeFileSync(
+      loop,
+      `import fs from 'node:fs';
+const file = process.argv.at(-1);
+const text = fs.readFileSync(file, 'utf8');
+if (!text.startsWith('#')) {
+  const t = JSON.parse(text);
+  t.importance = 99;
+  fs.writeFileSync(file, JSON.stringify(t, null, 2));
+} else {
+  fs.writeFileSync(${JSON.stringify(seen)}, text);
+  fs.writeFileSync(file, text.split('\\n').filter((l) => l.startsWith('#')).join('\\n'));
+}
+`,
+    );
+    const r = await kairos(['trace', 'edit', uid], undefined, { EDITOR: `${process.execPath} ${loop}` });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the file was emptied: edit cancelled');
+    expect(readFileSync(seen, 'utf8')).toMatch(/^# kairos: not saved: .+\n# {3}(updates\.)?importance: /);
     expect((await d.api('GET', `/memory/history?uid=${uid}`)).json.versions).toHaveLength(1);
   });
 

@@ -10,6 +10,7 @@ export const strip = (s: string) => s.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '');
 /** A command in a pseudo-terminal (stdin, stdout and stderr all TTYs), as a person runs it: wait for text on screen, then type. */
 export class Terminal {
   private out = '';
+  private rawOut = '';
   private mark = 0;
   readonly exited: Promise<number | null>;
   private readonly child: ChildProcess;
@@ -20,13 +21,21 @@ export class Terminal {
       env: cleanEnv({ TZ: 'UTC', COLUMNS: '160', LINES: '50', ...env }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
-    this.child.stdout!.on('data', (c) => (this.out += strip(String(c))));
+    this.child.stdout!.on('data', (c) => {
+      this.out += strip(String(c));
+      this.rawOut += String(c);
+    });
     this.child.stderr!.on('data', (c) => (this.out += strip(String(c))));
     this.exited = new Promise((r) => this.child.once('exit', (code) => r(code)));
   }
 
   get screen(): string {
     return this.out;
+  }
+
+  /** What the command wrote, escape sequences (cursor moves, erases) included. */
+  get raw(): string {
+    return this.rawOut;
   }
 
   /** Wait until `text` appears after what was already waited for. */

@@ -2,6 +2,7 @@ import type { ApiClient } from '../../client/http.js';
 import type { ActionEdit, Plan } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../input/edit-values.js';
+import { isInterrupt } from '../input/interrupt.js';
 import { inquirerPrompter, type Prompter } from '../input/prompter.js';
 import type { CliDeps } from '../kit.js';
 import { describeExecution, describePlan } from '../output/plans.js';
@@ -47,12 +48,28 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
   await decide(plan, deps, client, prompter ?? inquirerPrompter(deps));
 }
 
+/** What Ctrl-C leaves behind: the plan is still proposed; edits not yet approved are gone. */
+function interrupted(plan: Plan, edits: ReadonlyMap<string, ActionEdit>): string {
+  const dropped = edits.size ? `your unsaved edits to ${edits.size} action(s) were dropped` : 'nothing was changed';
+  return `Interrupted: plan ${plan.plan_id} was not approved and stays in the queue (kairos review, or kairos approve ${plan.plan_id}); ${dropped}.`;
+}
+
 /** The terminal loop for one plan. */
 export async function decide(plan: Plan, deps: CliDeps, client: ApiClient, ask: Prompter): Promise<void> {
   const io = deps.io;
+  const edits = new Map<string, ActionEdit>();
+  try {
+    await decideLoop(plan, deps, client, ask, edits);
+  } catch (e) {
+    if (isInterrupt(e)) io.error(interrupted(plan, edits));
+    throw e;
+  }
+}
+
+async function decideLoop(plan: Plan, deps: CliDeps, client: ApiClient, ask: Prompter, edits: Map<string, ActionEdit>): Promise<void> {
+  const io = deps.io;
   const c = io.chalk;
   const tz = await deps.userZone();
-  const edits = new Map<string, ActionEdit>();
   for (;;) {
     const choice = await ask.select('What now?', [
       { value: 'approve-execute', name: edits.size ? 'Approve with my edits and execute' : 'Approve and execute' },

@@ -1,11 +1,12 @@
 import { type CliDeps, usage } from '../kit.js';
+import { promptContext } from './interrupt.js';
 
 /**
  * Destructive verbs ask on a TTY and want --yes otherwise. Returns false when the person said no.
  */
-export async function confirmOrYes(deps: CliDeps, yes: boolean | undefined, question: string): Promise<boolean> {
+export async function confirmOrYes(deps: CliDeps, yes: boolean | undefined, question: string, byDefault = false): Promise<boolean> {
   if (yes) return true;
   if (!deps.io.interactive) throw usage(`${question} Pass --yes to confirm when not at a terminal.`);
   const { confirm } = await import('@inquirer/prompts');
-  return confirm({ message: question, default: false }, { input: deps.streams.stdin, output: deps.streams.stderr });
+  return confirm({ message: question, default: byDefault }, promptContext({ stdin: deps.streams.stdin, output: deps.streams.stderr }) as never);
 }

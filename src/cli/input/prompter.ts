@@ -1,4 +1,5 @@
 import type { CliDeps } from '../kit.js';
+import { promptContext } from './interrupt.js';
 
 /** The questions asked at a terminal; injected so the flow is testable without one. */
 export interface Prompter {
@@ -8,7 +9,7 @@ export interface Prompter {
 
 /** @inquirer/prompts on the command's own streams, loaded only when a question is asked. */
 export function inquirerPrompter(deps: CliDeps): Prompter {
-  const ctx = { input: deps.streams.stdin, output: deps.streams.stdout } as never;
+  const ctx = promptContext({ stdin: deps.streams.stdin, output: deps.streams.stdout }) as never;
   return {
     async select(message, choices) {
       const { select } = await import('@inquirer/prompts');

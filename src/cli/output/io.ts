@@ -5,7 +5,7 @@ import { table, tsv } from './table.js';
 import { clip } from './text.js';
 
 export interface Streams {
-  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
 }
@@ -27,6 +27,7 @@ export class IO {
   readonly chalk: ChalkInstance;
   readonly json: boolean;
   readonly quiet: boolean;
+  private readonly env: NodeJS.ProcessEnv;
 
   /** The IO of a command: chalk is imported only when there is colour to show. */
   static async create(streams: Streams, flags: OutputFlags, env: NodeJS.ProcessEnv): Promise<IO> {
@@ -48,6 +49,7 @@ export class IO {
   ) {
     this.json = Boolean(flags.json);
     this.quiet = Boolean(flags.quiet);
+    this.env = env;
     this.chalk = colorChalk && IO.wantsColor(streams, flags, env) ? colorChalk : plainChalk;
   }
 
@@ -78,7 +80,13 @@ export class IO {
 
   /** Rows as an aligned table with a header on a terminal; tab-separated, no header, on a pipe. */
   table(headers: string[], rows: (string | number | null | undefined)[][]): string {
-    return this.plain ? tsv(rows) : table(headers, rows);
+    return this.plain ? tsv(rows) : table(headers, rows, this.width);
+  }
+
+  /** The terminal's width in columns (the pseudo-terminal's, else $COLUMNS), when stdout is one. */
+  get width(): number | undefined {
+    if (this.plain) return undefined;
+    return this.streams.stdout.columns || Number(this.env.COLUMNS) || undefined;
   }
 
   /**

@@ -30,8 +30,11 @@ export function describeActionLine(a: Action, c: ChalkInstance, tz: string): str
 
 const STATUS_COLOR: Record<Plan['status'], keyof ChalkInstance> = { proposed: 'cyan', approved: 'blue', executed: 'green', rejected: 'red', edited: 'magenta' };
 
-/** A plan as a header line and one numbered line per action; `id` shortens its id in a listing. */
-export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: string) => string = (x) => x): string {
+/**
+ * A plan as a header line and one numbered entry per action; `id` shortens its id in a listing.
+ * `compact` (the queue's default): one line per action, without the prompt and the reasoning.
+ */
+export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: string) => string = (x) => x, compact = false): string {
   const color = c[STATUS_COLOR[p.status]] as ChalkInstance;
   const head = [
     c.bold(id(p.plan_id)),
@@ -42,9 +45,14 @@ export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: str
     p.edited ? c.yellow('changed at review') : '',
   ].filter(Boolean);
   const lines = [head.join('  ')];
-  if (p.prompt) lines.push(`  prompt: “${p.prompt}”`);
-  if (p.reasoning) lines.push(c.dim(`  ${p.reasoning.replace(/\s+/g, ' ').slice(0, 300)}`));
-  p.actions.forEach((a, i) => lines.push(`  ${i + 1}. ${describeActionLine(a, c, tz).replace(/\n/g, '\n   ')}`));
+  if (p.prompt && !compact) lines.push(`  prompt: “${p.prompt}”`);
+  if (p.reasoning && !compact) lines.push(c.dim(`  ${p.reasoning.replace(/\s+/g, ' ').slice(0, 300)}`));
+  p.actions.forEach((a, i) => {
+    const text = describeActionLine(a, c, tz);
+    lines.push(
+      `  ${i + 1}. ${compact ? text.split('\n')[0] + (a.conflicts?.length ? `  ${c.yellow(`overlaps ${a.conflicts.length}`)}` : '') : text.replace(/\n/g, '\n   ')}`,
+    );
+  });
   if (p.reason) lines.push(`  rejected: ${p.reason}`);
   return lines.join('\n');
 }

@@ -1,12 +1,49 @@
 type Cell = string | number | null | undefined;
 
 const cellText = (c: Cell) => (c === null || c === undefined ? '' : String(c));
+const ANSI = /\x1b\[[0-9;]*m/g;
 
-/** A plain aligned table for a terminal; the width of each column is its widest cell. */
-export function table(headers: string[], rows: Cell[][]): string {
+/** Columns a text takes on a terminal: colour codes take none. */
+export const visibleWidth = (s: string) => [...s.replace(ANSI, '')].length;
+
+const padVisible = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - visibleWidth(s)));
+
+/** A cell cut to `w` columns with an ellipsis (its colour dropped: a cut code would bleed). */
+function cut(s: string, w: number): string {
+  if (visibleWidth(s) <= w) return s;
+  const plain = [...s.replace(ANSI, '')];
+  return `${plain.slice(0, Math.max(0, w - 1)).join('')}…`;
+}
+
+/**
+ * A plain aligned table for a terminal: the width of each column is its widest cell, measured as
+ * the terminal shows it (colour codes take no room). Given the terminal's `width`, the widest
+ * columns are narrowed (cells cut with …) until a row fits, so no row wraps and breaks the columns.
+ */
+export function table(headers: string[], rows: Cell[][], width?: number): string {
   const cells = [headers, ...rows.map((r) => r.map(cellText))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => (i === r.length - 1 ? c : (c ?? '').padEnd(widths[i]!))).join('  ')).join('\n');
+  const widths = headers.map((_, i) => Math.max(...cells.map((r) => visibleWidth(r[i] ?? ''))));
+  if (width && width > 0) {
+    const total = () => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+    const floor = headers.map((h) => Math.max(visibleWidth(h), 6));
+    while (total() > width) {
+      let widest = -1;
+      for (let i = 0; i < widths.length; i++) if (widths[i]! > floor[i]! && (widest < 0 || widths[i]! > widths[widest]!)) widest = i;
+      if (widest < 0) break;
+      widths[widest] = Math.max(floor[widest]!, widths[widest]! - (total() - width));
+    }
+  }
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => {
+          const v = cut(c ?? '', widths[i]!);
+          return i === r.length - 1 ? v : padVisible(v, widths[i]!);
+        })
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /**

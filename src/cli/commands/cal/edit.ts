@@ -1,6 +1,7 @@
 import { parseSetPairs } from '../../input/set-pairs.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
-import { describe } from './format.js';
+import { describe, startLabel } from './format.js';
+import { occurrenceOf, resolveOccurrence } from './occurrence.js';
 import { parseDuration, parseWhen } from './when.js';
 
 interface Opts {
@@ -27,13 +28,25 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
   if (opts.for) updates.duration_minutes = parseDuration(opts.for);
   if (opts.title) updates.title = opts.title;
   if (!Object.keys(updates).length) throw usage('Nothing to change: give --set key=value, --at, --for or --title.');
+  const uid = args[0]!;
+  const rid = opts.occurrence ? await resolveOccurrence(client, uid, opts.occurrence, zone) : undefined;
   const ev = await client.call('PATCH /calendar/edit', {
     body: {
-      uid: args[0],
+      uid,
       updates,
-      ...(opts.occurrence ? { recurrence_id: new Date(opts.occurrence).toISOString() } : {}),
+      ...(rid ? { recurrence_id: rid } : {}),
       ...(opts.expectedVersion ? { expected_version: opts.expectedVersion } : {}),
     },
   });
-  deps.io.data(ev, () => `Updated ${ev.uid} “${ev.title}” (version ${ev.version}): ${describe(ev, zone)}`);
+  if (!rid) {
+    deps.io.data(ev, () => `Updated ${ev.uid} “${ev.title}” (version ${ev.version}): ${describe(ev, zone)}`);
+    return;
+  }
+  // The answer is the series; what the person changed is one occurrence of it: show that one.
+  const one = occurrenceOf(ev, rid);
+  deps.io.data(
+    ev,
+    () =>
+      `Updated the ${startLabel({ ...ev, scheduled_for: rid }, zone)} occurrence of ${ev.uid} “${one.title}” (version ${ev.version}): ${describe(one, zone)}${one.status === 'confirmed' ? '' : ` (${one.status})`}`,
+  );
 }

@@ -89,3 +89,9 @@ export function describe(e: EventView, tz: string): string {
   if (e.all_day) return `${dayLabel(start, e.timezone)}, ${Math.round(e.duration_minutes / 1440)} day(s)`;
   return `${dayLabel(start, tz)} ${clock(start, tz)}–${clock(start + e.duration_minutes * 60_000, tz)} (${tz})`;
 }
+
+/** Where an event starts, as `cal list` shows it: "Mon 2031-02-10 11:00" (in `tz`), or the date of an all-day one. */
+export function startLabel(e: Pick<EventView, 'scheduled_for' | 'all_day' | 'timezone'>, tz: string): string {
+  const start = Date.parse(e.scheduled_for);
+  return e.all_day ? dayLabel(start, e.timezone) : `${dayLabel(start, tz)} ${clock(start, tz)}`;
+}

@@ -52,24 +52,24 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--at <when>', 'new start (natural language or ISO 8601)')
       .option('--for <duration>', 'new length (45m, 1h30m …)')
       .option('--title <title>', 'new title')
-      .option('--occurrence <recurrence_id>', 'edit only the occurrence that starts at this instant (see `cal list --json`)')
+      .option('--occurrence <when>', 'edit only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00"; or an ISO instant)')
       .option('--expected-version <n>', 'refuse unless the event is at this version', intArg('--expected-version', 1))
       .action(lazy(ctx, () => import('./edit.js'), { ids: 'event' })),
     [
       'kairos cal edit ev_01j… --at "friday 4pm"',
       'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings',
-      'kairos cal edit ev_01j… --occurrence 2031-02-17T08:00:00Z --set status=cancelled',
+      'kairos cal edit ev_01j… --occurrence "2031-02-17 09:00" --set status=cancelled',
     ],
   );
   examples(
     cal
       .command('rm')
-      .description('remove an event (asks first on a terminal; --yes otherwise)')
+      .description('remove an event (asks first, naming it, on a terminal; --yes otherwise)')
       .argument('<uid>', 'event uid')
-      .option('--occurrence <recurrence_id>', 'remove only the occurrence starting at this instant')
+      .option('--occurrence <when>', 'remove only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00")')
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./rm.js'), { ids: 'event' })),
-    ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence 2031-02-17T08:00:00Z --yes'],
+    ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence "2031-02-17 09:00" --yes'],
   );
   examples(
     cal

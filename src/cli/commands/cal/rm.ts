@@ -1,16 +1,24 @@
 import { confirmOrYes } from '../../input/confirm.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { describe, startLabel } from './format.js';
+import { resolveOccurrence } from './occurrence.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?: string }>, deps: CliDeps): Promise<void> {
   const uid = args[0]!;
-  const what = opts.occurrence ? `the ${opts.occurrence} occurrence of ${uid}` : `event ${uid}`;
+  const client = await deps.client();
+  const zone = await deps.userZone();
+  const rid = opts.occurrence ? await resolveOccurrence(client, uid, opts.occurrence, zone) : undefined;
+  // Name what goes (title and time), as khal and gh do before deleting; a missing uid is a 404 here.
+  const { events } = await client.call('GET /calendar/events', { query: { expand: 'false' } });
+  const ev = events.find((e) => e.uid === uid);
+  const title = ev ? ` “${ev.title}”` : '';
+  const what = rid
+    ? `the ${ev ? startLabel({ ...ev, scheduled_for: rid }, zone) : rid} occurrence of ${uid}${title}`
+    : `event ${uid}${title}${ev ? ` (${describe(ev, zone)}${ev.rrule ? ', every occurrence' : ''})` : ''}`;
   if (!(await confirmOrYes(deps, opts.yes, `Remove ${what}?`))) {
     deps.io.note('kairos: nothing removed');
     return;
   }
-  const client = await deps.client();
-  const res = await client.call('DELETE /calendar/remove', {
-    query: { uid, ...(opts.occurrence ? { recurrence_id: new Date(opts.occurrence).toISOString() } : {}) },
-  });
+  const res = await client.call('DELETE /calendar/remove', { query: { uid, ...(rid ? { recurrence_id: rid } : {}) } });
   deps.io.data(res, () => `Removed ${what}`);
 }

@@ -15,6 +15,8 @@ export function registerDaemon(program: Command, ctx: ProgramContext): void {
     bind(daemon.command('run').description('run the daemon in the foreground (logs to daemon.log)'))
       // Set by `daemon start` and auto-start: listen on a free port when the configured one is taken.
       .addOption(new Option('--port-fallback').hideHelp())
+      // Set by `daemon start` and auto-start, whose output goes to daemon.log: write it as JSON lines.
+      .addOption(new Option('--log-json').hideHelp())
       .action(lazy(ctx, () => import('./run.js'))),
     ['kairos daemon run', 'kairos daemon run --port 0', 'kairos daemon run --host 0.0.0.0 --tls-cert cert.pem --tls-key key.pem'],
   );
@@ -42,7 +44,7 @@ export function registerDaemon(program: Command, ctx: ProgramContext): void {
   examples(
     daemon
       .command('logs')
-      .description("print the daemon's log")
+      .description("print the daemon's log (JSON lines; readable here, as they are with --json)")
       .option('-f, --follow', 'keep printing new lines')
       .option('-n, --lines <n>', 'how many last lines', intArg('--lines', 1), 50)
       .action(lazy(ctx, () => import('./logs.js'))),

@@ -2,6 +2,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { homePaths, resolveHome } from '../../../config/paths.js';
 import { AppError } from '../../../errors.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { readableLine } from '../../output/log-line.js';
 
 export async function run({ opts }: RunInput<{ follow?: boolean; lines: number }>, deps: CliDeps): Promise<void> {
   const path = homePaths(resolveHome(deps.env)).daemonLog;
@@ -9,7 +10,8 @@ export async function run({ opts }: RunInput<{ follow?: boolean; lines: number }
     throw new AppError(404, 'not_found', `No daemon log yet at ${path}.`);
   });
   const lines = text.split('\n').filter(Boolean);
-  for (const l of lines.slice(-opts.lines)) deps.io.line(l);
+  const show = (l: string) => deps.io.line(deps.io.json ? l : readableLine(l));
+  for (const l of lines.slice(-opts.lines)) show(l);
   if (!opts.follow) return;
   let pos = Buffer.byteLength(text);
   // Follow by polling: portable, and the log is appended by one process.
@@ -22,7 +24,9 @@ export async function run({ opts }: RunInput<{ follow?: boolean; lines: number }
     const buf = Buffer.alloc(size - pos);
     await fh.read(buf, 0, buf.length, pos);
     await fh.close();
-    pos = size;
-    deps.streams.stdout.write(buf.toString('utf8'));
+    // Whole lines only: a line being written is read on the next turn.
+    const end = buf.lastIndexOf(0x0a) + 1;
+    pos += end;
+    for (const l of buf.subarray(0, end).toString('utf8').split('\n').filter(Boolean)) show(l);
   }
 }

@@ -2,11 +2,16 @@ import { resolveHome } from '../../../config/paths.js';
 // `kairos daemon run` is the daemon's own entry point: the one CLI command that starts it in-process.
 // biome-ignore lint/style/noRestrictedImports: the daemon's entry, not a layer the CLI calls into
 import { type RunningDaemon, runDaemon } from '../../../daemon/run.js';
+import { exitCodeFor } from '../../../errors.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { jsonLine } from '../../output/log-line.js';
 import type { BindOptions } from './bind-args.js';
 
 /** Foreground daemon: resolves only when a signal has stopped it cleanly. */
-export async function run({ opts }: RunInput<BindOptions & { portFallback?: boolean }>, deps: CliDeps): Promise<void> {
+export async function run({ opts }: RunInput<BindOptions & { portFallback?: boolean; logJson?: boolean }>, deps: CliDeps): Promise<void> {
+  // Detached, stdout and stderr are daemon.log: every line it gets is a JSON line like pino's.
+  const say = opts.logJson ? (l: string) => deps.io.line(jsonLine(30, l)) : (l: string) => deps.io.line(l);
+  const fail = opts.logJson ? (l: string) => deps.io.line(jsonLine(50, l)) : (l: string) => deps.io.error(l);
   // Handlers go in before the "listening" line is printed: a supervisor may signal right after it.
   let daemon: RunningDaemon | undefined;
   let signalled = false;
@@ -16,7 +21,7 @@ export async function run({ opts }: RunInput<BindOptions & { portFallback?: bool
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
     void daemon!.stop().then(finish, (e: unknown) => {
-      deps.io.error(`kairos: error while stopping: ${(e as Error).message}`);
+      fail(`kairos: error while stopping: ${(e as Error).message}`);
       deps.exitCode = 1;
       finish();
     });
@@ -37,12 +42,15 @@ export async function run({ opts }: RunInput<BindOptions & { portFallback?: bool
       insecure: opts.insecure,
       portFallback: opts.portFallback,
       env: deps.env,
-      stdout: (l) => deps.io.line(l),
+      stdout: say,
     });
   } catch (e) {
     process.off('SIGTERM', onSignal);
     process.off('SIGINT', onSignal);
-    throw e;
+    if (!opts.logJson) throw e;
+    fail(`kairos: ${(e as Error).message}`);
+    deps.exitCode = exitCodeFor(e) || 1;
+    return;
   }
   if (signalled) stop();
   await stopped;

@@ -1,6 +1,7 @@
 import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
+import { isInterrupt, promptContext } from '../../input/interrupt.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describeExecution, describePlan } from '../../output/plans.js';
 
@@ -51,7 +52,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     return;
   }
   const { select, input } = await import('@inquirer/prompts');
-  const ctx = { input: deps.streams.stdin, output: deps.streams.stdout } as Parameters<typeof select>[1];
+  const ctx = promptContext({ stdin: deps.streams.stdin, output: deps.streams.stdout }) as Parameters<typeof select>[1];
   const tally: Record<Decision, number> = { approved: 0, rejected: 0, skipped: 0 };
 
   const showError = (e: unknown) => {
@@ -129,53 +130,75 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     edits.set(action.action_id, edit);
   };
 
-  for (const [n, plan] of plans.entries()) {
-    const edits = new Map<string, ActionEdit>();
-    let decision: Decision | 'quit' | undefined;
-    while (!decision) {
-      io.line('');
-      io.line(c.dim(`Plan ${n + 1} of ${plans.length}`));
-      io.line(describePlan(preview(plan, edits), c, tz));
-      const choice = await select(
-        {
-          message: 'What now?',
-          choices: [
-            { value: 'approve-execute', name: edits.size ? 'Approve with my edits and execute' : 'Approve and execute' },
-            { value: 'approve', name: 'Approve only (execute later)' },
-            { value: 'edit', name: 'Edit an action' },
-            { value: 'reject', name: 'Reject…' },
-            { value: 'skip', name: 'Skip (decide later)' },
-            { value: 'quit', name: 'Quit' },
-          ],
-        },
-        ctx,
-      );
-      if (choice === 'edit') await editAction(plan, edits);
-      else if (choice === 'approve' || choice === 'approve-execute') {
-        const body = { plan_id: plan.plan_id, execute: choice === 'approve-execute', ...(edits.size ? { actions: [...edits.values()] } : {}) };
-        try {
-          const r = await client.call('POST /agent/approve', { body });
-          io.line(c.green(`✔ ${r.execution ? 'Approved and executed' : 'Approved'} ${r.plan_id}${r.edited ? ' (edited)' : ''}`));
-          if (r.execution) io.line(describeExecution(r.execution, c, tz));
-          decision = 'approved';
-        } catch (e) {
-          showError(e);
-        }
-      } else if (choice === 'reject') {
-        const reason = (await input({ message: 'Why? (optional, remembered for the agents)' }, ctx)).trim();
-        try {
-          await client.call('POST /agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
-          io.line(c.red(`✘ Rejected ${plan.plan_id}${reason ? `: ${reason}` : ''}`));
-          decision = 'rejected';
-        } catch (e) {
-          showError(e);
-        }
-      } else if (choice === 'skip') decision = 'skipped';
-      else decision = 'quit';
-    }
-    if (decision === 'quit') break;
-    tally[decision]++;
+  const kept: string[] = [];
+  let edits = new Map<string, ActionEdit>();
+  let current: Plan | undefined;
+  try {
+    await reviewAll();
+  } catch (e) {
+    if (!isInterrupt(e)) throw e;
+    // Ctrl-C: decisions already sent are kept; the edits of the plan on screen were never sent.
+    const done = kept.length ? `kept: ${kept.join(', ')}` : 'no plan was approved or rejected';
+    const lost = current && edits.size ? `; dropped: your unsaved edits to ${edits.size} action(s) of ${current.plan_id}` : '';
+    io.error(
+      `Interrupted (${tally.approved} approved, ${tally.rejected} rejected, ${tally.skipped} skipped): ${done}${lost}. Undecided plans stay in the queue.`,
+    );
+    throw e;
   }
   io.line('');
   io.line(`Reviewed: ${tally.approved} approved, ${tally.rejected} rejected, ${tally.skipped} skipped.`);
+
+  async function reviewAll(): Promise<void> {
+    for (const [n, plan] of plans.entries()) {
+      edits = new Map<string, ActionEdit>();
+      current = plan;
+      let decision: Decision | 'quit' | undefined;
+      while (!decision) {
+        io.line('');
+        io.line(c.dim(`Plan ${n + 1} of ${plans.length}`));
+        io.line(describePlan(preview(plan, edits), c, tz));
+        const choice = await select(
+          {
+            message: 'What now?',
+            choices: [
+              { value: 'approve-execute', name: edits.size ? 'Approve with my edits and execute' : 'Approve and execute' },
+              { value: 'approve', name: 'Approve only (execute later)' },
+              { value: 'edit', name: 'Edit an action' },
+              { value: 'reject', name: 'Reject…' },
+              { value: 'skip', name: 'Skip (decide later)' },
+              { value: 'quit', name: 'Quit' },
+            ],
+          },
+          ctx,
+        );
+        if (choice === 'edit') await editAction(plan, edits);
+        else if (choice === 'approve' || choice === 'approve-execute') {
+          const body = { plan_id: plan.plan_id, execute: choice === 'approve-execute', ...(edits.size ? { actions: [...edits.values()] } : {}) };
+          try {
+            const r = await client.call('POST /agent/approve', { body });
+            io.line(c.green(`✔ ${r.execution ? 'Approved and executed' : 'Approved'} ${r.plan_id}${r.edited ? ' (edited)' : ''}`));
+            if (r.execution) io.line(describeExecution(r.execution, c, tz));
+            decision = 'approved';
+            kept.push(`${r.plan_id} ${r.execution ? 'approved and executed' : 'approved'}`);
+          } catch (e) {
+            showError(e);
+          }
+        } else if (choice === 'reject') {
+          const reason = (await input({ message: 'Why? (optional, remembered for the agents)' }, ctx)).trim();
+          try {
+            await client.call('POST /agent/reject', { body: { plan_id: plan.plan_id, ...(reason ? { reason } : {}) } });
+            io.line(c.red(`✘ Rejected ${plan.plan_id}${reason ? `: ${reason}` : ''}`));
+            decision = 'rejected';
+            kept.push(`${plan.plan_id} rejected`);
+          } catch (e) {
+            showError(e);
+          }
+        } else if (choice === 'skip') decision = 'skipped';
+        else decision = 'quit';
+      }
+      if (decision === 'quit') break;
+      tally[decision]++;
+      edits = new Map<string, ActionEdit>();
+    }
+  }
 }

@@ -64,7 +64,7 @@ export function renderProfile(p: TempoProfile, io: IO): string {
   p.blocked.forEach((b, i) => {
     if (isWeekly(b)) rows.push(weekRow(`#${i + 1} blocked${b.label ? ` ${b.label}` : ''}`, b, dot));
   });
-  lines.push(rows.length ? table(['', ...WEEKDAYS], rows) : dim('no time ranges'));
+  lines.push(rows.length ? table(['', ...WEEKDAYS], rows, io.width) : dim('no time ranges'));
   const oneOff = p.blocked.map((b, i) => [b, i] as const).filter(([b]) => !isWeekly(b));
   if (oneOff.length) {
     lines.push('', bold('Blocked once'));

@@ -1,9 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../client/http.js';
 import { AppError } from '../../../errors.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { editFailed, parseObject, readEdited, refusalLines, withError } from './edit-loop.js';
 import { openEditor } from './editor.js';
 import { fetchTrace } from './fetch-trace.js';
 import { describeTrace, type Trace } from './format.js';
@@ -16,6 +17,9 @@ interface EditOpts {
 
 const send = (client: ApiClient, uid: string, updates: Record<string, unknown>, expected_version?: number) =>
   client.call('PATCH /memory/edit', { body: { uid, updates, ...(expected_version !== undefined ? { expected_version } : {}) } });
+
+/** A refusal the person can fix in the editor (a bad value), as opposed to one they cannot (a conflict, a missing trace). */
+const fixable = (e: unknown): e is AppError => e instanceof AppError && (e.status === 400 || e.status === 422);
 
 export async function run({ args, opts }: RunInput<EditOpts>, deps: CliDeps): Promise<void> {
   const uid = args[0]!;
@@ -32,29 +36,48 @@ export async function run({ args, opts }: RunInput<EditOpts>, deps: CliDeps): Pr
   await writeFile(file, JSON.stringify(current, null, 2) + '\n', { mode: 0o600 });
   let keep = true;
   try {
-    openEditor(file, deps);
-    let edited: unknown;
-    try {
-      edited = JSON.parse(await readFile(file, 'utf8'));
-    } catch (e) {
-      throw new AppError(422, 'validation_failed', `The edited trace is not valid JSON (${(e as Error).message}); your text is kept in ${file}.`);
+    // The editor loop: invalid JSON or a refused change reopens the editor with the reason on top,
+    // until the change is saved, the file is emptied, or it is saved again as it was refused.
+    let refused: string | undefined;
+    for (;;) {
+      openEditor(file, deps);
+      const saved = await readEdited(file);
+      if (saved.empty) {
+        keep = false;
+        deps.io.note('kairos: the file was emptied: edit cancelled, the trace was left as it is');
+        return;
+      }
+      const fail = async (why: string[]) => {
+        // Saved again unchanged after a refusal: the person gives up (and a script cannot loop forever).
+        if (saved.body === refused) throw editFailed(why, file);
+        refused = saved.body;
+        await withError(file, saved.body, why);
+      };
+      const parsed = parseObject(saved.body);
+      if ('error' in parsed) {
+        await fail([parsed.error]);
+        continue;
+      }
+      const updates = changedFields(current, parsed.ok);
+      if (!Object.keys(updates).length) {
+        keep = false;
+        deps.io.note('kairos: no changes; the trace was left as it is');
+        return;
+      }
+      try {
+        // The version read before editing: a change made meanwhile is refused (409), not overwritten.
+        show(await send(client, uid, updates, opts.expectedVersion ?? current.version));
+        keep = false;
+        return;
+      } catch (e) {
+        if (fixable(e)) {
+          await fail(refusalLines(e));
+          continue;
+        }
+        if (e instanceof AppError && e.status < 500) throw new AppError(e.status, e.code, `${e.message} Your edit is kept in ${file}.`, { details: e.details });
+        throw e;
+      }
     }
-    if (!edited || typeof edited !== 'object' || Array.isArray(edited))
-      throw new AppError(422, 'validation_failed', `The edited text must stay one JSON object; it is kept in ${file}.`);
-    const updates = changedFields(current, edited as Record<string, unknown>);
-    if (!Object.keys(updates).length) {
-      keep = false;
-      deps.io.note('kairos: no changes; the trace was left as it is');
-      return;
-    }
-    // The version read before editing: a change made meanwhile is refused (409), not overwritten.
-    try {
-      show(await send(client, uid, updates, opts.expectedVersion ?? current.version));
-    } catch (e) {
-      if (e instanceof AppError && e.status < 500) throw new AppError(e.status, e.code, `${e.message} Your edit is kept in ${file}.`, { details: e.details });
-      throw e;
-    }
-    keep = false;
   } finally {
     if (!keep) await rm(dir, { recursive: true, force: true });
   }

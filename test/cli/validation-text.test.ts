@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+
+// The daemon's raw validation answers become sentences naming the flag or field, with an example
+// (issue 19); --json still prints the API's envelope as it is.
+const d = useDaemon();
+const kairos = (args: string[], input?: string) => runCli(args, { env: cliEnv(d), ...(input !== undefined ? { input } : {}) });
+
+describe('validation errors on the command line', () => {
+  it('a query field is said of its flag, with the value given and an example', async () => {
+    const r = await kairos(['cal', 'list', '--from', '2031-13-01']);
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe('kairos: --from: "2031-13-01" is not a date or time it can read (e.g. --from 2031-02-01 or --from monday).\n');
+    const json = await kairos(['--json', 'cal', 'list', '--from', '2031-13-01']);
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: 'validation_failed', message: 'Invalid query: start: Invalid input', details: [{ path: 'start', message: 'Invalid input' }] },
+    });
+  });
+
+  it('a field of a pushed trace is said of the trace (counted from 1), with an example', async () => {
+    const r = await kairos(['trace', 'push', '-'], '{"type":"goal","content":"x","importance":9}\n{"type":"goal","task_id":5,"content":"y"}\n');
+    expect(r.code).toBe(6);
+    expect(r.stderr).toBe(
+      [
+        'kairos: trace 1: task_id is missing (e.g. "task_id": "marathon").',
+        'kairos: trace 1: importance must be at most 5 (e.g. "importance": 3).',
+        'kairos: trace 2: task_id must be text, not a number (e.g. "task_id": "marathon").',
+        '',
+      ].join('\n'),
+    );
+  });
+});
