@@ -105,6 +105,10 @@ complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks fir
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
 complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
 complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
+complete -c kairos -n '__kairos_path_is cal' -a subscribe -d 'subscribe to a remote .ics feed (http, https, webcal); the daemon refreshes it, its events are read-only'
+complete -c kairos -n '__kairos_path_is cal' -a subscriptions -d 'list subscriptions: last refresh, last error, event count'
+complete -c kairos -n '__kairos_path_is cal' -a refresh -d 'refresh a subscription now (all of them without an id)'
+complete -c kairos -n '__kairos_path_is cal' -a unsubscribe -d 'remove a subscription and its feed\'s events (asks first on a terminal; --yes otherwise)'
 complete -c kairos -n '__kairos_path_is cal' -l help
 complete -c kairos -n '__kairos_path_is cal add' -l at
 complete -c kairos -n '__kairos_path_is cal add' -l for
@@ -138,6 +142,13 @@ complete -c kairos -n '__kairos_path_is cal export' -l output
 complete -c kairos -n '__kairos_path_is cal export' -l help
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l name
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l help
+complete -c kairos -n '__kairos_path_is cal subscribe' -l name
+complete -c kairos -n '__kairos_path_is cal subscribe' -l every
+complete -c kairos -n '__kairos_path_is cal subscribe' -l help
+complete -c kairos -n '__kairos_path_is cal subscriptions' -l help
+complete -c kairos -n '__kairos_path_is cal refresh' -l help
+complete -c kairos -n '__kairos_path_is cal unsubscribe' -l yes
+complete -c kairos -n '__kairos_path_is cal unsubscribe' -l help
 complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
 complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
 complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'

@@ -5,6 +5,7 @@ import { IsoDateTime } from './common.js';
 import { EXPORT_FORMATS } from './export.js';
 import { PatchOp, type StoredTrace } from './memory.js';
 import { Plan } from './plans.js';
+import { Subscription } from './sync.js';
 import { TempoProfile } from './tempo.js';
 
 /**
@@ -81,6 +82,16 @@ export const StoredCheckpoint = z.object({
 });
 export type StoredCheckpoint = z.infer<typeof StoredCheckpoint>;
 
+/**
+ * A feed subscription as stored: the API shape without what is computed at read time, plus the
+ * validators of the last good copy (ETag, Last-Modified) for a conditional refresh.
+ */
+export const StoredSubscription = Subscription.omit({ event_count: true, next_refresh_at: true }).extend({
+  etag: z.string().nullable(),
+  last_modified: z.string().nullable(),
+});
+export type StoredSubscription = z.infer<typeof StoredSubscription>;
+
 /** Collection name → document type: the store's map. */
 export interface Documents {
   users: StoredUser;
@@ -91,4 +102,5 @@ export interface Documents {
   plans: StoredPlan;
   tempo_profiles: StoredProfile;
   checkpoints: StoredCheckpoint;
+  subscriptions: StoredSubscription;
 }

@@ -18,6 +18,7 @@ import { ensureOwnerCredentials } from './credentials.js';
 import { hardenIntrinsics } from './harden.js';
 import { acquireLock, DaemonRunningError } from './lock.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
+import { startSyncTimer } from './sync-timer.js';
 
 export interface RunOptions {
   home: string;
@@ -115,6 +116,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       tls,
       ...(fallbackFrom !== undefined ? { port_fallback_from: fallbackFrom } : {}),
     });
+    const syncTimer = startSyncTimer(services, config.sync.checkMs, logger);
     (opts.stdout ?? ((l) => process.stdout.write(l + '\n')))(`kairos listening on ${url}`);
     logger.info({ url, version: VERSION, home: paths.home }, 'daemon started');
 
@@ -132,6 +134,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
         await closed;
         clearTimeout(force);
         await children;
+        await syncTimer.stop();
         await store!.close();
         await removeDaemonState(paths.daemonJson, process.pid);
         await release();

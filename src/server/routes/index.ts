@@ -8,6 +8,7 @@ import { debugRoutes } from './debug.js';
 import { exportRoutes } from './export.js';
 import { memoryRoutes } from './memory.js';
 import { statusRoutes } from './status.js';
+import { subscriptionRoutes } from './subscriptions.js';
 import { systemRoutes } from './system.js';
 import { tempoRoutes } from './tempo.js';
 import { userRoutes } from './users.js';
@@ -24,6 +25,7 @@ export function allRoutes(): RouteDef[] {
     ...chatSummaryRoutes,
     ...debugRoutes,
     ...calendarRoutes,
+    ...subscriptionRoutes,
     ...tempoRoutes,
     ...exportRoutes,
     ...agentRoutes,

@@ -101,4 +101,42 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .action(lazy(ctx, () => import('./subscribe-url.js'))),
     ['kairos cal subscribe-url', 'kairos cal subscribe-url --name "phone calendar" --json | jq -r .url'],
   );
+  examples(
+    cal
+      .command('subscribe')
+      .description('subscribe to a remote .ics feed (http, https, webcal); the daemon refreshes it, its events are read-only')
+      .argument('<url>', 'address of the feed')
+      .option('--name <name>', "name shown on the feed's events (default: the URL's host and file)")
+      .option('--every <interval>', 'refresh interval: 30m, 2h, 1d (default 1h; at least 5m)')
+      .action(lazy(ctx, () => import('./subscribe.js'))),
+    [
+      'kairos cal subscribe webcal://example.com/holidays.ics --name Holidays',
+      'kairos cal subscribe https://calendar.example.com/team.ics --every 30m',
+      'kairos cal subscribe https://example.com/f.ics --json | jq .refresh',
+    ],
+  );
+  examples(
+    cal
+      .command('subscriptions')
+      .description('list subscriptions: last refresh, last error, event count')
+      .action(lazy(ctx, () => import('./subscriptions.js'))),
+    ['kairos cal subscriptions', 'kairos cal subscriptions --json | jq ".subscriptions[] | select(.last_error)"'],
+  );
+  examples(
+    cal
+      .command('refresh')
+      .description('refresh a subscription now (all of them without an id)')
+      .argument('[id]', 'subscription id (sub_…)')
+      .action(lazy(ctx, () => import('./refresh.js'))),
+    ['kairos cal refresh', 'kairos cal refresh sub_01j…'],
+  );
+  examples(
+    cal
+      .command('unsubscribe')
+      .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
+      .argument('<id>', 'subscription id (sub_…)')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./unsubscribe.js'))),
+    ['kairos cal unsubscribe sub_01j… --yes'],
+  );
 }
