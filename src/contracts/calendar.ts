@@ -5,7 +5,7 @@ import { IsoDateTime, QueryBool } from './common.js';
 import { TimeZone } from './users.js';
 
 export const EVENT_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
-export const EVENT_SOURCES = ['api', 'import', 'agent', 'subscription'] as const;
+export const EVENT_SOURCES = ['api', 'import', 'agent', 'subscription', 'caldav'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 export type EventSource = (typeof EVENT_SOURCES)[number];
 

@@ -47,7 +47,20 @@ import {
   RejectRequest,
 } from './plans.js';
 import { AgentStatus } from './status.js';
-import { SubscribeRequest, SubscriptionCreated, SubscriptionIdParams, SubscriptionList, SubscriptionRemoved } from './sync.js';
+import {
+  AccountList,
+  AccountNameParams,
+  AccountRemoved,
+  AddAccountRequest,
+  CaldavAccount,
+  SubscribeRequest,
+  SubscriptionCreated,
+  SubscriptionIdParams,
+  SubscriptionList,
+  SubscriptionRemoved,
+  SyncRunList,
+  SyncRunQuery,
+} from './sync.js';
 import { Health, VersionInfo } from './system.js';
 import { AdjustRequest, TagList, TempoProfile, TempoQuery } from './tempo.js';
 import { ProfileQuery, RegisterRequest, SetPasswordRequest, UpdateUserRequest, UserProfile } from './users.js';
@@ -117,6 +130,10 @@ export const endpoints = {
   'GET /calendar/subscriptions': { response: SubscriptionList },
   'POST /calendar/subscriptions/{id}/refresh': { params: SubscriptionIdParams, response: SubscriptionCreated },
   'DELETE /calendar/subscriptions/{id}': { params: SubscriptionIdParams, response: SubscriptionRemoved },
+  'POST /calendar/sync/accounts': { body: AddAccountRequest, response: CaldavAccount, status: 201 },
+  'GET /calendar/sync/accounts': { response: AccountList },
+  'POST /calendar/sync/run': { query: SyncRunQuery, response: SyncRunList },
+  'DELETE /calendar/sync/accounts/{name}': { params: AccountNameParams, response: AccountRemoved },
 
   'GET /tempo/tags': { query: TempoQuery, response: TagList },
   'GET /tempo/profile': { query: TempoQuery, response: TempoProfile },

@@ -2,17 +2,18 @@ import type { Logger, Services } from '../server/services.js';
 
 /**
  * The daemon's clock for calendar sync: every `checkMs` it refreshes the subscriptions that are
- * due, one round at a time (a slow feed delays the next round, never doubles it). Stopped with
+ * due and syncs the CalDAV accounts that are due, one round at a time (a slow feed delays the next round, never doubles it). Stopped with
  * the daemon: `stop()` waits for the round under way, so no refresh is cut between two chunks
  * by the store closing.
  */
-export function startSyncTimer(services: Pick<Services, 'subscriptions'>, checkMs: number, logger: Logger): { stop(): Promise<void> } {
+export function startSyncTimer(services: Pick<Services, 'subscriptions' | 'caldav'>, checkMs: number, logger: Logger): { stop(): Promise<void> } {
   let round: Promise<void> | undefined;
   let stopped = false;
   const tick = () => {
     if (round || stopped) return;
     round = services.subscriptions
       .refreshDue()
+      .then(() => services.caldav.runDue())
       .then(() => {})
       .catch((e: unknown) => logger.error({ err: String(e) }, 'subscription round failed'))
       .finally(() => {

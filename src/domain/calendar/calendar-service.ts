@@ -559,7 +559,8 @@ export class CalendarService {
     return feedEvents(this.d.store, feed).size;
   }
 
-  private feedPorts(): FeedPorts {
+  /** How another area stages event changes with their traces and hooks (feeds, CalDAV sync), and publishes them after commit. */
+  feedPorts(): FeedPorts {
     return {
       store: this.d.store,
       clock: this.d.clock,

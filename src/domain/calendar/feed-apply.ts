@@ -140,7 +140,7 @@ export async function removeFeed(ports: FeedPorts, feed: { id: string; userId: s
 }
 
 /** The fields a feed sets: everything of an imported core, and the overrides. */
-const FEED_FIELDS = [
+export const FEED_FIELDS = [
   'title',
   'scheduled_for',
   'duration_minutes',

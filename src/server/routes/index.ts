@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { agentRoutes } from './agent.js';
 import { authRoutes } from './auth.js';
+import { caldavRoutes } from './caldav.js';
 import { calendarRoutes } from './calendar.js';
 import { chatRoutes } from './chat.js';
 import { chatSummaryRoutes } from './chat-summary.js';
@@ -26,6 +27,7 @@ export function allRoutes(): RouteDef[] {
     ...debugRoutes,
     ...calendarRoutes,
     ...subscriptionRoutes,
+    ...caldavRoutes,
     ...tempoRoutes,
     ...exportRoutes,
     ...agentRoutes,
