@@ -109,6 +109,7 @@ complete -c kairos -n '__kairos_path_is cal' -a subscribe -d 'subscribe to a rem
 complete -c kairos -n '__kairos_path_is cal' -a subscriptions -d 'list subscriptions: last refresh, last error, event count'
 complete -c kairos -n '__kairos_path_is cal' -a refresh -d 'refresh a subscription now (all of them without an id)'
 complete -c kairos -n '__kairos_path_is cal' -a unsubscribe -d 'remove a subscription and its feed\'s events (asks first on a terminal; --yes otherwise)'
+complete -c kairos -n '__kairos_path_is cal' -a sync -d 'two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)'
 complete -c kairos -n '__kairos_path_is cal' -l help
 complete -c kairos -n '__kairos_path_is cal add' -l at
 complete -c kairos -n '__kairos_path_is cal add' -l for
@@ -149,6 +150,19 @@ complete -c kairos -n '__kairos_path_is cal subscriptions' -l help
 complete -c kairos -n '__kairos_path_is cal refresh' -l help
 complete -c kairos -n '__kairos_path_is cal unsubscribe' -l yes
 complete -c kairos -n '__kairos_path_is cal unsubscribe' -l help
+complete -c kairos -n '__kairos_path_is cal sync' -a add -d 'add a CalDAV collection (the credentials are checked first; the password is kept in the home folder, mode 0600)'
+complete -c kairos -n '__kairos_path_is cal sync' -a list -d 'accounts: last sync, its counts and last error'
+complete -c kairos -n '__kairos_path_is cal sync' -a run -d 'sync now (one account, or all of them); reports counts and conflicts'
+complete -c kairos -n '__kairos_path_is cal sync' -a remove -d 'remove an account and its stored password (its events stay in kairos)'
+complete -c kairos -n '__kairos_path_is cal sync' -l help
+complete -c kairos -n '__kairos_path_is cal sync add' -l collection
+complete -c kairos -n '__kairos_path_is cal sync add' -l user
+complete -c kairos -n '__kairos_path_is cal sync add' -l password-stdin
+complete -c kairos -n '__kairos_path_is cal sync add' -l help
+complete -c kairos -n '__kairos_path_is cal sync list' -l help
+complete -c kairos -n '__kairos_path_is cal sync run' -l help
+complete -c kairos -n '__kairos_path_is cal sync remove' -l yes
+complete -c kairos -n '__kairos_path_is cal sync remove' -l help
 complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
 complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
 complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'

@@ -1,5 +1,13 @@
 import { calendarMultiGet, createObject, type DAVResponse, deleteObject, propfind, syncCollection, updateObject } from 'tsdav';
-import { type CalDavConnector, type CalDavCredentials, CalDavError, type CalDavSession, type ChangeSet, type RemoteObject, type RemoteRef } from '../domain/sync/caldav-port.js';
+import {
+  type CalDavConnector,
+  type CalDavCredentials,
+  CalDavError,
+  type CalDavSession,
+  type ChangeSet,
+  type RemoteObject,
+  type RemoteRef,
+} from '../domain/sync/caldav-port.js';
 
 export interface CalDavOptions {
   /** Each request, connect to last byte (default 30 s). */
@@ -28,7 +36,8 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
         } catch (e) {
           if (e instanceof CalDavError) throw e;
           const name = (e as Error).name;
-          if (name === 'TimeoutError' || name === 'AbortError') throw new CalDavError('caldav_timeout', `The CalDAV server did not answer ${what} within ${timeoutMs / 1000} s.`);
+          if (name === 'TimeoutError' || name === 'AbortError')
+            throw new CalDavError('caldav_timeout', `The CalDAV server did not answer ${what} within ${timeoutMs / 1000} s.`);
           const cause = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
           throw new CalDavError('caldav_unreachable', `The CalDAV server at ${new URL(base).host} could not be reached (${cause ?? 'network error'}) ${what}.`);
         }
@@ -69,7 +78,9 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
 
       const listing = async (): Promise<RemoteRef[]> => {
         const rs = check(
-          await guard('when listing the collection', () => propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetchOptions: fetchOptions() })),
+          await guard('when listing the collection', () =>
+            propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetchOptions: fetchOptions() }),
+          ),
           'when listing the collection',
         );
         return rs.filter((r) => isObject(r.href) && r.ok).map((r) => ({ href: hrefOf(r.href!), etag: etagOf(r) }));
@@ -93,7 +104,8 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
             const top = rs[0];
             const token = top?.raw?.multistatus?.syncToken;
             // A token the server no longer knows (RFC 6578 §3.2: 403/409 valid-sync-token): list everything.
-            if (rs.length === 1 && top && !top.ok && (top.status === 403 || top.status === 409) && state.syncToken) return { method: 'etag-listing', ctag: null, all: await listing() };
+            if (rs.length === 1 && top && !top.ok && (top.status === 403 || top.status === 409) && state.syncToken)
+              return { method: 'etag-listing', ctag: null, all: await listing() };
             check(rs, 'during sync-collection');
             if (typeof token === 'string' || typeof token === 'number') {
               const objects = rs.filter((r) => isObject(r.href));

@@ -241,7 +241,10 @@ suite('two-way CalDAV with Radicale', () => {
     }
     const who = await d.api('POST', '/user/register', { body: { email: 'bulk@example.com', password: 'correct horse battery', display_name: 'Bulk' } });
     const as = { 'x-user-id': who.json.user_id };
-    const add = await d.api('POST', '/calendar/sync/accounts', { body: { name: 'big', url: viaProxy(big), username: rad.user, password: rad.password }, headers: as });
+    const add = await d.api('POST', '/calendar/sync/accounts', {
+      body: { name: 'big', url: viaProxy(big), username: rad.user, password: rad.password },
+      headers: as,
+    });
     expect(add.status, add.text).toBe(201);
     const r = await d.api('POST', '/calendar/sync/run?name=big', { headers: as, timeoutMs: 120_000 });
     expect(r.json.runs[0]).toMatchObject({ status: 'ok', counts: { pulled: 500, pushed: 0 } });

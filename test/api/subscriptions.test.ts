@@ -83,7 +83,12 @@ describe('a subscription', () => {
   it.each([
     ['an HTTP error', { status: 500, body: 'oops' }, 'feed_http_error', /HTTP 500/],
     ['a page that is not iCalendar', { body: '<html><body>Sign in</body></html>', headers: { 'content-type': 'text/html' } }, 'feed_not_calendar', /iCalendar/],
-    ['a feed whose every event is broken', { body: 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:no start\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' }, 'feed_not_calendar', /could be read/],
+    [
+      'a feed whose every event is broken',
+      { body: 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:no start\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n' },
+      'feed_not_calendar',
+      /could be read/,
+    ],
     ['a redirect to a file: URL', { status: 302, headers: { location: 'file:///etc/passwd' } }, 'feed_redirects', /only http and https/],
     ['a redirect loop', { status: 302, headers: { location: '/team.ics' } }, 'feed_redirects', /more than 5/],
   ])('%s: a clear error, the last good copy kept', async (_what, route, code, message) => {

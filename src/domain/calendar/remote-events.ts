@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { StoredTrace } from '../../contracts/memory.js';
 import { toIcs } from '../../ical/export.js';
 import type { Tx } from '../../store/store.js';
-import { span, type StoredEvent } from './event.js';
+import { newId } from '../ids.js';
+import { type StoredEvent, span } from './event.js';
 import { FEED_FIELDS, type FeedPorts } from './feed-apply.js';
 import type { ImportedCore } from './import-check.js';
-import { newId } from '../ids.js';
 
 /**
  * The calendar's side of two-way sync: events written from a server's copy, and an event as the
@@ -31,7 +31,15 @@ export function eventFingerprint(e: StoredEvent): string {
 }
 
 /** Create (no `uid`) or replace the event with the server's content. New events are `source: caldav`, keyed by the UID when free. */
-export function stageRemoteUpsert(ports: FeedPorts, tx: Tx, userId: string, uid: string | undefined, icalUid: string, core: ImportedCore, now: Date): StagedChange {
+export function stageRemoteUpsert(
+  ports: FeedPorts,
+  tx: Tx,
+  userId: string,
+  uid: string | undefined,
+  icalUid: string,
+  core: ImportedCore,
+  now: Date,
+): StagedChange {
   const nowIso = now.toISOString();
   const before = uid ? tx.get('events', uid) : undefined;
   let event: StoredEvent;

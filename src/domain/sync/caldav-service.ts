@@ -59,7 +59,9 @@ export class CaldavService {
     if (this.d.store.get('caldav_accounts', id)) throw conflict(`You already have a sync account named "${req.name}".`, 'account_exists');
     // A collection that cannot be reached or read is a URL or credentials to correct: 422, nothing stored.
     await this.d.connector.open(req.url, { username: req.username, password: req.password }).catch((e: unknown) => {
-      throw e instanceof CalDavError ? new AppError(422, e.code, `${e.message} The account was not added.`.replace('Nothing was changed. ', '')) : asAppError(e);
+      throw e instanceof CalDavError
+        ? new AppError(422, e.code, `${e.message} The account was not added.`.replace('Nothing was changed. ', ''))
+        : asAppError(e);
     });
     await this.d.secrets.set(id, { username: req.username, password: req.password });
     const acct: StoredCaldavAccount = {
@@ -218,7 +220,8 @@ export class CaldavService {
             tx.put('caldav_items', { ...item, etag: obj.etag, fingerprint: eventFingerprint(local) });
             continue;
           }
-          if (local && item && eventFingerprint(local) !== item.fingerprint) traces.push(this.conflictTrace(tx, acct, local, 'both sides changed it', now, result));
+          if (local && item && eventFingerprint(local) !== item.fingerprint)
+            traces.push(this.conflictTrace(tx, acct, local, 'both sides changed it', now, result));
           const r = stageRemoteUpsert(ports, tx, acct.user_id, local?.uid, uid, core, now);
           done.push(r);
           result.counts.pulled++;
@@ -298,7 +301,16 @@ export class CaldavService {
         if (err instanceof CalDavError && err.code === 'precondition_failed') continue;
         throw err;
       }
-      const next: CaldavItem = { id: itemId(acct.id, e.uid), account_id: acct.id, user_id: acct.user_id, event_uid: e.uid, ical_uid: icalUid, href, etag, fingerprint: fp };
+      const next: CaldavItem = {
+        id: itemId(acct.id, e.uid),
+        account_id: acct.id,
+        user_id: acct.user_id,
+        event_uid: e.uid,
+        ical_uid: icalUid,
+        href,
+        etag,
+        fingerprint: fp,
+      };
       await this.d.store.transact((tx) => {
         tx.put('caldav_items', next);
       });
@@ -342,6 +354,7 @@ function sameContent(e: StoredEvent, core: ImportedCore): boolean {
 /** A sync failure as the API's error: a CalDAV one keeps its code (401/403 from the server is a 422 here: the stored credentials are wrong, not the caller's key). */
 function asAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;
-  if (e instanceof CalDavError) return new AppError(e.code === 'caldav_auth_failed' || e.code === 'caldav_not_calendar' ? 422 : 502, e.code, e.message, { expose: true });
+  if (e instanceof CalDavError)
+    return new AppError(e.code === 'caldav_auth_failed' || e.code === 'caldav_not_calendar' ? 422 : 502, e.code, e.message, { expose: true });
   return new AppError(500, 'sync_failed', 'The sync stopped on an internal error (see the daemon log); nothing half-applied is kept.', { cause: e });
 }

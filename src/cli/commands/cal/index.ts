@@ -139,4 +139,43 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .action(lazy(ctx, () => import('./unsubscribe.js'))),
     ['kairos cal unsubscribe sub_01j… --yes'],
   );
+  const sync = cal.command('sync').description('two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)');
+  examples(
+    sync
+      .command('add')
+      .description('add a CalDAV collection (the credentials are checked first; the password is kept in the home folder, mode 0600)')
+      .argument('<name>', 'a short name for the account (letters, digits, . _ -)')
+      .requiredOption('--collection <url>', 'URL of the calendar collection (--url is the daemon’s address, a global option)')
+      .requiredOption('--user <user>', 'user name on the server')
+      .option('--password-stdin', 'read the password from stdin instead of prompting')
+      .action(lazy(ctx, () => import('./sync-add.js'))),
+    [
+      'kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice',
+      'pass show dav | kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice --password-stdin',
+    ],
+  );
+  examples(
+    sync
+      .command('list')
+      .description('accounts: last sync, its counts and last error')
+      .action(lazy(ctx, () => import('./sync-list.js'))),
+    ['kairos cal sync list', 'kairos cal sync list --json | jq ".accounts[].last_error"'],
+  );
+  examples(
+    sync
+      .command('run')
+      .description('sync now (one account, or all of them); reports counts and conflicts')
+      .argument('[name]', 'account name')
+      .action(lazy(ctx, () => import('./sync-run.js'))),
+    ['kairos cal sync run', 'kairos cal sync run work --json | jq .runs[0].conflicts'],
+  );
+  examples(
+    sync
+      .command('remove')
+      .description('remove an account and its stored password (its events stay in kairos)')
+      .argument('<name>', 'account name')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./sync-remove.js'))),
+    ['kairos cal sync remove work --yes'],
+  );
 }
