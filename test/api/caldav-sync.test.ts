@@ -1,6 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { useDaemon } from '../helpers/daemon.js';
 import { HAS_RADICALE, type Radicale, startDavProxy, startRadicale } from '../helpers/radicale.js';
 
@@ -120,8 +121,15 @@ suite('two-way CalDAV with Radicale', () => {
     const local = await byTitle('Agreed');
     await rad.dav('PUT', `${work}both.ics`, vevent('both', 'Server says'), { 'content-type': 'text/calendar' });
     await d.api('PATCH', '/calendar/edit', { body: { uid: local.uid, updates: { title: 'Kairos says' } } });
+    const ws = new WebSocket(`${d.base.replace('http', 'ws')}/ws?topics=events`, { headers: { authorization: `Bearer ${d.key}` } });
+    const frames: any[] = [];
+    ws.on('message', (m) => frames.push(JSON.parse(String(m))));
+    await new Promise((ok, fail) => ws.once('open', ok).once('error', fail));
     const r = await run();
     expect(r.counts.conflicts).toBe(1);
+    for (let i = 0; i < 100 && !frames.some((f) => f.type === 'event.sync_conflict'); i++) await new Promise((ok) => setTimeout(ok, 20));
+    ws.close();
+    expect(frames.find((f) => f.type === 'event.sync_conflict')?.data).toMatchObject({ account: 'work', event_uid: local.uid, trace_uid: r.conflicts[0].trace_uid });
     expect(r.conflicts[0]).toMatchObject({ event_uid: local.uid, title: 'Kairos says' });
     expect(await byTitle('Server says')).toBeDefined();
     expect(await byTitle('Kairos says')).toBeUndefined();
@@ -229,6 +237,8 @@ suite('two-way CalDAV with Radicale', () => {
     const hrefs = [...listing.text.matchAll(/<(?:\w+:)?href>([^<]+\.ics)<\/(?:\w+:)?href>/gi)].map((m) => m[1]);
     const local = (await events()).filter((e) => e.source !== 'subscription');
     expect(hrefs.length).toBe(local.length);
+    const status = await d.api('GET', '/agent/status');
+    expect(status.json.sync.accounts[0]).toMatchObject({ name: 'work', last_error: null, last_counts: { pushed: 3 } });
     expect((await run()).counts).toEqual({ pulled: 0, pushed: 0, removed_local: 0, removed_remote: 0, conflicts: 0 });
   });
 

@@ -241,7 +241,7 @@ export class CaldavService {
       for (const c of staged.done) ports.publish(c.kind, c.event, c.trace);
       for (const t of staged.traces) {
         this.d.announceTrace(t, 'created');
-        this.d.bus.publish(acct.user_id, 'sync.conflict', { account: acct.name, event_uid: t.linked_event_uid, trace_uid: t.uid });
+        this.d.bus.publish(acct.user_id, 'event.sync_conflict', { account: acct.name, event_uid: t.linked_event_uid, trace_uid: t.uid });
       }
     }
     // The new token only once every change it covers is applied: a stop before this repeats the pull, which skips what is done.
