@@ -103,11 +103,11 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
             );
             const top = rs[0];
             const token = top?.raw?.multistatus?.syncToken;
-            // A token the server no longer knows (RFC 6578 §3.2: 403/409 valid-sync-token): list everything.
-            if (rs.length === 1 && top && !top.ok && (top.status === 403 || top.status === 409) && state.syncToken)
-              return { method: 'etag-listing', ctag: null, all: await listing() };
-            check(rs, 'during sync-collection');
-            if (typeof token === 'string' || typeof token === 'number') {
+            // Refused — a token the server no longer knows (RFC 6578 §3.2), or a report it announced but
+            // does not serve — falls back to the ctag and an etag listing; a wrong password does not.
+            const refused = rs.length === 1 && top !== undefined && !top.ok && !top.props;
+            if (refused && top.status === 401) check(rs, 'during sync-collection');
+            if (!refused && (typeof token === 'string' || typeof token === 'number')) {
               const objects = rs.filter((r) => isObject(r.href));
               return {
                 method: 'sync-collection',

@@ -115,6 +115,24 @@ suite('two-way CalDAV with Radicale', () => {
     expect((await rad.dav('GET', `${work}${encodeURIComponent(mine.uid)}.ics`)).status).toBe(404);
   });
 
+  it('a server that refuses sync-collection: changes found by ctag and an etag listing, then nothing to do', async () => {
+    proxy.state.refuseSyncCollection = true;
+    try {
+      await rad.dav('PUT', `${work}listing.ics`, vevent('listing', 'Found by listing'), { 'content-type': 'text/calendar' });
+      const r = await run();
+      expect(r).toMatchObject({ status: 'ok', method: 'etag-listing', counts: { pulled: 1, pushed: 0 } });
+      expect(await byTitle('Found by listing')).toBeDefined();
+      proxy.reset();
+      const again = await run();
+      expect(again).toMatchObject({ status: 'ok', method: 'none', counts: { pulled: 0, pushed: 0 } });
+      expect(proxy.counts.PUT ?? 0).toBe(0);
+      await rad.dav('DELETE', `${work}listing.ics`);
+      expect((await run()).counts.removed_local).toBe(1);
+    } finally {
+      proxy.state.refuseSyncCollection = false;
+    }
+  });
+
   it('a conflict keeps both: the server wins in the calendar, the local version is a sync_conflict trace', async () => {
     await rad.dav('PUT', `${work}both.ics`, vevent('both', 'Agreed'), { 'content-type': 'text/calendar' });
     await run();
@@ -129,7 +147,11 @@ suite('two-way CalDAV with Radicale', () => {
     expect(r.counts.conflicts).toBe(1);
     for (let i = 0; i < 100 && !frames.some((f) => f.type === 'event.sync_conflict'); i++) await new Promise((ok) => setTimeout(ok, 20));
     ws.close();
-    expect(frames.find((f) => f.type === 'event.sync_conflict')?.data).toMatchObject({ account: 'work', event_uid: local.uid, trace_uid: r.conflicts[0].trace_uid });
+    expect(frames.find((f) => f.type === 'event.sync_conflict')?.data).toMatchObject({
+      account: 'work',
+      event_uid: local.uid,
+      trace_uid: r.conflicts[0].trace_uid,
+    });
     expect(r.conflicts[0]).toMatchObject({ event_uid: local.uid, title: 'Kairos says' });
     expect(await byTitle('Server says')).toBeDefined();
     expect(await byTitle('Kairos says')).toBeUndefined();

@@ -93,16 +93,25 @@ export async function startRadicale(): Promise<Radicale> {
 
 /**
  * An HTTP proxy in front of Radicale that counts the requests by method and can drop the
- * connection (the server "going away") once `failAfter` writes (PUT/DELETE) have passed.
+ * connection (the server "going away") once `failAfterWrites` writes (PUT/DELETE) have passed, or
+ * refuse the sync-collection report (a server without RFC 6578).
  */
 export async function startDavProxy(target: string) {
   const counts: Record<string, number> = {};
-  const state = { failAfterWrites: Infinity, writes: 0 };
-  const server: Server = createServer((req, res) => {
+  const state = { failAfterWrites: Infinity, writes: 0, refuseSyncCollection: false };
+  const server: Server = createServer(async (req, res) => {
     counts[req.method!] = (counts[req.method!] ?? 0) + 1;
     const write = req.method === 'PUT' || req.method === 'DELETE';
     if (write && state.writes++ >= state.failAfterWrites) {
       req.socket.destroy();
+      return;
+    }
+    const parts: Buffer[] = [];
+    for await (const b of req) parts.push(b as Buffer);
+    const body = Buffer.concat(parts);
+    // A server without RFC 6578: the report is refused, as servers that do not implement it answer.
+    if (state.refuseSyncCollection && req.method === 'REPORT' && body.includes('sync-collection')) {
+      res.writeHead(501).end('not implemented');
       return;
     }
     const t = new URL(target);
@@ -111,7 +120,7 @@ export async function startDavProxy(target: string) {
       r.pipe(res);
     });
     up.on('error', () => res.destroy());
-    req.pipe(up);
+    up.end(body);
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', () => ok()));
   return {
