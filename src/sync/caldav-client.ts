@@ -28,7 +28,10 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
   return {
     async open(url: string, creds: CalDavCredentials): Promise<CalDavSession> {
       const base = url.endsWith('/') ? url : `${url}/`;
-      const headers = { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` };
+      const headers = {
+        authorization:
+          'accessToken' in creds ? `Bearer ${await creds.accessToken()}` : `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+      };
       const fetchOptions = () => ({ signal: AbortSignal.timeout(timeoutMs) });
       const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
         try {

@@ -1,4 +1,4 @@
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -260,6 +260,7 @@ suite('two-way CalDAV with Radicale', () => {
     const local = (await events()).filter((e) => e.source !== 'subscription');
     expect(hrefs.length).toBe(local.length);
     const status = await d.api('GET', '/agent/status');
+    expect(status.json).toMatchObject({ status: 'ok', queue: expect.any(Object), store: expect.any(Object) });
     expect(status.json.sync.accounts[0]).toMatchObject({ name: 'work', last_error: null, last_counts: { pushed: 3 } });
     expect((await run()).counts).toEqual({ pulled: 0, pushed: 0, removed_local: 0, removed_remote: 0, conflicts: 0 });
   });
@@ -286,17 +287,18 @@ suite('two-way CalDAV with Radicale', () => {
     expect(proxy.counts.PUT ?? 0).toBe(0);
   }, 180_000);
 
-  it('removing an account deletes its password; the password never reached the log or db.json', async () => {
+  it('removing an account deletes its password; the password is in no other file of the home (store, journal, log) nor in an export', async () => {
     const r = await d.api('DELETE', '/calendar/sync/accounts/work');
     expect(r.status).toBe(200);
     expect(r.json).toEqual({ deleted: 'work', secret_removed: true });
     expect(readFileSync(join(d.home, 'sync-secrets.json'), 'utf8')).not.toContain(`${d.userId}/work`);
-    for (const f of ['daemon.log', 'db.json', 'db.journal']) {
-      let text = '';
-      try {
-        text = readFileSync(join(d.home, f), 'utf8');
-      } catch {}
-      expect(text, f).not.toContain(rad.password);
-    }
+    const files = readdirSync(d.home, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name !== 'sync-secrets.json')
+      .map((e) => join(e.parentPath, e.name));
+    expect(files.some((f) => f.endsWith('daemon.log'))).toBe(true);
+    for (const f of files) expect(readFileSync(f, 'utf8'), f).not.toContain(rad.password);
+    const exported = await d.api('GET', '/context/export');
+    expect(exported.status).toBe(200);
+    expect(exported.text).not.toContain(rad.password);
   });
 });

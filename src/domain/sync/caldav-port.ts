@@ -33,10 +33,12 @@ export interface CalDavSession {
   hrefFor(icalUid: string): string;
 }
 
-export interface CalDavCredentials {
-  username: string;
-  password: string;
-}
+/**
+ * How a session authenticates: Basic with a stored password, or a Bearer token. The token form is
+ * the seam for OAuth 2.0 accounts (src/sync/oauth, another branch): its `accessToken(name)` returns
+ * a fresh token for an account, which is what `accessToken` here asks for once per session.
+ */
+export type CalDavCredentials = { username: string; password: string } | { accessToken: () => Promise<string> };
 
 export interface CalDavConnector {
   /** A session on one collection; checks the credentials and that the URL is a calendar (CalDavError otherwise). */
