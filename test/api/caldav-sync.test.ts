@@ -297,7 +297,7 @@ suite('two-way CalDAV with Radicale', () => {
       .map((e) => join(e.parentPath, e.name));
     expect(files.some((f) => f.endsWith('daemon.log'))).toBe(true);
     for (const f of files) expect(readFileSync(f, 'utf8'), f).not.toContain(rad.password);
-    const exported = await d.api('GET', '/context/export');
+    const exported = await d.api('GET', `/context/export?user_id=${d.userId}&export_format=full`);
     expect(exported.status).toBe(200);
     expect(exported.text).not.toContain(rad.password);
   });
