@@ -9,7 +9,7 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"mcp"|"user"|"export"|"daemon"|"config"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"cal oauth"|"cal oauth add"|"cal oauth login"|"cal oauth list"|"cal oauth check"|"cal oauth remove"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs"|"config list"|"config get"|"config set"|"config unset") path="$cand" ;;
+      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"mcp"|"user"|"export"|"daemon"|"config"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"cal subscribe"|"cal subscriptions"|"cal refresh"|"cal unsubscribe"|"cal sync"|"cal oauth"|"cal sync add"|"cal sync list"|"cal sync run"|"cal sync remove"|"cal oauth add"|"cal oauth login"|"cal oauth list"|"cal oauth check"|"cal oauth remove"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs"|"config list"|"config get"|"config set"|"config unset") path="$cand" ;;
     esac
   done
   case "$path" in
@@ -31,7 +31,7 @@ _kairos() {
     "trace edit") words="--set --expected-version --help" ;;
     "trace history") words="--help" ;;
     "trace search") words="--mode --type --tag --task --limit --include-expired --help" ;;
-    "cal") words="add list edit rm import export subscribe-url oauth --help" ;;
+    "cal") words="add list edit rm import export subscribe-url subscribe subscriptions refresh unsubscribe sync oauth --help" ;;
     "cal add") words="--at --for --tag --tz --task --repeat --all-day --where --note --help" ;;
     "cal list") words="--from --to --tag --help" ;;
     "cal edit") words="--set --at --for --title --occurrence --expected-version --help" ;;
@@ -39,6 +39,15 @@ _kairos() {
     "cal import") words="--help" ;;
     "cal export") words="--from --to --tag -o --output --help" ;;
     "cal subscribe-url") words="--name --help" ;;
+    "cal subscribe") words="--name --every --help" ;;
+    "cal subscriptions") words="--help" ;;
+    "cal refresh") words="--help" ;;
+    "cal unsubscribe") words="-y --yes --help" ;;
+    "cal sync") words="add list run remove --help" ;;
+    "cal sync add") words="--collection --user --password-stdin --help" ;;
+    "cal sync list") words="--help" ;;
+    "cal sync run") words="--help" ;;
+    "cal sync remove") words="-y --yes --help" ;;
     "cal oauth") words="add login list check remove --help" ;;
     "cal oauth add") words="--issuer --client-id --client-secret-stdin --scope --authorization-endpoint --token-endpoint --device-endpoint --revocation-endpoint --device --no-browser --help" ;;
     "cal oauth login") words="--device --no-browser --help" ;;

@@ -107,6 +107,11 @@ complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks fir
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
 complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
 complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
+complete -c kairos -n '__kairos_path_is cal' -a subscribe -d 'subscribe to a remote .ics feed (http, https, webcal); the daemon refreshes it, its events are read-only'
+complete -c kairos -n '__kairos_path_is cal' -a subscriptions -d 'list subscriptions: last refresh, last error, event count'
+complete -c kairos -n '__kairos_path_is cal' -a refresh -d 'refresh a subscription now (all of them without an id)'
+complete -c kairos -n '__kairos_path_is cal' -a unsubscribe -d 'remove a subscription and its feed\'s events (asks first on a terminal; --yes otherwise)'
+complete -c kairos -n '__kairos_path_is cal' -a sync -d 'two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)'
 complete -c kairos -n '__kairos_path_is cal' -a oauth -d 'OAuth 2.0 providers for calendar sync (Google, Fastmail …): authorize, list, check, remove'
 complete -c kairos -n '__kairos_path_is cal' -l help
 complete -c kairos -n '__kairos_path_is cal add' -l at
@@ -141,6 +146,26 @@ complete -c kairos -n '__kairos_path_is cal export' -l output
 complete -c kairos -n '__kairos_path_is cal export' -l help
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l name
 complete -c kairos -n '__kairos_path_is cal subscribe-url' -l help
+complete -c kairos -n '__kairos_path_is cal subscribe' -l name
+complete -c kairos -n '__kairos_path_is cal subscribe' -l every
+complete -c kairos -n '__kairos_path_is cal subscribe' -l help
+complete -c kairos -n '__kairos_path_is cal subscriptions' -l help
+complete -c kairos -n '__kairos_path_is cal refresh' -l help
+complete -c kairos -n '__kairos_path_is cal unsubscribe' -l yes
+complete -c kairos -n '__kairos_path_is cal unsubscribe' -l help
+complete -c kairos -n '__kairos_path_is cal sync' -a add -d 'add a CalDAV collection (the credentials are checked first; the password is kept in the home folder, mode 0600)'
+complete -c kairos -n '__kairos_path_is cal sync' -a list -d 'accounts: last sync, its counts and last error'
+complete -c kairos -n '__kairos_path_is cal sync' -a run -d 'sync now (one account, or all of them); reports counts and conflicts'
+complete -c kairos -n '__kairos_path_is cal sync' -a remove -d 'remove an account and its stored password (its events stay in kairos)'
+complete -c kairos -n '__kairos_path_is cal sync' -l help
+complete -c kairos -n '__kairos_path_is cal sync add' -l collection
+complete -c kairos -n '__kairos_path_is cal sync add' -l user
+complete -c kairos -n '__kairos_path_is cal sync add' -l password-stdin
+complete -c kairos -n '__kairos_path_is cal sync add' -l help
+complete -c kairos -n '__kairos_path_is cal sync list' -l help
+complete -c kairos -n '__kairos_path_is cal sync run' -l help
+complete -c kairos -n '__kairos_path_is cal sync remove' -l yes
+complete -c kairos -n '__kairos_path_is cal sync remove' -l help
 complete -c kairos -n '__kairos_path_is cal oauth' -a add -d 'add a provider and authorize kairos there (authorization code + PKCE in a browser, or --device)'
 complete -c kairos -n '__kairos_path_is cal oauth' -a login -d 'authorize again with a provider\'s stored settings (after the grant was revoked or expired)'
 complete -c kairos -n '__kairos_path_is cal oauth' -a list -d 'providers and the state of their grants (never a token or secret)'

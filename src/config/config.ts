@@ -28,6 +28,19 @@ export const ConfigFile = z
         backups: z.number().int().min(1).max(20).optional(),
       })
       .optional(),
+    sync: z
+      .object({
+        check_seconds: z
+          .number()
+          .int()
+          .min(1)
+          .max(3600)
+          .optional()
+          .describe('how often the daemon looks for subscriptions and accounts that are due (default 60)'),
+        caldav_every_minutes: z.number().int().min(1).max(1440).optional().describe('CalDAV sync interval (default 15)'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -46,6 +59,8 @@ export interface Config {
    * the cache; `cacheDir` is the per-user cache (XDG_CACHE_HOME) where missing files are made.
    */
   model: { dir?: string; cacheDir: string };
+  /** Calendar sync: how often due subscriptions and accounts are looked for, and the CalDAV interval. */
+  sync: { checkMs: number; caldavEveryMs: number };
 }
 
 export const DEFAULT_PORT = 7340;
@@ -107,5 +122,6 @@ export function resolveConfig(file: ConfigFile, env: NodeJS.ProcessEnv, flags: {
       backups: file.snapshot?.backups ?? 3,
     },
     model: { dir: env.KAIROS_MODEL_DIR?.trim() || undefined, cacheDir: userCacheDir(env) },
+    sync: { checkMs: (file.sync?.check_seconds ?? 60) * 1000, caldavEveryMs: (file.sync?.caldav_every_minutes ?? 15) * 60_000 },
   };
 }

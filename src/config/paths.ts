@@ -14,6 +14,8 @@ export interface HomePaths {
   lock: string;
   /** Held by the CLI that is starting the daemon in the background (holds its pid). */
   daemonStarting: string;
+  /** Passwords of CalDAV accounts (mode 0600; never in db.json, exports or logs). */
+  syncSecrets: string;
 }
 
 export function resolveHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -33,6 +35,7 @@ export function homePaths(home: string): HomePaths {
     daemonLog: join(home, 'daemon.log'),
     lock: join(home, 'daemon.lock'),
     daemonStarting: join(home, 'daemon.starting'),
+    syncSecrets: join(home, 'sync-secrets.json'),
   };
 }
 

@@ -5,7 +5,7 @@ import { IsoDateTime, QueryBool } from './common.js';
 import { TimeZone } from './users.js';
 
 export const EVENT_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
-export const EVENT_SOURCES = ['api', 'import', 'agent'] as const;
+export const EVENT_SOURCES = ['api', 'import', 'agent', 'subscription', 'caldav'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
@@ -67,6 +67,10 @@ const eventFields = {
   overrides: z.array(EventOverride).optional(),
   status: z.enum(EVENT_STATUSES),
   source: z.enum(EVENT_SOURCES),
+  subscription: z
+    .object({ id: z.string(), name: z.string(), uid: z.string().describe("the event's UID in the feed") })
+    .optional()
+    .describe('the feed a subscription event comes from (read-only: it changes only with the feed)'),
   created_at: IsoDateTime,
   updated_at: IsoDateTime,
   version: z.number().int().min(1),

@@ -47,6 +47,20 @@ import {
   RejectRequest,
 } from './plans.js';
 import { AgentStatus } from './status.js';
+import {
+  AccountList,
+  AccountNameParams,
+  AccountRemoved,
+  AddAccountRequest,
+  CaldavAccount,
+  SubscribeRequest,
+  SubscriptionCreated,
+  SubscriptionIdParams,
+  SubscriptionList,
+  SubscriptionRemoved,
+  SyncRunList,
+  SyncRunQuery,
+} from './sync.js';
 import { Health, VersionInfo } from './system.js';
 import { AdjustRequest, TagList, TempoProfile, TempoQuery } from './tempo.js';
 import { ProfileQuery, RegisterRequest, SetPasswordRequest, UpdateUserRequest, UserProfile } from './users.js';
@@ -112,6 +126,14 @@ export const endpoints = {
   'POST /calendar/import': { body: ImportRequest, rawBodyTypes: [ICS_MIME], response: ImportReport },
   'GET /calendar/export.ics': { query: CalendarExportQuery, response: z.string(), produces: ICS_TEXT },
   'GET /calendar/feed.ics': { query: FeedQuery, response: z.string(), produces: ICS_TEXT },
+  'POST /calendar/subscriptions': { body: SubscribeRequest, response: SubscriptionCreated, status: 201 },
+  'GET /calendar/subscriptions': { response: SubscriptionList },
+  'POST /calendar/subscriptions/{id}/refresh': { params: SubscriptionIdParams, response: SubscriptionCreated },
+  'DELETE /calendar/subscriptions/{id}': { params: SubscriptionIdParams, response: SubscriptionRemoved },
+  'POST /calendar/sync/accounts': { body: AddAccountRequest, response: CaldavAccount, status: 201 },
+  'GET /calendar/sync/accounts': { response: AccountList },
+  'POST /calendar/sync/run': { query: SyncRunQuery, response: SyncRunList },
+  'DELETE /calendar/sync/accounts/{name}': { params: AccountNameParams, response: AccountRemoved },
 
   'GET /tempo/tags': { query: TempoQuery, response: TagList },
   'GET /tempo/profile': { query: TempoQuery, response: TempoProfile },

@@ -19,5 +19,27 @@ export const AgentStatus = z.object({
   planner: z.object({ provider: z.string(), model: z.string().nullable() }),
   store: z.object({ traces: z.number().int(), events: z.number().int(), plans: z.number().int(), bytes: z.number().int() }),
   model: ModelStatus.optional(),
+  sync: z
+    .object({
+      accounts: z.array(
+        z.object({
+          name: z.string(),
+          last_sync_at: z.string().nullable(),
+          last_counts: z.record(z.string(), z.number()).nullable(),
+          last_error: z.object({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
+        }),
+      ),
+      subscriptions: z.array(
+        z.object({
+          id: z.string(),
+          name: z.string(),
+          last_refresh_at: z.string().nullable(),
+          event_count: z.number().int(),
+          last_error: z.object({ code: z.string(), message: z.string(), at: z.string() }).nullable(),
+        }),
+      ),
+    })
+    .optional()
+    .describe("the caller's CalDAV accounts and subscriptions: last sync, counts, last error"),
 });
 export type AgentStatus = z.infer<typeof AgentStatus>;

@@ -5,6 +5,7 @@ import { IsoDateTime } from './common.js';
 import { EXPORT_FORMATS } from './export.js';
 import { PatchOp, type StoredTrace } from './memory.js';
 import { Plan } from './plans.js';
+import { CaldavAccount, Subscription } from './sync.js';
 import { TempoProfile } from './tempo.js';
 
 /**
@@ -81,6 +82,37 @@ export const StoredCheckpoint = z.object({
 });
 export type StoredCheckpoint = z.infer<typeof StoredCheckpoint>;
 
+/**
+ * A feed subscription as stored: the API shape without what is computed at read time, plus the
+ * validators of the last good copy (ETag, Last-Modified) for a conditional refresh.
+ */
+export const StoredSubscription = Subscription.omit({ event_count: true, next_refresh_at: true }).extend({
+  etag: z.string().nullable(),
+  last_modified: z.string().nullable(),
+});
+export type StoredSubscription = z.infer<typeof StoredSubscription>;
+
+/** A CalDAV account as stored (its password is not here: sync-secrets.json). `id` is `${user_id}/${name}`. */
+export const StoredCaldavAccount = CaldavAccount.omit({ events: true }).extend({
+  id: z.string(),
+  sync_token: z.string().nullable().describe('RFC 6578 token of the last pull'),
+  ctag: z.string().nullable().describe('collection tag of the last pull (servers without sync-collection)'),
+});
+export type StoredCaldavAccount = z.infer<typeof StoredCaldavAccount>;
+
+/** One event kept in sync: where it lives on the server and what both sides held at the last sync. */
+export const CaldavItem = z.object({
+  id: z.string().describe('`${account_id}|${event_uid}`'),
+  account_id: z.string(),
+  user_id: z.string(),
+  event_uid: z.string(),
+  ical_uid: z.string(),
+  href: z.string(),
+  etag: z.string().nullable(),
+  fingerprint: z.string().describe("hash of the event's content at the last sync: a different one means a local change"),
+});
+export type CaldavItem = z.infer<typeof CaldavItem>;
+
 /** Collection name → document type: the store's map. */
 export interface Documents {
   users: StoredUser;
@@ -91,4 +123,7 @@ export interface Documents {
   plans: StoredPlan;
   tempo_profiles: StoredProfile;
   checkpoints: StoredCheckpoint;
+  subscriptions: StoredSubscription;
+  caldav_accounts: StoredCaldavAccount;
+  caldav_items: CaldavItem;
 }

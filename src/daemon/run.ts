@@ -18,6 +18,7 @@ import { ensureOwnerCredentials } from './credentials.js';
 import { hardenIntrinsics } from './harden.js';
 import { acquireLock, DaemonRunningError } from './lock.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
+import { startSyncTimer } from './sync-timer.js';
 
 export interface RunOptions {
   home: string;
@@ -118,6 +119,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       tls,
       ...(fallbackFrom !== undefined ? { port_fallback_from: fallbackFrom } : {}),
     });
+    const syncTimer = startSyncTimer(services, config.sync.checkMs, logger);
     (opts.stdout ?? ((l) => process.stdout.write(l + '\n')))(`kairos listening on ${url}`);
     // The search model loads once the daemon answers (a query that needs it starts it sooner);
     // the search indexes fill themselves behind it, a slice per turn of the event loop.
@@ -138,6 +140,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
         await closed;
         clearTimeout(force);
         await children;
+        await syncTimer.stop();
         await store!.close();
         await removeDaemonState(paths.daemonJson, process.pid);
         await release();

@@ -12,6 +12,8 @@ export const LIVE_EVENT_TYPES = [
   'event.created',
   'event.updated',
   'event.removed',
+  /** A CalDAV sync found both sides changed: the server's version kept, the local one as a sync_conflict trace. */
+  'event.sync_conflict',
 ] as const;
 export type LiveEventType = (typeof LIVE_EVENT_TYPES)[number];
 

@@ -9,11 +9,18 @@ import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
 import type { Planner } from '../domain/plans/ports.js';
 import type { Principal } from '../domain/principal.js';
+import type { CalDavConnector } from '../domain/sync/caldav-port.js';
+import { CaldavService } from '../domain/sync/caldav-service.js';
+import type { FeedFetcher } from '../domain/sync/feed-port.js';
+import { SubscriptionsService } from '../domain/sync/subscriptions-service.js';
 import { TempoService, tempoProfileParts } from '../domain/tempo/tempo-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
 import { UsersService } from '../domain/users/users-service.js';
 import { createSearch } from '../search/index.js';
 import type { Store } from '../store/store.js';
+import { createCalDavConnector } from '../sync/caldav-client.js';
+import { createFeedFetcher } from '../sync/feed-fetcher.js';
+import { createSecretFile } from '../sync/secret-file.js';
 
 export interface Logger {
   info(obj: object | string, msg?: string): void;
@@ -30,6 +37,10 @@ export interface ServiceDeps {
   startedAt: Date;
   /** Tests: the planner the plans service asks (null: none, so prompt-only plans are refused). */
   planner?: Planner | null;
+  /** Tests: how feeds are fetched (default: node:http(s), src/sync/feed-fetcher.ts). */
+  feedFetcher?: FeedFetcher;
+  /** Tests: how CalDAV servers are reached (default: tsdav, src/sync/caldav-client.ts). */
+  caldav?: CalDavConnector;
 }
 
 /**
@@ -60,8 +71,20 @@ export function createServices(deps: ServiceDeps) {
     planner: deps.planner === null ? undefined : (deps.planner ?? planner),
     logger: deps.logger,
   });
+  const subscriptions = new SubscriptionsService({ store, clock, calendar, fetcher: deps.feedFetcher ?? createFeedFetcher(), logger: deps.logger });
+  const caldav = new CaldavService({
+    store,
+    clock,
+    bus,
+    calendar,
+    connector: deps.caldav ?? createCalDavConnector(),
+    secrets: createSecretFile(store.paths.syncSecrets),
+    announceTrace: (t, k) => memory.announce(t, k),
+    logger: deps.logger,
+    everyMs: deps.config.sync.caldavEveryMs,
+  });
   const chat = { respond: (p: Principal, req: RespondRequest) => planner.respond(p, req, plans) };
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat };
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat, subscriptions, caldav };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -14,6 +14,11 @@ export const COLLECTIONS = {
   plans: { key: 'plan_id', indexes: ['user_id', 'task_id'] },
   tempo_profiles: { key: 'user_id', indexes: [] },
   checkpoints: { key: 'id', indexes: ['user_id'] },
+  /** Remote .ics feeds (domain/sync): one row per subscription; its events are in `events`. */
+  subscriptions: { key: 'id', indexes: ['user_id'] },
+  /** CalDAV accounts (domain/sync) and the events each keeps in sync. */
+  caldav_accounts: { key: 'id', indexes: ['user_id'] },
+  caldav_items: { key: 'id', indexes: ['account_id', 'event_uid'] },
 } as const satisfies { [C in keyof Documents]: { key: keyof Documents[C] & string; indexes: readonly (keyof Documents[C] & string)[] } };
 
 export type CollectionName = keyof typeof COLLECTIONS;

@@ -72,6 +72,14 @@ const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
   'POST /calendar/import': () => ({ body: { ics: ICS } }),
   'GET /calendar/export.ics': () => ({}),
   'GET /calendar/feed.ics': () => ({}),
+  'POST /calendar/subscriptions': () => ({ body: { url: 'http://127.0.0.1:9/none.ics', name: 'matrix' } }),
+  'GET /calendar/subscriptions': () => ({}),
+  'POST /calendar/subscriptions/{id}/refresh': () => ({}),
+  'DELETE /calendar/subscriptions/{id}': () => ({}),
+  'POST /calendar/sync/accounts': () => ({ body: { name: 'matrix', url: 'http://127.0.0.1:9/cal/', username: 'u', password: 'p' } }),
+  'GET /calendar/sync/accounts': () => ({}),
+  'POST /calendar/sync/run': () => ({}),
+  'DELETE /calendar/sync/accounts/{name}': () => ({}),
   'GET /tempo/tags': () => ({}),
   'GET /tempo/profile': () => ({}),
   'POST /tempo/adjust': () => ({ body: { preferences: { tag_mappings: { gym: '@morning' } } } }),
@@ -110,7 +118,7 @@ function storeFingerprint(): string {
 
 async function call(op: Op, key: string): Promise<ApiResult> {
   const sample = SAMPLES[op.id]!();
-  const path = op.path.replace('{id}', victim.id).replace('{plan_id}', 'pl_unknown');
+  const path = op.path.replace('{id}', victim.id).replace('{plan_id}', 'pl_unknown').replace('{name}', 'unknown');
   const inQuery = op.auth && 'key_in' in op.auth && op.auth.key_in === 'query';
   const query = [sample.query, inQuery ? `key=${encodeURIComponent(key)}` : undefined].filter(Boolean).join('&');
   return d.api(op.method, path + (query ? `?${query}` : ''), { key: inQuery ? null : key, ...(sample.body !== undefined ? { body: sample.body } : {}) });

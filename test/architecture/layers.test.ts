@@ -41,6 +41,8 @@ const PROBES: [string, string, string][] = [
   ['src/search/probe.ts', '../domain/memory/memory-service.js', '../domain/memory/search-port.js'],
   ['src/sync/oauth/probe.ts', '../../domain/calendar/calendar-service.js', '../../config/paths.js'],
   ['src/domain/memory/probe.ts', '../../search/index.js', '../../store/store.js'],
+  ['src/sync/probe.ts', '../domain/sync/subscriptions-service.js', '../domain/sync/feed-port.js'],
+  ['src/domain/sync/probe.ts', '../../sync/feed-fetcher.js', '../calendar/feed-apply.js'],
   ['src/domain/memory/probe2.ts', '../../server/services.js', '../../ical/import.js'],
   ['src/server/probe.ts', '../cli/main.js', '../domain/clock.js'],
   ['src/client/probe.ts', '../daemon/lock.js', '../config/paths.js'],

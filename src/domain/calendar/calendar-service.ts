@@ -19,8 +19,11 @@ import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { importCalendar } from './calendar-import.js';
 import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
+import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
+import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
+import { assertWritable } from './read-only.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
 import { nextTurn, SLICE_MS, TurnSlice } from './turns.js';
 
@@ -358,6 +361,7 @@ export class CalendarService {
     const before = tx.get('events', uid);
     if (!before) throw notFound(`No event ${uid}.`);
     if (before.user_id !== userId) throw new AppError(403, 'forbidden', 'You can only access your own data.');
+    assertWritable(before);
     const draft: EventDraft = { ...coreOf(before) };
     for (const [k, v] of Object.entries(updates)) if (v !== undefined) (draft as unknown as Record<string, unknown>)[k] = v;
     // A new start without all_day keeps an all-day event all-day unless it names a time.
@@ -450,6 +454,7 @@ export class CalendarService {
     const e = tx.get('events', uid);
     if (!e) throw notFound(`No event ${uid}.`);
     assertOwner(p, e.user_id);
+    assertWritable(e);
     return e;
   }
 
@@ -530,6 +535,40 @@ export class CalendarService {
       p,
       text,
     );
+  }
+
+  // ------------------------------------------------------------------ subscriptions (domain/sync calls these)
+
+  /** Read and check a feed's text exactly as an import reads a file (worker thread when large). */
+  readFeed(userId: string, text: string): Promise<PreparedImport> {
+    return this.reader.read(text, this.d.zoneOf(userId));
+  }
+
+  /** Make the user's copy of a feed what `prepared` holds (feed-apply.ts). */
+  applyFeed(feed: FeedRef, prepared: PreparedImport): Promise<FeedApplied> {
+    return applyFeed(this.feedPorts(), feed, prepared);
+  }
+
+  /** Remove every event of a feed; returns how many. */
+  removeFeed(feed: { id: string; userId: string }): Promise<number> {
+    return removeFeed(this.feedPorts(), feed);
+  }
+
+  /** How many events of a feed the user's calendar holds. */
+  feedEventCount(feed: { id: string; userId: string }): number {
+    return feedEvents(this.d.store, feed).size;
+  }
+
+  /** How another area stages event changes with their traces and hooks (feeds, CalDAV sync), and publishes them after commit. */
+  feedPorts(): FeedPorts {
+    return {
+      store: this.d.store,
+      clock: this.d.clock,
+      exclusive: (userId, fn) => this.afterImportsOf(userId, fn),
+      record: (tx, kind, event, actor, now, before) => this.stageRecord(tx, kind, event, actor, now, before),
+      onChange: (tx, before, after, actor) => this.hooks.forEach((h) => h(tx, before, after, actor)),
+      publish: (kind, event, trace) => this.publish({ kind, event, trace }),
+    };
   }
 
   /** Run `fn` once the user's earlier imports have stored their events. */

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.js';
 import { agentRoutes } from './agent.js';
 import { authRoutes } from './auth.js';
+import { caldavRoutes } from './caldav.js';
 import { calendarRoutes } from './calendar.js';
 import { chatRoutes } from './chat.js';
 import { chatSummaryRoutes } from './chat-summary.js';
@@ -8,6 +9,7 @@ import { debugRoutes } from './debug.js';
 import { exportRoutes } from './export.js';
 import { memoryRoutes } from './memory.js';
 import { statusRoutes } from './status.js';
+import { subscriptionRoutes } from './subscriptions.js';
 import { systemRoutes } from './system.js';
 import { tempoRoutes } from './tempo.js';
 import { userRoutes } from './users.js';
@@ -24,6 +26,8 @@ export function allRoutes(): RouteDef[] {
     ...chatSummaryRoutes,
     ...debugRoutes,
     ...calendarRoutes,
+    ...subscriptionRoutes,
+    ...caldavRoutes,
     ...tempoRoutes,
     ...exportRoutes,
     ...agentRoutes,

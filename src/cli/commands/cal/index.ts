@@ -102,5 +102,82 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .action(lazy(ctx, () => import('./subscribe-url.js'))),
     ['kairos cal subscribe-url', 'kairos cal subscribe-url --name "phone calendar" --json | jq -r .url'],
   );
+  examples(
+    cal
+      .command('subscribe')
+      .description('subscribe to a remote .ics feed (http, https, webcal); the daemon refreshes it, its events are read-only')
+      .argument('<url>', 'address of the feed')
+      .option('--name <name>', "name shown on the feed's events (default: the URL's host and file)")
+      .option('--every <interval>', 'refresh interval: 30m, 2h, 1d (default 1h; at least 5m)')
+      .action(lazy(ctx, () => import('./subscribe.js'))),
+    [
+      'kairos cal subscribe webcal://example.com/holidays.ics --name Holidays',
+      'kairos cal subscribe https://calendar.example.com/team.ics --every 30m',
+      'kairos cal subscribe https://example.com/f.ics --json | jq .refresh',
+    ],
+  );
+  examples(
+    cal
+      .command('subscriptions')
+      .description('list subscriptions: last refresh, last error, event count')
+      .action(lazy(ctx, () => import('./subscriptions.js'))),
+    ['kairos cal subscriptions', 'kairos cal subscriptions --json | jq ".subscriptions[] | select(.last_error)"'],
+  );
+  examples(
+    cal
+      .command('refresh')
+      .description('refresh a subscription now (all of them without an id)')
+      .argument('[id]', 'subscription id (sub_…)')
+      .action(lazy(ctx, () => import('./refresh.js'))),
+    ['kairos cal refresh', 'kairos cal refresh sub_01j…'],
+  );
+  examples(
+    cal
+      .command('unsubscribe')
+      .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
+      .argument('<id>', 'subscription id (sub_…)')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./unsubscribe.js'))),
+    ['kairos cal unsubscribe sub_01j… --yes'],
+  );
+  const sync = cal.command('sync').description('two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)');
+  examples(
+    sync
+      .command('add')
+      .description('add a CalDAV collection (the credentials are checked first; the password is kept in the home folder, mode 0600)')
+      .argument('<name>', 'a short name for the account (letters, digits, . _ -)')
+      .requiredOption('--collection <url>', 'URL of the calendar collection (--url is the daemon’s address, a global option)')
+      .requiredOption('--user <user>', 'user name on the server')
+      .option('--password-stdin', 'read the password from stdin instead of prompting')
+      .action(lazy(ctx, () => import('./sync-add.js'))),
+    [
+      'kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice',
+      'pass show dav | kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice --password-stdin',
+    ],
+  );
+  examples(
+    sync
+      .command('list')
+      .description('accounts: last sync, its counts and last error')
+      .action(lazy(ctx, () => import('./sync-list.js'))),
+    ['kairos cal sync list', 'kairos cal sync list --json | jq ".accounts[].last_error"'],
+  );
+  examples(
+    sync
+      .command('run')
+      .description('sync now (one account, or all of them); reports counts and conflicts')
+      .argument('[name]', 'account name')
+      .action(lazy(ctx, () => import('./sync-run.js'))),
+    ['kairos cal sync run', 'kairos cal sync run work --json | jq .runs[0].conflicts'],
+  );
+  examples(
+    sync
+      .command('remove')
+      .description('remove an account and its stored password (its events stay in kairos)')
+      .argument('<name>', 'account name')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./sync-remove.js'))),
+    ['kairos cal sync remove work --yes'],
+  );
   registerCalOAuth(cal, ctx);
 }

@@ -1,0 +1,13 @@
+import { confirmOrYes } from '../../input/confirm.js';
+import type { CliDeps, RunInput } from '../../kit.js';
+
+export async function run({ args, opts }: RunInput<{ yes?: boolean }>, deps: CliDeps): Promise<void> {
+  const name = args[0]!;
+  if (!(await confirmOrYes(deps, opts.yes, `Remove the sync account "${name}" and its stored password? (Its events stay in kairos.)`))) {
+    deps.io.note('kairos: nothing removed');
+    return;
+  }
+  const client = await deps.client();
+  const res = await client.call('DELETE /calendar/sync/accounts/{name}', { params: { name } });
+  deps.io.data(res, () => `Removed the sync account "${name}"${res.secret_removed ? ' and its password' : ''}; its events stay in kairos.`);
+}

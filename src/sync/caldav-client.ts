@@ -1,0 +1,177 @@
+import { calendarMultiGet, createObject, type DAVResponse, deleteObject, propfind, syncCollection, updateObject } from 'tsdav';
+import {
+  type CalDavConnector,
+  type CalDavCredentials,
+  CalDavError,
+  type CalDavSession,
+  type ChangeSet,
+  type RemoteObject,
+  type RemoteRef,
+} from '../domain/sync/caldav-port.js';
+
+export interface CalDavOptions {
+  /** Each request, connect to last byte (default 30 s). */
+  timeoutMs?: number;
+  /** Objects per calendar-multiget (default 100). */
+  batch?: number;
+}
+
+/**
+ * The CalDAV port over tsdav's request builders (PROPFIND, REPORT sync-collection and
+ * calendar-multiget, PUT and DELETE with If-Match / If-None-Match). tsdav keeps the raw body of a
+ * failed answer; nothing of it goes into our errors, which name the status only — and never the
+ * credentials, which travel only in the Authorization header.
+ */
+export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector {
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const batch = opts.batch ?? 100;
+  return {
+    async open(url: string, creds: CalDavCredentials): Promise<CalDavSession> {
+      const base = url.endsWith('/') ? url : `${url}/`;
+      const headers = {
+        authorization:
+          'accessToken' in creds ? `Bearer ${await creds.accessToken()}` : `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+      };
+      const fetchOptions = () => ({ signal: AbortSignal.timeout(timeoutMs) });
+      const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+        try {
+          return await fn();
+        } catch (e) {
+          if (e instanceof CalDavError) throw e;
+          const name = (e as Error).name;
+          if (name === 'TimeoutError' || name === 'AbortError')
+            throw new CalDavError('caldav_timeout', `The CalDAV server did not answer ${what} within ${timeoutMs / 1000} s.`);
+          const cause = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
+          throw new CalDavError('caldav_unreachable', `The CalDAV server at ${new URL(base).host} could not be reached (${cause ?? 'network error'}) ${what}.`);
+        }
+      };
+      const failed = (status: number, what: string): CalDavError => {
+        if (status === 401 || status === 403)
+          return new CalDavError('caldav_auth_failed', `The CalDAV server refused the user name or password (HTTP ${status}) ${what}. Nothing was changed.`);
+        if (status === 412) return new CalDavError('precondition_failed', `The object changed on the server meanwhile (HTTP 412) ${what}.`);
+        return new CalDavError('caldav_http_error', `The CalDAV server answered HTTP ${status} ${what}.`);
+      };
+      const check = (rs: DAVResponse[], what: string): DAVResponse[] => {
+        const top = rs[0];
+        if (rs.length === 1 && top && !top.props && !top.ok) throw failed(top.status, what);
+        return rs;
+      };
+
+      // The collection: credentials right, a calendar, its ctag and sync token, its reports.
+      const root = check(
+        await guard('when asked about the collection', () =>
+          propfind({
+            url: base,
+            depth: '0',
+            props: { 'd:resourcetype': {}, 'cs:getctag': {}, 'd:sync-token': {}, 'd:supported-report-set': {} },
+            headers,
+            fetchOptions: fetchOptions(),
+          }),
+        ),
+        'when asked about the collection',
+      )[0]!;
+      if (!root.ok) throw failed(root.status, 'when asked about the collection');
+      if (!root.props?.resourcetype || !('calendar' in root.props.resourcetype))
+        throw new CalDavError('caldav_not_calendar', `${base} is not a CalDAV calendar collection; give the URL of one calendar.`);
+      const canSync = JSON.stringify(root.props.supportedReportSet ?? '').includes('syncCollection');
+
+      const hrefOf = (href: string) => new URL(href, base).pathname;
+      const isObject = (href: string | undefined): href is string => Boolean(href) && hrefOf(href!) !== new URL(base).pathname;
+      const etagOf = (r: DAVResponse) => (r.props?.getetag == null ? null : String(r.props.getetag));
+
+      const listing = async (): Promise<RemoteRef[]> => {
+        const rs = check(
+          await guard('when listing the collection', () =>
+            propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetchOptions: fetchOptions() }),
+          ),
+          'when listing the collection',
+        );
+        return rs.filter((r) => isObject(r.href) && r.ok).map((r) => ({ href: hrefOf(r.href!), etag: etagOf(r) }));
+      };
+      const ctagNow = async (): Promise<string | null> => {
+        const rs = check(
+          await guard('when asked for its ctag', () => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers, fetchOptions: fetchOptions() })),
+          'when asked for its ctag',
+        );
+        return rs[0]?.props?.getctag == null ? null : String(rs[0].props.getctag);
+      };
+
+      return {
+        hrefFor: (icalUid) => `${new URL(base).pathname}${encodeURIComponent(icalUid.replace(/[/\\]/g, '_'))}.ics`,
+
+        async changes(state): Promise<ChangeSet> {
+          if (canSync) {
+            const rs = await guard('during sync-collection', () =>
+              syncCollection({ url: base, props: { 'd:getetag': {} }, syncLevel: 1, syncToken: state.syncToken ?? '', headers, fetchOptions: fetchOptions() }),
+            );
+            const top = rs[0];
+            const token = top?.raw?.multistatus?.syncToken;
+            // Refused — a token the server no longer knows (RFC 6578 §3.2), or a report it announced but
+            // does not serve — falls back to the ctag and an etag listing; a wrong password does not.
+            const refused = rs.length === 1 && top !== undefined && !top.ok && !top.props;
+            if (refused && top.status === 401) check(rs, 'during sync-collection');
+            if (!refused && (typeof token === 'string' || typeof token === 'number')) {
+              const objects = rs.filter((r) => isObject(r.href));
+              return {
+                method: 'sync-collection',
+                token: String(token),
+                changed: objects.filter((r) => r.status !== 404).map((r) => ({ href: hrefOf(r.href!), etag: etagOf(r) })),
+                removed: objects.filter((r) => r.status === 404).map((r) => hrefOf(r.href!)),
+              };
+            }
+          }
+          const ctag = await ctagNow();
+          if (ctag !== null && ctag === state.ctag) return { method: 'none', ctag };
+          return { method: 'etag-listing', ctag, all: await listing() };
+        },
+
+        async get(hrefs: string[]): Promise<RemoteObject[]> {
+          const out: RemoteObject[] = [];
+          for (let at = 0; at < hrefs.length; at += batch) {
+            const part = hrefs.slice(at, at + batch);
+            const rs = check(
+              await guard('when fetching events', () =>
+                calendarMultiGet({
+                  url: base,
+                  props: { 'd:getetag': {}, 'c:calendar-data': {} },
+                  objectUrls: part,
+                  depth: '1',
+                  headers,
+                  fetchOptions: fetchOptions(),
+                }),
+              ),
+              'when fetching events',
+            );
+            for (const r of rs) {
+              if (!r.ok || !isObject(r.href)) continue;
+              const data = r.props?.calendarData?._cdata ?? r.props?.calendarData;
+              if (typeof data === 'string') out.push({ href: hrefOf(r.href), etag: etagOf(r), data });
+            }
+          }
+          return out;
+        },
+
+        async put(href, data, cond) {
+          const url = new URL(href, base).toString();
+          const h = { ...headers, 'content-type': 'text/calendar; charset=utf-8' };
+          const res = await guard('when saving an event', () =>
+            'ifNoneMatch' in cond
+              ? createObject({ url, data, headers: { ...h, 'If-None-Match': '*' }, fetchOptions: fetchOptions() })
+              : updateObject({ url, data, etag: cond.ifMatch ?? undefined, headers: h, fetchOptions: fetchOptions() }),
+          );
+          await res.body?.cancel();
+          if (!res.ok) throw failed(res.status, 'when saving an event');
+          return { etag: res.headers.get('etag') };
+        },
+
+        async delete(href, ifMatch) {
+          const url = new URL(href, base).toString();
+          const res = await guard('when removing an event', () => deleteObject({ url, etag: ifMatch ?? undefined, headers, fetchOptions: fetchOptions() }));
+          await res.body?.cancel();
+          // Already gone is what we wanted.
+          if (!res.ok && res.status !== 404) throw failed(res.status, 'when removing an event');
+        },
+      };
+    },
+  };
+}
