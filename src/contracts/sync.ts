@@ -9,24 +9,32 @@ import { IsoDateTime } from './common.js';
 /** Shortest and longest refresh interval of a subscription, in minutes. */
 export const SUBSCRIPTION_EVERY = { min: 5, max: 7 * 1440, default: 60 } as const;
 
-/** A feed address: http(s) or webcal (read as https). Credentials in the URL are refused: they would be shown back. */
-export const FeedUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .superRefine((v, ctx) => {
-    let u: URL;
-    try {
-      u = new URL(v);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'not a URL' });
-      return;
-    }
-    if (!['http:', 'https:', 'webcal:', 'webcals:'].includes(u.protocol))
-      ctx.addIssue({ code: 'custom', message: `only http, https and webcal URLs can be subscribed to, not ${u.protocol.replace(':', '')}` });
-    if (u.username || u.password) ctx.addIssue({ code: 'custom', message: 'a user name or password in the URL is not accepted' });
-  })
-  .describe('http(s):// or webcal:// address of an iCalendar feed');
+/**
+ * A URL whose protocol is one of `protocols` and that carries no user name or password (it would
+ * be shown back in listings and errors): the messages say what to do instead.
+ */
+const urlWith = (protocols: string[], say: { protocol: (p: string) => string; credentials: string }) =>
+  z
+    .string()
+    .trim()
+    .max(2048)
+    .superRefine((v, ctx) => {
+      let u: URL;
+      try {
+        u = new URL(v);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'not a URL' });
+        return;
+      }
+      if (!protocols.includes(u.protocol)) ctx.addIssue({ code: 'custom', message: say.protocol(u.protocol.replace(':', '')) });
+      if (u.username || u.password) ctx.addIssue({ code: 'custom', message: say.credentials });
+    });
+
+/** A feed address: http(s) or webcal (read as https). */
+export const FeedUrl = urlWith(['http:', 'https:', 'webcal:', 'webcals:'], {
+  protocol: (p) => `only http, https and webcal URLs can be subscribed to, not ${p}`,
+  credentials: 'a user name or password in the URL is not accepted',
+}).describe('http(s):// or webcal:// address of an iCalendar feed');
 
 export const SubscribeRequest = z
   .object({
@@ -92,22 +100,10 @@ export const AccountName = z
   .max(64)
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, dot, dash and underscore, starting with a letter or digit');
 
-export const CaldavUrl = z
-  .string()
-  .trim()
-  .max(2048)
-  .superRefine((v, ctx) => {
-    let u: URL;
-    try {
-      u = new URL(v);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'not a URL' });
-      return;
-    }
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') ctx.addIssue({ code: 'custom', message: 'a CalDAV collection is an http or https URL' });
-    if (u.username || u.password) ctx.addIssue({ code: 'custom', message: 'give the user with --user and the password on stdin, not in the URL' });
-  })
-  .describe('URL of the calendar collection (e.g. https://dav.example.com/alice/work/)');
+export const CaldavUrl = urlWith(['http:', 'https:'], {
+  protocol: () => 'a CalDAV collection is an http or https URL',
+  credentials: 'give the user with --user and the password on stdin, not in the URL',
+}).describe('URL of the calendar collection (e.g. https://dav.example.com/alice/work/)');
 
 export const AddAccountRequest = z
   .object({
