@@ -34,6 +34,8 @@ const BINDINGS: Record<string, { env?: string; effective(c: Config): string | nu
   'snapshot.every_ops': { effective: (c) => c.snapshot.everyOps, example: '2000' },
   'snapshot.every_ms': { effective: (c) => c.snapshot.everyMs, example: '30000' },
   'snapshot.backups': { effective: (c) => c.snapshot.backups, example: '3' },
+  'sync.check_seconds': { effective: (c) => c.sync.checkMs / 1000, example: '60' },
+  'sync.caldav_every_minutes': { effective: (c) => c.sync.caldavEveryMs / 60_000, example: '15' },
 };
 
 const unwrap = (s: z.ZodType): z.ZodType => (s instanceof z.ZodOptional || s instanceof z.ZodNullable ? unwrap(s.unwrap() as z.ZodType) : s);
