@@ -12,7 +12,11 @@ type Log = (msg: string, extra?: Record<string, unknown>) => void;
  * `embeddings.baseUrl` is configured, an OpenAI-compatible provider in front of it.
  */
 export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: Log }): SemanticSearch {
-  const model = new BuiltinModel({ ...modelLocations(deps.config.model), log: deps.log, lazy: true });
+  const model = new BuiltinModel({
+    ...modelLocations(deps.config.model),
+    log: deps.log,
+    lazy: false /* a lazy start left the first-start converter orphaned after a SIGKILLed daemon (test/cli/daemon-model.test.ts); cause not found yet */,
+  });
   const builtin = new BuiltinSpace(deps.store, model);
   const { baseUrl, model: name, apiKey } = deps.config.embeddings;
   const provider = baseUrl ? new ProviderSpace(deps.store, new OpenAIEmbeddings({ baseUrl, model: name, apiKey }), deps.log) : undefined;

@@ -34,6 +34,8 @@ describe('kairos config without a daemon', () => {
       'snapshot.every_ops',
       'snapshot.every_ms',
       'snapshot.backups',
+      'sync.check_seconds',
+      'sync.caldav_every_minutes',
     ]);
     expect(rows).toContainEqual(['port', '7340', 'default']);
     expect(rows).toContainEqual(['rate_limit', '0', 'env KAIROS_RATE_LIMIT']);
