@@ -1,8 +1,9 @@
 import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
-import { AppError, badRequest, notFound, unauthorized } from '../errors.js';
+import { AppError, badRequest, unauthorized } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
+import { assertRouteServed, invokeRoute } from './invoke-route.js';
 import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
 import { cors } from './middleware/cors.js';
@@ -15,7 +16,6 @@ import type { RouteDef } from './route.js';
 import { authorize } from './route-auth.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
-import { parseOr422 } from './validate.js';
 
 const MiB = 1024 * 1024;
 
@@ -47,7 +47,7 @@ export function createApp(services: Services): Koa {
 /** Resolve the credential and apply the route table's permission; sets `ctx.state.principal`. */
 function authenticate(def: RouteDef, services: Services, limiter: RateLimiter) {
   return async (ctx: Context, next: Next) => {
-    if (def.debugOnly && !services.config.debug) throw notFound(`No route ${ctx.method} ${ctx.path}.`);
+    assertRouteServed(def, services, `${ctx.method} ${ctx.path}`);
     ctx.state.limiter = limiter;
     // Public routes were counted in the address's anonymous bucket by the rate-limit middleware.
     if (def.auth === 'none') return next();
@@ -109,7 +109,6 @@ function bodyParser(def: RouteDef) {
 
 function handle(def: RouteDef, services: Services, openapi: object) {
   return async (ctx: Context) => {
-    const principal = ctx.state.principal;
     let body: unknown;
     let raw: string | undefined;
     if (def.body) {
@@ -117,12 +116,10 @@ function handle(def: RouteDef, services: Services, openapi: object) {
       if (def.rawBodyTypes?.length && ctx.is(def.rawBodyTypes)) raw = String(ctx.request.body ?? '');
       else if (hasBody && !ctx.is('application/json', '+json'))
         throw badRequest(`Send the body as application/json${def.rawBodyTypes?.length ? ` or ${def.rawBodyTypes.join(', ')}` : ''}.`);
-      else body = parseOr422(def.body, hasBody ? ctx.request.body : {}, 'body');
+      else if (hasBody) body = ctx.request.body;
     }
-    const query = def.query ? parseOr422(def.query, ctx.query, 'query') : undefined;
-    const params = def.params ? parseOr422(def.params, ctx.params, 'params') : undefined;
     ctx.state.openapi = openapi;
-    const result = await def.handler({ body, raw, query, params, principal, services, ctx });
+    const result = await invokeRoute(def, { body, raw, query: ctx.query, params: ctx.params }, ctx.state.principal, services, ctx);
     ctx.status = def.status ?? 200;
     if (def.produces) {
       ctx.type = def.produces;

@@ -19,6 +19,7 @@ import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { importCalendar } from './calendar-import.js';
 import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
+import { CORE_KEYS } from './event-fields.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
@@ -628,22 +629,6 @@ export class CalendarService {
  */
 const byStartThenUid = (a: { scheduled_for: string; uid: string }, b: { scheduled_for: string; uid: string }) =>
   a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : a.uid.localeCompare(b.uid);
-
-const CORE_KEYS = [
-  'title',
-  'scheduled_for',
-  'duration_minutes',
-  'task_id',
-  'tag',
-  'description',
-  'location',
-  'all_day',
-  'timezone',
-  'rrule',
-  'rdates',
-  'exdates',
-  'status',
-] as const;
 
 function coreOf(e: StoredEvent): EventDraft {
   const out: Record<string, unknown> = {};

@@ -3,6 +3,7 @@ import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { StoredEvent } from './event.js';
+import { FEED_FIELDS } from './event-fields.js';
 import type { ImportedCore, PreparedImport } from './import-check.js';
 import { nextTurn } from './turns.js';
 
@@ -138,23 +139,6 @@ export async function removeFeed(ports: FeedPorts, feed: { id: string; userId: s
     return removed;
   });
 }
-
-/** The fields a feed sets: everything of an imported core, and the overrides. */
-export const FEED_FIELDS = [
-  'title',
-  'scheduled_for',
-  'duration_minutes',
-  'tag',
-  'description',
-  'location',
-  'all_day',
-  'timezone',
-  'rrule',
-  'rdates',
-  'exdates',
-  'status',
-  'overrides',
-] as const;
 
 function withoutCore(e: StoredEvent): StoredEvent {
   const copy: Record<string, unknown> = { ...e };

@@ -4,7 +4,8 @@ import { toIcs } from '../../ical/export.js';
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
 import { type StoredEvent, span } from './event.js';
-import { FEED_FIELDS, type FeedPorts } from './feed-apply.js';
+import { FEED_FIELDS } from './event-fields.js';
+import type { FeedPorts } from './feed-apply.js';
 import type { ImportedCore } from './import-check.js';
 
 /**

@@ -4,7 +4,8 @@ import type { AddAccountRequest, CaldavAccount, SyncCounts, SyncRun } from '../.
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { StoredEvent } from '../calendar/event.js';
-import { FEED_FIELDS, type FeedPorts } from '../calendar/feed-apply.js';
+import { FEED_FIELDS } from '../calendar/event-fields.js';
+import type { FeedPorts } from '../calendar/feed-apply.js';
 import type { ImportedCore, PreparedImport } from '../calendar/import-check.js';
 import { eventFingerprint, eventIcs, type StagedChange, stageRemoteRemove, stageRemoteUpsert } from '../calendar/remote-events.js';
 import type { Clock } from '../clock.js';

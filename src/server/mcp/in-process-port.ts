@@ -4,11 +4,11 @@ import type { EndpointName } from '../../contracts/endpoints.js';
 import type { Principal } from '../../domain/principal.js';
 import { badRequest, notFound } from '../../errors.js';
 import type { ApiPort, PortArgs } from '../../mcp/api-port.js';
+import { assertRouteServed, invokeRoute } from '../invoke-route.js';
 import { deeperThan, MAX_JSON_DEPTH } from '../json-depth.js';
 import type { RouteDef } from '../route.js';
 import { authorize } from '../route-auth.js';
 import type { Services } from '../services.js';
-import { parseOr422 } from '../validate.js';
 
 /**
  * The API as the daemon's own MCP endpoint calls it: the route table's permission, schemas and
@@ -20,15 +20,13 @@ export function inProcessPort(routes: RouteDef[], services: Services, openapi: u
   return {
     async call(name: EndpointName, args: PortArgs = {}) {
       const def = byName.get(name);
-      if (!def || (def.debugOnly && !services.config.debug)) throw notFound(`No route ${name}.`);
+      if (!def) throw notFound(`No route ${name}.`);
+      assertRouteServed(def, services, name);
       authorize(principal, def.auth, args.params ?? {});
       if (args.body !== undefined && deeperThan(args.body, MAX_JSON_DEPTH)) throw badRequest(`The arguments nest deeper than ${MAX_JSON_DEPTH} levels.`);
-      const body = def.body ? parseOr422(def.body, args.body ?? {}, 'body') : undefined;
-      const query = def.query ? parseOr422(def.query, args.query ?? {}, 'query') : undefined;
-      const params = def.params ? parseOr422(def.params, args.params ?? {}, 'params') : undefined;
       // The few handlers that touch ctx set headers or read the published document.
       const ctx = { state: { openapi }, set: () => {}, vary: () => {} } as unknown as Context;
-      const result = await def.handler({ body, raw: undefined, query, params, principal, services, ctx });
+      const result = await invokeRoute(def, { body: args.body, query: args.query ?? {}, params: args.params ?? {} }, principal, services, ctx);
       // Listings stream their JSON a slice per turn (a Readable of text).
       if (result instanceof Readable) {
         let text = '';
