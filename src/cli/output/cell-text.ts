@@ -81,3 +81,22 @@ export function wrapCell(text: string, w: number, lines: number): string[] {
   }
   return out;
 }
+
+/** A cell of a grid row: its text and the style (colour) of it once padded. */
+export interface StyledCell {
+  text: string;
+  style?: (s: string) => string;
+}
+
+/**
+ * Cells of `w` columns joined by `sep`, each padded then styled; the last one is not padded, so a
+ * line has no trailing blanks on a terminal (inside colour codes) or on a pipe alike.
+ */
+export function gridRow(cells: readonly StyledCell[], w: number, sep: string): string {
+  return cells
+    .map((cell, i) => {
+      const text = i === cells.length - 1 ? padCell(cell.text, w).trimEnd() : padCell(cell.text, w);
+      return text && cell.style ? cell.style(text) : text;
+    })
+    .join(sep);
+}

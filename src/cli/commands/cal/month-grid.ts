@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
-import { columns, padCell } from '../../output/cell-text.js';
+import { columns, gridRow, padCell, type StyledCell } from '../../output/cell-text.js';
 import { type DayEntry, type GridDay, sameDate, WEEKDAY_NAMES } from './grid-days.js';
 import type { GridContext } from './grid-input.js';
 
@@ -48,24 +48,24 @@ export function monthGrid(days: GridDay[], ctx: GridContext, c: ChalkInstance): 
   for (let week = 0; week < weeks; week++) {
     const cells = Array.from({ length: 7 }, (_, i) => days[week * 7 + i - lead]);
     const lines = Array.from({ length: CELL_LINES + 1 }, (_, k) =>
-      cells
-        .map((d) => {
-          if (!d) return padCell('', w);
+      gridRow(
+        cells.map((d): StyledCell => {
+          if (!d) return { text: '' };
           if (k === 0) {
             const today = sameDate(d.date, ctx.today);
-            const num = padCell(today ? `[${d.date.day}]` : `${d.date.day}`, w);
-            return today ? c.inverse.bold(num) : c.bold(num);
+            return today ? { text: `[${d.date.day}]`, style: c.inverse.bold } : { text: `${d.date.day}`, style: c.bold };
           }
           const n = d.entries.length;
-          if (n > CELL_LINES && k === CELL_LINES) return c.dim(padCell(`+${n - CELL_LINES + 1} more`, w));
+          if (n > CELL_LINES && k === CELL_LINES) return { text: `+${n - CELL_LINES + 1} more`, style: c.dim };
           const e = d.entries[k - 1];
-          if (!e) return padCell('', w);
-          const text = padCell(entryText(e, wide), w);
-          return e.part === 'timed' ? text : c.magenta(text);
-        })
-        .join(sep),
+          if (!e) return { text: '' };
+          return { text: entryText(e, wide), style: e.part === 'timed' ? undefined : c.magenta };
+        }),
+        w,
+        sep,
+      ),
     );
-    out.push(...lines.map((l) => l.trimEnd()));
+    out.push(...lines);
     if (week < weeks - 1) out.push(rule);
   }
   if (!days.some((d) => d.entries.length)) out.push(c.dim('No events this month.'));

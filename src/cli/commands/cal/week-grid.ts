@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import { isoWeekOf, type LocalDate } from '../../../time/local-date.js';
-import { padCell, wrapCell } from '../../output/cell-text.js';
+import { gridRow, padCell, type StyledCell, wrapCell } from '../../output/cell-text.js';
 import { type DayEntry, type GridDay, sameDate, WEEKDAY_NAMES } from './grid-days.js';
 import type { GridContext } from './grid-input.js';
 
@@ -15,12 +15,6 @@ const LAST_HOUR = 18;
 const MONTH_ABBR = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad2 = (n: number) => String(n).padStart(2, '0');
 const weekdayName = (d: LocalDate) => WEEKDAY_NAMES[(new Date(Date.UTC(d.year, d.month - 1, d.day)).getUTCDay() + 6) % 7]!;
-
-/** A line of one cell: its text and how to colour it once padded. */
-interface CellLine {
-  text: string;
-  style?: (s: string) => string;
-}
 
 /** "Mon 23 – Sun 29 Nov 2026", "Mon 30 Nov – Sun 6 Dec 2026", "Mon 28 Dec 2026 – Sun 3 Jan 2027". */
 function rangeLabel(a: LocalDate, b: LocalDate): string {
@@ -44,12 +38,7 @@ function bandText(e: DayEntry): string {
  */
 export function weekGrid(days: GridDay[], ctx: GridContext, c: ChalkInstance): string {
   const w = Math.max(4, Math.floor((ctx.width - GUTTER) / 7) - 1);
-  const line = (gutter: string, cells: CellLine[], gutterStyle = c.dim) =>
-    gutterStyle(padCell(gutter, GUTTER)) +
-    cells
-      .map((cell) => c.dim('│') + (cell.style ?? ((s: string) => s))(padCell(cell.text, w)))
-      .join('')
-      .trimEnd();
+  const line = (gutter: string, cells: StyledCell[]) => c.dim(padCell(gutter, GUTTER)) + c.dim('│') + gridRow(cells, w, c.dim('│'));
   const rule = (cross: string) => c.dim('─'.repeat(GUTTER) + days.map(() => cross + '─'.repeat(w)).join(''));
   const out: string[] = [];
 
@@ -74,7 +63,7 @@ export function weekGrid(days: GridDay[], ctx: GridContext, c: ChalkInstance): s
   const bands = days.map((d) => d.entries.filter((e) => e.part !== 'timed'));
   const bandHeight = Math.min(ALL_DAY_LINES, Math.max(0, ...bands.map((b) => b.length)));
   for (let i = 0; i < bandHeight; i++) {
-    const cells = bands.map((b): CellLine => {
+    const cells = bands.map((b): StyledCell => {
       if (b.length > ALL_DAY_LINES && i === ALL_DAY_LINES - 1) return { text: `+${b.length - i} more`, style: c.dim };
       const e = b[i];
       return e ? { text: bandText(e), style: c.magenta } : { text: '' };
@@ -107,7 +96,7 @@ export function weekGrid(days: GridDay[], ctx: GridContext, c: ChalkInstance): s
  * (its minutes shown when the column is narrow and it does not start on the hour), else the next
  * piece of the title of the event still running, else ┆ while it lasts.
  */
-function hourLines(entries: DayEntry[], lo: number, hi: number, w: number, c: ChalkInstance): CellLine[][] {
+function hourLines(entries: DayEntry[], lo: number, hi: number, w: number, c: ChalkInstance): StyledCell[][] {
   const wide = w >= 14;
   const blocks = entries.map((e) => {
     const startHour = Math.floor(e.startMin / 60);
@@ -117,7 +106,7 @@ function hourLines(entries: DayEntry[], lo: number, hi: number, w: number, c: Ch
     const text = wrapCell(prefix + e.event.title, w, endHour - startHour + 1);
     return { startHour, endHour, text };
   });
-  const rows: CellLine[][] = [];
+  const rows: StyledCell[][] = [];
   for (let h = lo; h < hi; h++) {
     const starting = blocks.filter((b) => b.startHour === h);
     if (starting.length) {
