@@ -37,10 +37,11 @@ export function monthGrid(days: GridDay[], ctx: GridContext, c: ChalkInstance): 
   const title = `${MONTH_NAMES[first.month - 1]} ${first.year} · ${ctx.zone}`;
   out.push(c.bold(' '.repeat(Math.max(0, Math.floor((total - columns(title)) / 2))) + padCell(title, total).trimEnd()));
   out.push(
-    names
-      .map((n) => c.bold(padCell(n, w)))
-      .join(sep)
-      .trimEnd(),
+    gridRow(
+      names.map((n) => ({ text: n, style: c.bold })),
+      w,
+      sep,
+    ),
   );
   const rule = c.dim(names.map(() => '─'.repeat(w)).join('┼'));
   out.push(rule);
