@@ -72,7 +72,8 @@ export function placeOnDays(events: readonly EventView[], tz: string, first: Loc
     const dn = e.duration_minutes > 0 ? dateOf(end - 1, tz) : d0;
     const n = daysBetween(d0, dn) + 1;
     const s0 = minuteOf(start, tz);
-    const endMin = minuteOf(end, tz) || 1440;
+    // An event ending at midnight ends at 24:00 of its last day; one without a length ends where it starts.
+    const endMin = e.duration_minutes > 0 ? minuteOf(end, tz) || 1440 : s0;
     for (let i = 0; i < n; i++) {
       const span = n > 1 ? { day: i + 1, days: n } : {};
       const d = addDays(d0, i);
