@@ -4,7 +4,10 @@ import { hasScript, strip, Terminal } from '../helpers/terminal.js';
 
 // Issue 19's `kairos cal month`: 7 columns × the weeks of the month, each day with what fits.
 const d = useDaemon();
-const kairos = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: cliEnv(d, { TZ: 'Asia/Tokyo', COLUMNS: '80', ...env }) });
+// A locale without a week convention of its own (en_US would start weeks on Sunday).
+const LOCALE = { LANG: 'C.UTF-8', LC_ALL: undefined, LC_TIME: undefined };
+const kairos = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCli(args, { env: cliEnv(d, { ...LOCALE, TZ: 'Asia/Tokyo', COLUMNS: '80', ...env }) });
 
 const create = async (body: Record<string, unknown>) => {
   const r = await d.api('POST', '/calendar/create', { body });
@@ -131,7 +134,7 @@ describe('kairos cal month', () => {
     expect(piped.stderr).toBe('');
     expect(() => JSON.parse(piped.stdout)).toThrow();
     if (!hasScript) return;
-    const t = new Terminal(['cal', 'month', '2026-12'], cliEnv(d, { TZ: 'Asia/Tokyo', COLUMNS: '80', NO_COLOR: undefined }));
+    const t = new Terminal(['cal', 'month', '2026-12'], cliEnv(d, { ...LOCALE, TZ: 'Asia/Tokyo', COLUMNS: '80', NO_COLOR: undefined }));
     expect(await t.exited).toBe(0);
     expect(t.raw).toMatch(/\x1b\[/);
     expect(strip(t.raw).replace(/\r/g, '').trimEnd()).toBe(piped.stdout.trimEnd());

@@ -85,3 +85,17 @@ describe('grids at any width', () => {
     expect(Math.max(...lines.map(columns))).toBeGreaterThan(width - 8);
   });
 });
+
+describe('more than fits', () => {
+  it('the all-day band of a week shows two events and "+N more" for the rest', () => {
+    const many = ['One', 'Two', 'Three', 'Four', 'Five'].map((title, i) =>
+      ev({ uid: `ev_${i}`, title, all_day: true, scheduled_for: '2026-10-19T22:00:00.000Z', duration_minutes: 1440 }),
+    );
+    const text = weekGrid(placeOnDays(many, 'Europe/Berlin', { year: 2026, month: 10, day: 19 }, 7), ctx(80), plain);
+    const band = text
+      .split('\n')
+      .filter((l) => l.includes('│'))
+      .map((l) => l.split('│')[2]!.trim());
+    expect(band.slice(1, 4)).toEqual(['Five', 'Four', '+3 more']);
+  });
+});

@@ -5,8 +5,10 @@ import { hasScript, strip, Terminal } from '../helpers/terminal.js';
 // Issue 19's `kairos cal week`: a 7-column grid in the user's zone that fits the terminal.
 const d = useDaemon();
 // The machine's zone is not the user's: everything must be read in Europe/Berlin all the same.
+// A locale without a week convention of its own (en_US would start weeks on Sunday).
+const LOCALE = { LANG: 'C.UTF-8', LC_ALL: undefined, LC_TIME: undefined };
 const kairos = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: cliEnv(d, { TZ: 'America/New_York', COLUMNS: '80', ...env }) });
+  runCli(args, { env: cliEnv(d, { ...LOCALE, TZ: 'America/New_York', COLUMNS: '80', ...env }) });
 
 const create = async (body: Record<string, unknown>) => {
   const r = await d.api('POST', '/calendar/create', { body });
@@ -141,8 +143,11 @@ describe('kairos cal week', () => {
       expect(grid(pref.stdout).header[0]).toBe('Sun 18');
       expect(grid((await kairos(['cal', 'week', '2026-10-21', '--week-start', 'monday'])).stdout).header[0]).toBe('Mon 19');
     } finally {
-      await d.api('PATCH', '/user/update', { body: { updates: { preferences: { week_starts: 'monday' } } } });
+      await d.api('PATCH', '/user/update', { body: { updates: { preferences: { week_starts: null } } } });
     }
+    // Without a preference, the locale's convention (as cal(1) and khal read it): Sunday in the US, Monday in Germany.
+    expect(grid((await kairos(['cal', 'week', '2026-10-21'], { LANG: 'en_US.UTF-8' })).stdout).header[0]).toBe('Sun 18');
+    expect(grid((await kairos(['cal', 'week', '2026-10-21'], { LANG: 'de_DE.UTF-8' })).stdout).header[0]).toBe('Mon 19');
   });
 
   it('shows this week by default with today marked, in the user zone', async () => {
@@ -191,7 +196,7 @@ describe('the pipe rule', () => {
 
   it.skipIf(!hasScript)('on a terminal: the same lines, in colour', async () => {
     const piped = await kairos(['cal', 'week', '2026-10-21']);
-    const t = new Terminal(['cal', 'week', '2026-10-21'], cliEnv(d, { TZ: 'America/New_York', COLUMNS: '80', NO_COLOR: undefined }));
+    const t = new Terminal(['cal', 'week', '2026-10-21'], cliEnv(d, { ...LOCALE, TZ: 'America/New_York', COLUMNS: '80', NO_COLOR: undefined }));
     await t.see('23:00');
     expect(await t.exited).toBe(0);
     expect(t.raw).toMatch(/\x1b\[/);
