@@ -106,7 +106,7 @@ describe('kairos cal month', () => {
     const j = JSON.parse(next.stdout);
     const [y, mo] = j.today.split('-').map(Number);
     expect(j.month).toBe(mo === 12 ? `${y + 1}-01` : `${y}-${String(mo + 1).padStart(2, '0')}`);
-    for (const bad of ['2026-13', 'smarch', 'someday']) {
+    for (const bad of ['2026-13', '2026-12-32', 'smarch', 'someday']) {
       const e = await kairos(['cal', 'month', bad]);
       expect(e.code, bad).toBe(2);
       expect(e.stderr).toContain(`MONTH: "${bad}" is not a month; try 2026-12, december`);

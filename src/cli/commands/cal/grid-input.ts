@@ -54,6 +54,12 @@ export async function gridContext(deps: CliDeps, weekStartFlag: string | undefin
   return { zone, weekStart: weekStartOf(weekStartFlag, profile.preferences?.week_starts, deps.env), today: dateIn(Date.now(), zone), width };
 }
 
+/** `2026-12-07` (or `2026-12-7`) when it is a real date. */
+function isoDate(t: string): LocalDate | undefined {
+  const [y, m, d] = t.split('-');
+  return parseLocalDate(`${y}-${m!.padStart(2, '0')}-${d!.padStart(2, '0')}`);
+}
+
 /**
  * The date `cal week` shows the week of: today by default, an ISO date, or words chrono reads
  * ("next monday", "tomorrow", "in 2 weeks") in the user's zone. Anything else is a usage error.
@@ -63,8 +69,7 @@ export function readWeekDate(text: string | undefined, ctx: GridContext): LocalD
   const t = text.trim();
   const bad = () => usage(`DATE: "${text}" is not a date; give a day of the week you want to see, e.g. 2026-12-07, today, "next monday" or "in 2 weeks".`);
   if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(t)) {
-    const [y, m, d] = t.split('-');
-    const date = parseLocalDate(`${y}-${m!.padStart(2, '0')}-${d!.padStart(2, '0')}`);
+    const date = isoDate(t);
     if (!date) throw bad();
     return date;
   }
@@ -96,7 +101,8 @@ export function readMonth(text: string | undefined, ctx: GridContext): { year: n
     return { year, month };
   }
   if (/^\d{4}-\d{1,2}-\d{1,2}$/.test(t)) {
-    const d = readWeekDate(t, ctx);
+    const d = isoDate(t);
+    if (!d) throw bad();
     return { year: d.year, month: d.month };
   }
   const d = readWords(t, ctx, bad);
