@@ -9,7 +9,7 @@ _kairos() {
     [[ "$w" == -* ]] && continue
     cand="${path:+$path }$w"
     case "$cand" in
-      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"mcp"|"user"|"export"|"daemon"|"config"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"cal subscribe"|"cal subscriptions"|"cal refresh"|"cal unsubscribe"|"cal sync"|"cal oauth"|"cal sync add"|"cal sync list"|"cal sync run"|"cal sync remove"|"cal oauth add"|"cal oauth login"|"cal oauth list"|"cal oauth check"|"cal oauth remove"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs"|"config list"|"config get"|"config set"|"config unset") path="$cand" ;;
+      "chat"|"plan"|"queue"|"review"|"approve"|"reject"|"execute"|"feedback"|"status"|"watch"|"trace"|"cal"|"tempo"|"keys"|"mcp"|"user"|"export"|"daemon"|"config"|"completion"|"trace push"|"trace pull"|"trace show"|"trace edit"|"trace history"|"trace search"|"cal add"|"cal list"|"cal week"|"cal month"|"cal edit"|"cal rm"|"cal import"|"cal export"|"cal subscribe-url"|"cal subscribe"|"cal subscriptions"|"cal refresh"|"cal unsubscribe"|"cal sync"|"cal oauth"|"cal sync add"|"cal sync list"|"cal sync run"|"cal sync remove"|"cal oauth add"|"cal oauth login"|"cal oauth list"|"cal oauth check"|"cal oauth remove"|"tempo tags"|"tempo profile"|"tempo set"|"tempo map"|"tempo block"|"tempo unblock"|"tempo budget"|"tempo cadence"|"keys create"|"keys list"|"keys rotate"|"keys revoke"|"user profile"|"user update"|"user passwd"|"user login"|"daemon run"|"daemon start"|"daemon stop"|"daemon restart"|"daemon status"|"daemon logs"|"config list"|"config get"|"config set"|"config unset") path="$cand" ;;
     esac
   done
   case "$path" in
@@ -31,9 +31,11 @@ _kairos() {
     "trace edit") words="--set --expected-version --help" ;;
     "trace history") words="--help" ;;
     "trace search") words="--mode --type --tag --task --limit --include-expired --help" ;;
-    "cal") words="add list edit rm import export subscribe-url subscribe subscriptions refresh unsubscribe sync oauth --help" ;;
+    "cal") words="add list week month edit rm import export subscribe-url subscribe subscriptions refresh unsubscribe sync oauth --help" ;;
     "cal add") words="--at --for --tag --tz --task --repeat --all-day --where --note --help" ;;
     "cal list") words="--from --to --tag --help" ;;
+    "cal week") words="--week-start --help" ;;
+    "cal month") words="--week-start --help" ;;
     "cal edit") words="--set --at --for --title --occurrence --expected-version --help" ;;
     "cal rm") words="--occurrence -y --yes --help" ;;
     "cal import") words="--help" ;;

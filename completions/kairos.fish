@@ -102,6 +102,8 @@ complete -c kairos -n '__kairos_path_is trace search' -l include-expired
 complete -c kairos -n '__kairos_path_is trace search' -l help
 complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
 complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day, recurring events expanded (JSON with --json)'
+complete -c kairos -n '__kairos_path_is cal' -a week -d 'the week as a grid: a column per day, all-day events on top, timed ones by the hour (JSON by day with --json)'
+complete -c kairos -n '__kairos_path_is cal' -a month -d 'the month as a grid of weeks, each day with the events that fit (+N more) (JSON by day with --json)'
 complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
 complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first, naming it, on a terminal; --yes otherwise)'
 complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
@@ -128,6 +130,10 @@ complete -c kairos -n '__kairos_path_is cal list' -l from
 complete -c kairos -n '__kairos_path_is cal list' -l to
 complete -c kairos -n '__kairos_path_is cal list' -l tag
 complete -c kairos -n '__kairos_path_is cal list' -l help
+complete -c kairos -n '__kairos_path_is cal week' -l week-start
+complete -c kairos -n '__kairos_path_is cal week' -l help
+complete -c kairos -n '__kairos_path_is cal month' -l week-start
+complete -c kairos -n '__kairos_path_is cal month' -l help
 complete -c kairos -n '__kairos_path_is cal edit' -l set
 complete -c kairos -n '__kairos_path_is cal edit' -l at
 complete -c kairos -n '__kairos_path_is cal edit' -l for

@@ -45,6 +45,24 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   );
   examples(
     cal
+      .command('week')
+      .description('the week as a grid: a column per day, all-day events on top, timed ones by the hour (JSON by day with --json)')
+      .argument('[date]', 'a day of the week to show: 2026-12-07, "next monday", "in 2 weeks" (default: today)')
+      .option('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)')
+      .action(lazy(ctx, () => import('./week.js'))),
+    ['kairos cal week', 'kairos cal week "next monday" --week-start sunday', 'kairos cal week 2026-12-07 --json | jq ".days[].events[].event.title"'],
+  );
+  examples(
+    cal
+      .command('month')
+      .description('the month as a grid of weeks, each day with the events that fit (+N more) (JSON by day with --json)')
+      .argument('[month]', 'the month: 2026-12, december, "dec 2027", "next month" (default: this month)')
+      .option('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)')
+      .action(lazy(ctx, () => import('./month.js'))),
+    ['kairos cal month', 'kairos cal month "next month"', 'kairos cal month 2026-12 --json | jq ".days[] | select(.events | length > 0) | .date"'],
+  );
+  examples(
+    cal
       .command('edit')
       .description('change an event (or one occurrence of a series with --occurrence)')
       .argument('<uid>', 'event uid')
