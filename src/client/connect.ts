@@ -1,13 +1,11 @@
 import { readCredentials } from '../config/credentials.js';
-import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
+import { readDaemonState } from '../config/daemon-state.js';
 import { homePaths, resolveHome } from '../config/paths.js';
 import { AppError } from '../errors.js';
 import { pidAlive } from '../platform/process.js';
 import { VERSION } from '../version.js';
-import { awaitStartingDaemon, localUrl, lockHolder, runningDaemon, startDetached, stopDaemon } from './daemon-process.js';
+import { localUrl } from './daemon-url.js';
 import { ApiClient } from './http.js';
-
-export { localUrl, runningDaemon, startDetached, stopDaemon } from './daemon-process.js';
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
@@ -19,7 +17,8 @@ export interface ConnectOptions {
 }
 
 /** Start the home's daemon for a command, or join the start another command has under way. */
-async function autostart(home: string, o: ConnectOptions): Promise<DaemonState> {
+async function autostart(home: string, o: ConnectOptions, dp: typeof import('./daemon-process.js')) {
+  const { awaitStartingDaemon, lockHolder, startDetached } = dp;
   // Several commands at once on a stopped home: the first one's daemon holds the lock while it
   // starts; the others wait for it rather than start daemons that can only lose.
   if (await lockHolder(home)) {
@@ -46,6 +45,9 @@ async function autostart(home: string, o: ConnectOptions): Promise<DaemonState> 
  * version mismatch) when needed.
  */
 async function discover(home: string, o: ConnectOptions): Promise<string> {
+  // Spawning and stopping daemons (node:child_process) loads only on this path.
+  const dp = await import('./daemon-process.js');
+  const { runningDaemon, stopDaemon } = dp;
   let s = await runningDaemon(home);
   if (s && s.version !== VERSION && o.autostart) {
     o.note(`kairos: restarting the daemon (it runs ${s.version}, this CLI is ${VERSION})`);
@@ -54,7 +56,7 @@ async function discover(home: string, o: ConnectOptions): Promise<string> {
   }
   if (!s) {
     if (!o.autostart) throw new AppError(503, 'daemon_unreachable', `The kairos daemon is not running for ${home}; start it with "kairos daemon start".`);
-    s = await autostart(home, o);
+    s = await autostart(home, o, dp);
   }
   return localUrl(s);
 }
