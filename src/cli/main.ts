@@ -3,7 +3,6 @@ import { fastCommand } from './fast-path.js';
 import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
 import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
-import { validationSentences } from './output/validation-text.js';
 import { createProgram } from './program.js';
 
 /** commander's own errors (help shown, a usage mistake), known without loading commander. */
@@ -35,6 +34,8 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     if (isInterrupt(err)) return INTERRUPTED;
     const json = ctx.ran?.globals.json;
     if (err instanceof AppError) {
+      // Loaded only for an error: the phrasing of the daemon's validation answers.
+      const { validationSentences } = await import('./output/validation-text.js');
       if (json)
         streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
       else if (validationSentences(err, argv)) {
