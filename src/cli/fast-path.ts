@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { type GlobalOptions, lazyActions, type ProgramContext, runVerb } from './kit.js';
+import { type GlobalOptions, lazyActions, type ProgramContext, runVerb, type VerbRunner } from './kit.js';
 import { COMMANDS, globalOptions } from './program.js';
 
 /**
@@ -154,16 +154,29 @@ function argumentValues(decls: ArgumentDecl[], operands: string[]): unknown[] {
       return d.initial;
     }
     if (!d.parse) return given;
-    if (Array.isArray(given)) return given.reduce<unknown>((prev, v) => d.parse!(v, prev), d.initial);
-    return d.parse(given, d.initial);
+    try {
+      if (Array.isArray(given)) return given.reduce<unknown>((prev, v) => d.parse!(v, prev), d.initial);
+      return d.parse(given, d.initial);
+    } catch {
+      // Refused: commander calls the parser again and reports it as always.
+      throw new Unsupported('argument');
+    }
   });
 }
 
+/** A command line as commander would hand it to the verb's action. */
+export interface PlainLine {
+  verb: VerbRunner;
+  args: string[];
+  opts: Record<string, unknown>;
+  globals: GlobalOptions;
+}
+
 /**
- * The run of a plain command line without commander, or undefined when commander must parse it
- * (see the top of this file). The noun's declarations are loaded either way.
+ * A plain command line read without commander, or undefined when commander must parse it (see
+ * the top of this file). The noun's declarations are loaded either way.
  */
-export async function fastCommand(ctx: ProgramContext, argv: string[]): Promise<(() => Promise<void>) | undefined> {
+export async function readPlainLine(ctx: ProgramContext, argv: string[]): Promise<PlainLine | undefined> {
   const tokens = argv.slice(2);
   try {
     const program = new Declaration();
@@ -205,10 +218,15 @@ export async function fastCommand(ctx: ProgramContext, argv: string[]): Promise<
     if (!verb) return undefined;
     for (const d of node.options) if (d.required && leafOpts[d.key] === undefined) return undefined;
     const args = (argumentValues(node.args, operands) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
-    const opts = leafOpts;
-    return () => runVerb(ctx, verb, { args, opts, globals: globals as GlobalOptions });
+    return { verb, args, opts: leafOpts, globals: globals as GlobalOptions };
   } catch (e) {
     if (e instanceof Unsupported || e instanceof TypeError) return undefined;
     throw e;
   }
+}
+
+/** The run of a plain command line without commander, or undefined when commander must parse it. */
+export async function fastCommand(ctx: ProgramContext, argv: string[]): Promise<(() => Promise<void>) | undefined> {
+  const line = await readPlainLine(ctx, argv);
+  return line && (() => runVerb(ctx, line.verb, line));
 }
