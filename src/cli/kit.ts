@@ -73,27 +73,48 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
   return deps;
 }
 
+/** How a verb runs: its implementation's loader and what its arguments are. */
+export interface VerbRunner<O = Record<string, unknown>> {
+  load: () => Promise<CommandModule<O>>;
+  ids?: IdKind;
+}
+
+/** The actions made by `lazy`, with how to run them without commander (see fast-path.ts). */
+export const lazyActions = new WeakMap<(...a: unknown[]) => Promise<void>, VerbRunner>();
+
+/**
+ * Run a verb: build its dependencies, load its implementation, resolve id prefixes, run it.
+ * `program` is the command tree when commander parsed the line (completion needs it).
+ */
+export async function runVerb<O>(ctx: ProgramContext, verb: VerbRunner<O>, input: RunInput<O> & { globals: GlobalOptions; program?: Command }): Promise<void> {
+  const { args } = input;
+  const deps = await makeDeps(ctx, input.globals);
+  deps.program = input.program;
+  ctx.ran = deps;
+  const mod = await verb.load();
+  if (verb.ids) {
+    const [{ resolveId }, client] = await Promise.all([import('./input/resolve-id.js'), deps.client()]);
+    for (let i = 0; i < args.length; i++) args[i] = await resolveId(client, verb.ids, args[i]!);
+  }
+  await mod.run({ args, opts: input.opts }, deps);
+}
+
 /**
  * The commander action of a verb: its implementation is imported only when it runs, so `--help`
  * and completion stay fast. With `ids`, every positional argument is an id of that kind and may be
  * given as any unique prefix (git-like): it reaches the command whole.
  */
 export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>, o: { ids?: IdKind } = {}) {
-  return async (...cmdArgs: unknown[]) => {
+  const verb: VerbRunner<O> = { load, ids: o.ids };
+  const action = async (...cmdArgs: unknown[]) => {
     const cmd = cmdArgs.at(-1) as Command;
     const args = (cmdArgs.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
-    const deps = await makeDeps(ctx, cmd.optsWithGlobals() as GlobalOptions);
     let root = cmd;
     while (root.parent) root = root.parent;
-    deps.program = root;
-    ctx.ran = deps;
-    const mod = await load();
-    if (o.ids) {
-      const [{ resolveId }, client] = await Promise.all([import('./input/resolve-id.js'), deps.client()]);
-      for (let i = 0; i < args.length; i++) args[i] = await resolveId(client, o.ids, args[i]!);
-    }
-    await mod.run({ args, opts: cmd.opts() as O }, deps);
+    await runVerb(ctx, verb, { args, opts: cmd.opts() as O, globals: cmd.optsWithGlobals() as GlobalOptions, program: root });
   };
+  lazyActions.set(action, verb as VerbRunner);
+  return action;
 }
 
 export const usage = (message: string) => new AppError(400, 'usage', message);

@@ -1,10 +1,15 @@
-import { CommanderError } from 'commander';
 import { AppError, ExitCode, exitCodeFor } from '../errors.js';
+import { fastCommand } from './fast-path.js';
 import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
 import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
-import { validationSentences } from './output/validation-text.js';
 import { createProgram } from './program.js';
+
+/** commander's own errors (help shown, a usage mistake), known without loading commander. */
+function isCommanderError(err: unknown): err is Error & { exitCode: number } {
+  const e = err as { code?: unknown; exitCode?: unknown } | undefined;
+  return typeof e?.code === 'string' && e.code.startsWith('commander.') && typeof e.exitCode === 'number';
+}
 
 /** The one top-level catch: commands throw, only this sets the exit code. */
 export async function main(argv: string[], streams: Streams = process, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -14,12 +19,14 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     if (e.code === 'EPIPE') process.exit(0);
     throw e;
   });
-  const program = await createProgram(ctx, argv);
   try {
-    await program.parseAsync(argv);
+    // A plain line of a simple command runs without commander; anything else is commander's.
+    const fast = await fastCommand(ctx, argv);
+    if (fast) await fast();
+    else await (await createProgram(ctx, argv)).parseAsync(argv);
     return ctx.ran?.exitCode ?? 0;
   } catch (err) {
-    if (err instanceof CommanderError) {
+    if (isCommanderError(err)) {
       // --help and --version end here with code 0; usage mistakes with 2 (commander printed why).
       return err.exitCode === 0 ? 0 : ExitCode.usage;
     }
@@ -27,6 +34,8 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     if (isInterrupt(err)) return INTERRUPTED;
     const json = ctx.ran?.globals.json;
     if (err instanceof AppError) {
+      // Loaded only for an error: the phrasing of the daemon's validation answers.
+      const { validationSentences } = await import('./output/validation-text.js');
       if (json)
         streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
       else if (validationSentences(err, argv)) {

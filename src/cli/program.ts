@@ -1,15 +1,16 @@
-import { Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { VERSION } from '../version.js';
 import type { ProgramContext } from './kit.js';
 
-type Register = (program: Command, ctx: ProgramContext) => void;
+export type Register = (program: Command, ctx: ProgramContext) => void;
 
 /**
  * Every top-level command, in the order help lists them, and where its declaration lives. Only
  * the one a command line names is loaded (each noun's index declares its verbs, flags and
- * examples; kit.ts `lazy` loads the implementation only when it runs).
+ * examples; kit.ts `lazy` loads the implementation only when it runs). The fast path
+ * (fast-path.ts) reads the same declarations without commander, so nothing here imports it eagerly.
  */
-const COMMANDS: Record<string, () => Promise<Register>> = {
+export const COMMANDS: Record<string, () => Promise<Register>> = {
   chat: () => import('./commands/chat/index.js').then((m) => m.registerChat),
   plan: () => import('./commands/plan/index.js').then((m) => m.registerPlan),
   queue: () => import('./commands/queue/index.js').then((m) => m.registerQueue),
@@ -32,6 +33,21 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   completion: () => import('./commands/completion/index.js').then((m) => m.registerCompletion),
 };
 
+/** The part of commander's Command that declares an option (a real Command, or fast-path.ts's reader). */
+export interface OptionSink {
+  option(flags: string, description: string): unknown;
+}
+
+/** The options every command takes (declared on the program; given before or after the command). */
+export function globalOptions(program: OptionSink): void {
+  program.option('--json', 'print the API JSON only (for jq and scripts)');
+  program.option('--url <url>', 'daemon URL (default: the local daemon; env KAIROS_URL)');
+  program.option('--api-key <key>', 'API key or token (default: credentials.json; env KAIROS_API_KEY)');
+  program.option('--no-color', 'no colour (also NO_COLOR)');
+  program.option('-q, --quiet', 'no hints or progress on stderr');
+  program.option('--no-autostart', 'never start the daemon automatically');
+}
+
 /** Global options that take a value: the word after them is not the command. */
 const VALUE_OPTIONS = new Set(['--url', '--api-key']);
 
@@ -51,15 +67,12 @@ export function commandNamed(argv: string[]): string | undefined {
  * and `completion` (whose scripts are made from the tree) get the whole tree.
  */
 export async function createProgram(ctx: ProgramContext, argv?: string[]): Promise<Command> {
+  const { Command } = await import('commander');
   const program = new Command('kairos')
     .description('Personal agent scheduling and memory: agents propose, you approve, everything is remembered.')
-    .version(VERSION, '-V, --version')
-    .option('--json', 'print the API JSON only (for jq and scripts)')
-    .option('--url <url>', 'daemon URL (default: the local daemon; env KAIROS_URL)')
-    .option('--api-key <key>', 'API key or token (default: credentials.json; env KAIROS_API_KEY)')
-    .option('--no-color', 'no colour (also NO_COLOR)')
-    .option('-q, --quiet', 'no hints or progress on stderr')
-    .addOption(new Option('--no-autostart', 'never start the daemon automatically'))
+    .version(VERSION, '-V, --version');
+  globalOptions(program);
+  program
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
     .configureOutput({

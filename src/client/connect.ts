@@ -1,12 +1,11 @@
 import { readCredentials } from '../config/credentials.js';
-import type { DaemonState } from '../config/daemon-state.js';
+import { readDaemonState } from '../config/daemon-state.js';
 import { homePaths, resolveHome } from '../config/paths.js';
 import { AppError } from '../errors.js';
+import { pidAlive } from '../platform/process.js';
 import { VERSION } from '../version.js';
-import { awaitStartingDaemon, localUrl, lockHolder, runningDaemon, startDetached, stopDaemon } from './daemon-process.js';
+import { localUrl } from './daemon-url.js';
 import { ApiClient } from './http.js';
-
-export { localUrl, runningDaemon, startDetached, stopDaemon } from './daemon-process.js';
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
@@ -18,7 +17,8 @@ export interface ConnectOptions {
 }
 
 /** Start the home's daemon for a command, or join the start another command has under way. */
-async function autostart(home: string, o: ConnectOptions): Promise<DaemonState> {
+async function autostart(home: string, o: ConnectOptions, dp: typeof import('./daemon-process.js')) {
+  const { awaitStartingDaemon, lockHolder, startDetached } = dp;
   // Several commands at once on a stopped home: the first one's daemon holds the lock while it
   // starts; the others wait for it rather than start daemons that can only lose.
   if (await lockHolder(home)) {
@@ -41,28 +41,48 @@ async function autostart(home: string, o: ConnectOptions): Promise<DaemonState> 
 }
 
 /**
+ * The address of the home's daemon as checked to answer /health: started (or restarted on a
+ * version mismatch) when needed.
+ */
+async function discover(home: string, o: ConnectOptions): Promise<string> {
+  // Spawning and stopping daemons (node:child_process) loads only on this path.
+  const dp = await import('./daemon-process.js');
+  const { runningDaemon, stopDaemon } = dp;
+  let s = await runningDaemon(home);
+  if (s && s.version !== VERSION && o.autostart) {
+    o.note(`kairos: restarting the daemon (it runs ${s.version}, this CLI is ${VERSION})`);
+    await stopDaemon(home);
+    s = undefined;
+  }
+  if (!s) {
+    if (!o.autostart) throw new AppError(503, 'daemon_unreachable', `The kairos daemon is not running for ${home}; start it with "kairos daemon start".`);
+    s = await autostart(home, o, dp);
+  }
+  return localUrl(s);
+}
+
+/**
  * A client for the daemon: an explicit --url/KAIROS_URL is used as it is; otherwise the daemon of
- * KAIROS_HOME, started (or restarted on a version mismatch) when needed.
+ * KAIROS_HOME, started (or restarted on a version mismatch) when needed. A daemon.json of this
+ * version naming a live process is trusted without asking /health first (a round trip, and a
+ * busy daemon's slowest answer, off every command): should its address refuse the connection,
+ * the client finds the daemon again as above and sends the request there.
  */
 export async function connect(o: ConnectOptions): Promise<ApiClient> {
   const home = resolveHome(o.env);
+  const paths = homePaths(home);
   const explicit = o.url ?? o.env.KAIROS_URL;
-  let apiKey = o.apiKey ?? o.env.KAIROS_API_KEY;
-  let baseUrl: string;
-  if (explicit) baseUrl = explicit;
-  else {
-    let s = await runningDaemon(home);
-    if (s && s.version !== VERSION && o.autostart) {
-      o.note(`kairos: restarting the daemon (it runs ${s.version}, this CLI is ${VERSION})`);
-      await stopDaemon(home);
-      s = undefined;
-    }
-    if (!s) {
-      if (!o.autostart) throw new AppError(503, 'daemon_unreachable', `The kairos daemon is not running for ${home}; start it with "kairos daemon start".`);
-      s = await autostart(home, o);
-    }
-    baseUrl = localUrl(s);
+  const givenKey = o.apiKey ?? o.env.KAIROS_API_KEY;
+  const [state, credentials] = await Promise.all([
+    explicit ? undefined : readDaemonState(paths.daemonJson),
+    givenKey ? undefined : readCredentials(paths.credentials),
+  ]);
+  if (explicit) return new ApiClient({ baseUrl: explicit, apiKey: givenKey ?? credentials?.api_key });
+  if (state && state.version === VERSION && pidAlive(state.pid)) {
+    return new ApiClient({ baseUrl: localUrl(state), apiKey: givenKey ?? credentials?.api_key, rediscover: () => discover(home, o) });
   }
-  apiKey ??= (await readCredentials(homePaths(home).credentials))?.api_key;
+  const baseUrl = await discover(home, o);
+  // A daemon started just now has only now written the owner's key.
+  const apiKey = givenKey ?? (await readCredentials(paths.credentials))?.api_key;
   return new ApiClient({ baseUrl, apiKey });
 }

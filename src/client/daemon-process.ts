@@ -5,6 +5,7 @@ import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
 import { AppError } from '../errors.js';
 import { pidAlive } from '../platform/process.js';
+import { localUrl } from './daemon-url.js';
 import { request } from './request.js';
 
 const BIN = fileURLToPath(new URL('../../bin/kairos.js', import.meta.url));
@@ -29,11 +30,7 @@ async function healthy(url: string): Promise<boolean> {
   }
 }
 
-/** daemon.json's address, but loopback when it listens on every interface. */
-export function localUrl(s: DaemonState): string {
-  const host = s.host === '0.0.0.0' || s.host === '::' ? '127.0.0.1' : s.host.includes(':') ? `[${s.host}]` : s.host;
-  return `${s.tls ? 'https' : 'http'}://${host}:${s.port}`;
-}
+export { localUrl } from './daemon-url.js';
 
 /** The running daemon of this home, if daemon.json names a live process that answers /health. */
 export async function runningDaemon(home: string): Promise<DaemonState | undefined> {

@@ -17,16 +17,45 @@ export interface ClientOptions {
   /** Waits before retries after 429; injected so tests need not sleep. */
   sleep?: (ms: number) => Promise<void>;
   maxTries?: number;
+  /**
+   * Set when `baseUrl` is only what daemon.json says (no request has been answered there yet):
+   * finds the daemon again (checks it, restarts or starts it) and gives its address. Used once,
+   * when a request cannot connect, or by `confirmedBaseUrl()`.
+   */
+  rediscover?: () => Promise<string>;
 }
+
+/** Errors that mean the request never reached a server, so it is safe to send again elsewhere. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Typed HTTP client of the kairos API: errors come back as AppError, 429s are retried with backoff. */
 export class ApiClient {
-  readonly baseUrl: string;
+  private base: string;
+  private rediscover: (() => Promise<string>) | undefined;
 
   constructor(private readonly opts: ClientOptions) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
+    this.base = trimSlash(opts.baseUrl);
+    this.rediscover = opts.rediscover;
+  }
+
+  /** The daemon's address (the one found again, after a request could not connect to daemon.json's). */
+  get baseUrl(): string {
+    return this.base;
+  }
+
+  /**
+   * The address checked to answer, for a caller that connects by other means than `call` (a
+   * WebSocket): daemon.json's address is confirmed (or the daemon found again) first.
+   */
+  async confirmedBaseUrl(): Promise<string> {
+    const again = this.rediscover;
+    this.rediscover = undefined;
+    if (again) this.base = trimSlash(await again());
+    return this.base;
   }
 
   get apiKey(): string | undefined {
@@ -53,8 +82,12 @@ export class ApiClient {
   }
 
   private async send(method: string, path: string, o: RequestOptions): Promise<unknown> {
-    const url = new URL(this.baseUrl + path);
-    for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+    const address = () => {
+      const url = new URL(this.base + path);
+      for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+      return url;
+    };
+    let url = address();
     const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
     if (this.opts.apiKey) headers.authorization = `Bearer ${this.opts.apiKey}`;
     if (this.opts.agentId) headers['x-agent-id'] = this.opts.agentId;
@@ -73,6 +106,13 @@ export class ApiClient {
       try {
         res = await request(url, { method, headers, body });
       } catch (e) {
+        // daemon.json named a daemon that is gone (or stopping): find it again, send once more.
+        if (this.rediscover && NOT_CONNECTED.has((e as NodeJS.ErrnoException).code ?? '')) {
+          await this.confirmedBaseUrl();
+          url = address();
+          attempt--;
+          continue;
+        }
         throw new AppError(
           503,
           'daemon_unreachable',

@@ -1,4 +1,4 @@
-import { startDetached, stopDaemon } from '../../../client/connect.js';
+import { startDetached, stopDaemon } from '../../../client/daemon-process.js';
 import { resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 import { type BindOptions, bindArgs } from './bind-args.js';

@@ -1,4 +1,4 @@
-import { stopDaemon } from '../../../client/connect.js';
+import { stopDaemon } from '../../../client/daemon-process.js';
 import { resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 

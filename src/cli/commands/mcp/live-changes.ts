@@ -1,19 +1,30 @@
+import { type LiveTarget, openLiveSocket } from '../../../client/live-socket.js';
 import type { ChangeFeed } from '../../../mcp/server.js';
 
 /**
  * The daemon's `/ws` feed as a ChangeFeed for the stdio MCP server: connected on the first
  * follower, reconnected after a drop (a daemon restart) every few seconds, closed by `stop`.
  */
-export function liveChanges(baseUrl: string, apiKey: string | undefined, log: (m: string) => void): { follow: ChangeFeed; stop: () => void } {
+export function liveChanges(client: LiveTarget, log: (m: string) => void): { follow: ChangeFeed; stop: () => void } {
   const followers = new Set<(c: { type: string; data: unknown }) => void>();
   let socket: { close(): void } | undefined;
+  let started = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
 
+  const retry = () => {
+    if (!stopped) timer = setTimeout(() => void open(), 5000).unref();
+  };
   const open = async () => {
-    const { WebSocket } = await import('ws');
     if (stopped) return;
-    const ws = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws`, { headers: apiKey ? { authorization: `Bearer ${apiKey}` } : {} });
+    let ws: Awaited<ReturnType<typeof openLiveSocket>>['ws'];
+    try {
+      ({ ws } = await openLiveSocket(client));
+    } catch (e) {
+      // The daemon could not be found (or started): say so and look again later.
+      log(`live updates: ${(e as Error).message}`);
+      return retry();
+    }
     socket = ws;
     ws.on('message', (raw) => {
       try {
@@ -24,15 +35,18 @@ export function liveChanges(baseUrl: string, apiKey: string | undefined, log: (m
       }
     });
     ws.on('error', (e) => log(`live updates: ${e.message}`));
-    ws.on('close', () => {
-      if (!stopped) timer = setTimeout(() => void open(), 5000).unref();
-    });
+    ws.on('close', retry);
+    if (stopped) ws.close();
   };
 
   return {
     follow: (fn) => {
       followers.add(fn);
-      if (!socket) void open();
+      // Opened once, by the first follower; `retry` reconnects after that.
+      if (!started) {
+        started = true;
+        void open();
+      }
       return () => followers.delete(fn);
     },
     stop: () => {

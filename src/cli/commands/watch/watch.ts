@@ -1,3 +1,4 @@
+import { openLiveSocket } from '../../../client/live-socket.js';
 import { AppError } from '../../../errors.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { when } from '../../output/time.js';
@@ -39,9 +40,7 @@ export async function run({ opts }: RunInput<{ topics?: string; count?: number }
   if (bad?.length) throw usage(`Unknown topic ${bad.join(', ')}: use ${TOPICS.join(', ')}.`);
   const client = await deps.client();
   const tz = deps.io.json ? 'UTC' : await deps.userZone();
-  const { WebSocket } = await import('ws');
-  const url = `${client.baseUrl.replace(/^http/, 'ws')}/ws${topics?.length ? `?topics=${topics.join(',')}` : ''}`;
-  const ws = new WebSocket(url, { headers: client.apiKey ? { authorization: `Bearer ${client.apiKey}` } : {} });
+  const { ws, url } = await openLiveSocket(client, topics);
   let seen = 0;
   await new Promise<void>((resolve, reject) => {
     let opened = false;
