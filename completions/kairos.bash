@@ -46,7 +46,7 @@ _kairos() {
     "cal refresh") words="--help" ;;
     "cal unsubscribe") words="-y --yes --help" ;;
     "cal sync") words="add list run remove --help" ;;
-    "cal sync add") words="--collection --user --password-stdin --help" ;;
+    "cal sync add") words="--collection --user --password-stdin --oauth --help" ;;
     "cal sync list") words="--help" ;;
     "cal sync run") words="--help" ;;
     "cal sync remove") words="-y --yes --help" ;;

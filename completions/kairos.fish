@@ -159,14 +159,15 @@ complete -c kairos -n '__kairos_path_is cal subscriptions' -l help
 complete -c kairos -n '__kairos_path_is cal refresh' -l help
 complete -c kairos -n '__kairos_path_is cal unsubscribe' -l yes
 complete -c kairos -n '__kairos_path_is cal unsubscribe' -l help
-complete -c kairos -n '__kairos_path_is cal sync' -a add -d 'add a CalDAV collection (the credentials are checked first; the password is kept in the home folder, mode 0600)'
+complete -c kairos -n '__kairos_path_is cal sync' -a add -d 'add a CalDAV collection, signed in with a user and password (kept in the home folder, mode 0600) or an OAuth provider; the credentials are checked first'
 complete -c kairos -n '__kairos_path_is cal sync' -a list -d 'accounts: last sync, its counts and last error'
 complete -c kairos -n '__kairos_path_is cal sync' -a run -d 'sync now (one account, or all of them); reports counts and conflicts'
-complete -c kairos -n '__kairos_path_is cal sync' -a remove -d 'remove an account and its stored password (its events stay in kairos)'
+complete -c kairos -n '__kairos_path_is cal sync' -a remove -d 'remove an account and its stored password (its events stay in kairos; an OAuth provider stays for other accounts)'
 complete -c kairos -n '__kairos_path_is cal sync' -l help
 complete -c kairos -n '__kairos_path_is cal sync add' -l collection
 complete -c kairos -n '__kairos_path_is cal sync add' -l user
 complete -c kairos -n '__kairos_path_is cal sync add' -l password-stdin
+complete -c kairos -n '__kairos_path_is cal sync add' -l oauth
 complete -c kairos -n '__kairos_path_is cal sync add' -l help
 complete -c kairos -n '__kairos_path_is cal sync list' -l help
 complete -c kairos -n '__kairos_path_is cal sync run' -l help

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IsoDateTime } from './common.js';
+import { OAuthProviderName } from './oauth.js';
 
 /**
  * Calendar sync: subscriptions to remote .ics feeds (read-only, refreshed by the daemon). One
@@ -105,14 +106,37 @@ export const CaldavUrl = urlWith(['http:', 'https:'], {
   credentials: 'give the user with --user and the password on stdin, not in the URL',
 }).describe('URL of the calendar collection (e.g. https://dav.example.com/alice/work/)');
 
-export const AddAccountRequest = z
+const AccountTarget = {
+  name: AccountName,
+  url: CaldavUrl,
+};
+
+/** A collection reached with a user name and password (Basic auth). */
+const PasswordAccountRequest = z
   .object({
-    name: AccountName,
-    url: CaldavUrl,
+    ...AccountTarget,
     username: z.string().min(1).max(256),
     password: z.string().min(1).max(4096).describe('kept in the home folder (sync-secrets.json, mode 0600), never shown again'),
   })
   .strict();
+
+/** A collection reached with a Bearer token from an OAuth provider of the daemon's home (`kairos cal oauth add`). */
+const OAuthAccountRequest = z
+  .object({
+    ...AccountTarget,
+    oauth: OAuthProviderName.describe(
+      'name of an OAuth provider set up with `kairos cal oauth add` in the home folder of the daemon; a fresh access token is asked of it at each sync',
+    ),
+  })
+  .strict();
+
+/**
+ * Either a password credential or an OAuth provider's name, never both: which one is told by the
+ * keys present (`'oauth' in req`). A body with both or neither gets the one message below.
+ */
+export const AddAccountRequest = z.union([PasswordAccountRequest, OAuthAccountRequest], {
+  error: 'give either username and password, or oauth (the name of an OAuth provider), not both',
+});
 export type AddAccountRequest = z.infer<typeof AddAccountRequest>;
 
 export const SyncCounts = z.object({
@@ -148,8 +172,9 @@ export const CaldavAccount = z
     name: z.string(),
     user_id: z.string(),
     url: z.string(),
-    username: z.string(),
-    auth: z.enum(['password']),
+    username: z.string().nullable().describe('user name of a password account; null for an OAuth one'),
+    auth: z.enum(['password', 'oauth']),
+    oauth_provider: z.string().nullable().describe('the OAuth provider whose tokens the account uses (never a token); null for a password account'),
     created_at: IsoDateTime,
     last_sync_at: IsoDateTime.nullable(),
     last_success_at: IsoDateTime.nullable(),
@@ -164,4 +189,12 @@ export const AccountList = z.object({ accounts: z.array(CaldavAccount) });
 export const AccountNameParams = z.object({ name: AccountName });
 export const SyncRunQuery = z.object({ name: AccountName.optional().describe('one account (default: all of yours)') });
 export const SyncRunList = z.object({ runs: z.array(SyncRun) });
-export const AccountRemoved = z.object({ deleted: z.string(), secret_removed: z.boolean() });
+export const AccountRemoved = z.object({
+  deleted: z.string(),
+  secret_removed: z.boolean().describe('a password account: its stored password was deleted'),
+  oauth_provider: z
+    .string()
+    .nullable()
+    .describe('an OAuth account: its provider, kept (it may serve other accounts; `kairos cal oauth remove` deletes it and its tokens)'),
+});
+export type AccountRemoved = z.infer<typeof AccountRemoved>;

@@ -20,6 +20,7 @@ import { createSearch } from '../search/index.js';
 import type { Store } from '../store/store.js';
 import { createCalDavConnector } from '../sync/caldav-client.js';
 import { createFeedFetcher } from '../sync/feed-fetcher.js';
+import { createOAuthTokenSource } from '../sync/oauth-token-source.js';
 import { createSecretFile } from '../sync/secret-file.js';
 
 export interface Logger {
@@ -79,6 +80,7 @@ export function createServices(deps: ServiceDeps) {
     calendar,
     connector: deps.caldav ?? createCalDavConnector(),
     secrets: createSecretFile(store.paths.syncSecrets),
+    tokens: createOAuthTokenSource(store.paths.home),
     announceTrace: (t, k) => memory.announce(t, k),
     logger: deps.logger,
     everyMs: deps.config.sync.caldavEveryMs,

@@ -8,6 +8,7 @@ import {
   type RemoteObject,
   type RemoteRef,
 } from '../domain/sync/caldav-port.js';
+import { AppError } from '../errors.js';
 
 export interface CalDavOptions {
   /** Each request, connect to last byte (default 30 s). */
@@ -28,16 +29,33 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
   return {
     async open(url: string, creds: CalDavCredentials): Promise<CalDavSession> {
       const base = url.endsWith('/') ? url : `${url}/`;
-      const headers = {
-        authorization:
-          'accessToken' in creds ? `Bearer ${await creds.accessToken()}` : `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`,
+      const bearer = 'provider' in creds ? creds : undefined;
+      const basic = 'password' in creds ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : '';
+      let token = bearer ? await bearer.accessToken({ refresh: false }) : '';
+      let refreshed = false;
+      const auth = () => ({ authorization: bearer ? `Bearer ${token}` : basic });
+      /**
+       * Sends a request; a 401 to a Bearer token (expired early, or revoked with the grant still
+       * alive) gets one fresh token per session and the request once more. A second 401 is the
+       * caller's to report.
+       */
+      const authed = async <T>(send: (headers: { authorization: string }) => Promise<T>, status: (r: T) => number | undefined): Promise<T> => {
+        const first = await send(auth());
+        if (!bearer || refreshed || status(first) !== 401) return first;
+        if (first instanceof Response) await first.body?.cancel();
+        refreshed = true;
+        token = await bearer.accessToken({ refresh: true });
+        return send(auth());
       };
+      const davStatus = (rs: DAVResponse[]) => (rs.length === 1 && rs[0] && !rs[0].props && !rs[0].ok ? rs[0].status : undefined);
+      const resStatus = (r: Response) => r.status;
       const fetchOptions = () => ({ signal: AbortSignal.timeout(timeoutMs) });
       const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
         try {
           return await fn();
         } catch (e) {
-          if (e instanceof CalDavError) throw e;
+          // Ours (CalDavError) or the token source's (an AppError naming the provider and its fix).
+          if (e instanceof CalDavError || e instanceof AppError) throw e;
           const name = (e as Error).name;
           if (name === 'TimeoutError' || name === 'AbortError')
             throw new CalDavError('caldav_timeout', `The CalDAV server did not answer ${what} within ${timeoutMs / 1000} s.`);
@@ -46,6 +64,16 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
         }
       };
       const failed = (status: number, what: string): CalDavError => {
+        if (bearer && status === 401)
+          return new CalDavError(
+            'caldav_auth_failed',
+            `The CalDAV server refused the access token of the OAuth provider "${bearer.provider}" (HTTP 401) ${what}, also a freshly refreshed one. Nothing was changed. Check that this provider grants access to that calendar, then authorize again with: ${bearer.reauthorize}`,
+          );
+        if (bearer && status === 403)
+          return new CalDavError(
+            'caldav_auth_failed',
+            `The CalDAV server refused access to the token of the OAuth provider "${bearer.provider}" (HTTP 403) ${what}: the grant may lack the calendar scope. Nothing was changed. Add the scope to the provider, then authorize again with: ${bearer.reauthorize}`,
+          );
         if (status === 401 || status === 403)
           return new CalDavError('caldav_auth_failed', `The CalDAV server refused the user name or password (HTTP ${status}) ${what}. Nothing was changed.`);
         if (status === 412) return new CalDavError('precondition_failed', `The object changed on the server meanwhile (HTTP 412) ${what}.`);
@@ -60,13 +88,17 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       // The collection: credentials right, a calendar, its ctag and sync token, its reports.
       const root = check(
         await guard('when asked about the collection', () =>
-          propfind({
-            url: base,
-            depth: '0',
-            props: { 'd:resourcetype': {}, 'cs:getctag': {}, 'd:sync-token': {}, 'd:supported-report-set': {} },
-            headers,
-            fetchOptions: fetchOptions(),
-          }),
+          authed(
+            (headers) =>
+              propfind({
+                url: base,
+                depth: '0',
+                props: { 'd:resourcetype': {}, 'cs:getctag': {}, 'd:sync-token': {}, 'd:supported-report-set': {} },
+                headers,
+                fetchOptions: fetchOptions(),
+              }),
+            davStatus,
+          ),
         ),
         'when asked about the collection',
       )[0]!;
@@ -82,7 +114,7 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       const listing = async (): Promise<RemoteRef[]> => {
         const rs = check(
           await guard('when listing the collection', () =>
-            propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetchOptions: fetchOptions() }),
+            authed((headers) => propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetchOptions: fetchOptions() }), davStatus),
           ),
           'when listing the collection',
         );
@@ -90,7 +122,9 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       };
       const ctagNow = async (): Promise<string | null> => {
         const rs = check(
-          await guard('when asked for its ctag', () => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers, fetchOptions: fetchOptions() })),
+          await guard('when asked for its ctag', () =>
+            authed((headers) => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers, fetchOptions: fetchOptions() }), davStatus),
+          ),
           'when asked for its ctag',
         );
         return rs[0]?.props?.getctag == null ? null : String(rs[0].props.getctag);
@@ -102,7 +136,18 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
         async changes(state): Promise<ChangeSet> {
           if (canSync) {
             const rs = await guard('during sync-collection', () =>
-              syncCollection({ url: base, props: { 'd:getetag': {} }, syncLevel: 1, syncToken: state.syncToken ?? '', headers, fetchOptions: fetchOptions() }),
+              authed(
+                (headers) =>
+                  syncCollection({
+                    url: base,
+                    props: { 'd:getetag': {} },
+                    syncLevel: 1,
+                    syncToken: state.syncToken ?? '',
+                    headers,
+                    fetchOptions: fetchOptions(),
+                  }),
+                davStatus,
+              ),
             );
             const top = rs[0];
             const token = top?.raw?.multistatus?.syncToken;
@@ -131,14 +176,18 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
             const part = hrefs.slice(at, at + batch);
             const rs = check(
               await guard('when fetching events', () =>
-                calendarMultiGet({
-                  url: base,
-                  props: { 'd:getetag': {}, 'c:calendar-data': {} },
-                  objectUrls: part,
-                  depth: '1',
-                  headers,
-                  fetchOptions: fetchOptions(),
-                }),
+                authed(
+                  (headers) =>
+                    calendarMultiGet({
+                      url: base,
+                      props: { 'd:getetag': {}, 'c:calendar-data': {} },
+                      objectUrls: part,
+                      depth: '1',
+                      headers,
+                      fetchOptions: fetchOptions(),
+                    }),
+                  davStatus,
+                ),
               ),
               'when fetching events',
             );
@@ -153,11 +202,13 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
 
         async put(href, data, cond) {
           const url = new URL(href, base).toString();
-          const h = { ...headers, 'content-type': 'text/calendar; charset=utf-8' };
           const res = await guard('when saving an event', () =>
-            'ifNoneMatch' in cond
-              ? createObject({ url, data, headers: { ...h, 'If-None-Match': '*' }, fetchOptions: fetchOptions() })
-              : updateObject({ url, data, etag: cond.ifMatch ?? undefined, headers: h, fetchOptions: fetchOptions() }),
+            authed((headers) => {
+              const h = { ...headers, 'content-type': 'text/calendar; charset=utf-8' };
+              return 'ifNoneMatch' in cond
+                ? createObject({ url, data, headers: { ...h, 'If-None-Match': '*' }, fetchOptions: fetchOptions() })
+                : updateObject({ url, data, etag: cond.ifMatch ?? undefined, headers: h, fetchOptions: fetchOptions() });
+            }, resStatus),
           );
           await res.body?.cancel();
           if (!res.ok) throw failed(res.status, 'when saving an event');
@@ -166,7 +217,9 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
 
         async delete(href, ifMatch) {
           const url = new URL(href, base).toString();
-          const res = await guard('when removing an event', () => deleteObject({ url, etag: ifMatch ?? undefined, headers, fetchOptions: fetchOptions() }));
+          const res = await guard('when removing an event', () =>
+            authed((headers) => deleteObject({ url, etag: ifMatch ?? undefined, headers, fetchOptions: fetchOptions() }), resStatus),
+          );
           await res.body?.cancel();
           // Already gone is what we wanted.
           if (!res.ok && res.status !== 404) throw failed(res.status, 'when removing an event');

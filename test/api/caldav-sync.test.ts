@@ -290,7 +290,7 @@ suite('two-way CalDAV with Radicale', () => {
   it('removing an account deletes its password; the password is in no other file of the home (store, journal, log) nor in an export', async () => {
     const r = await d.api('DELETE', '/calendar/sync/accounts/work');
     expect(r.status).toBe(200);
-    expect(r.json).toEqual({ deleted: 'work', secret_removed: true });
+    expect(r.json).toEqual({ deleted: 'work', secret_removed: true, oauth_provider: null });
     expect(readFileSync(join(d.home, 'sync-secrets.json'), 'utf8')).not.toContain(`${d.userId}/work`);
     const files = readdirSync(d.home, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile() && e.name !== 'sync-secrets.json')

@@ -67,7 +67,7 @@ describe('kairos cal oauth', () => {
     const r = await k.done;
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Authorized "test"');
-    expect(r.stdout).toContain('kairos cal sync add <calendar> --url <collection-url> --oauth test');
+    expect(r.stdout).toContain('kairos cal sync add <calendar> --collection <collection-url> --oauth test');
     expect(statSync(join(home, 'oauth', 'test.json')).mode & 0o777).toBe(0o600);
     const grant = file('test').grant;
     for (const secret of [grant.access_token, grant.refresh_token]) expect(r.stdout + r.stderr).not.toContain(secret);

@@ -34,11 +34,14 @@ export interface CalDavSession {
 }
 
 /**
- * How a session authenticates: Basic with a stored password, or a Bearer token. The token form is
- * the seam for OAuth 2.0 accounts (src/sync/oauth, another branch): its `accessToken(name)` returns
- * a fresh token for an account, which is what `accessToken` here asks for once per session.
+ * How a session authenticates: Basic with a stored password, or a Bearer token from an OAuth
+ * provider. `accessToken` is asked once when the session opens; `refresh: true` when the server
+ * answered 401 to the token it gave (the session asks that once, retries once, then fails with
+ * `caldav_auth_failed` naming `provider` and the command that authorizes it again).
  */
-export type CalDavCredentials = { username: string; password: string } | { accessToken: () => Promise<string> };
+export type CalDavCredentials =
+  | { username: string; password: string }
+  | { provider: string; accessToken: (o: { refresh: boolean }) => Promise<string>; reauthorize: string };
 
 export interface CalDavConnector {
   /** A session on one collection; checks the credentials and that the URL is a calendar (CalDavError otherwise). */

@@ -1,6 +1,6 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { CaldavItem, StoredCaldavAccount } from '../../contracts/stored.js';
-import type { AddAccountRequest, CaldavAccount, SyncCounts, SyncRun } from '../../contracts/sync.js';
+import type { AccountRemoved, AddAccountRequest, CaldavAccount, SyncCounts, SyncRun } from '../../contracts/sync.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { StoredEvent } from '../calendar/event.js';
@@ -12,8 +12,9 @@ import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import type { Principal } from '../principal.js';
-import { type CalDavConnector, CalDavError, type CalDavSession, type RemoteObject } from './caldav-port.js';
+import { type CalDavConnector, type CalDavCredentials, CalDavError, type CalDavSession, type RemoteObject } from './caldav-port.js';
 import type { SecretStore } from './secret-port.js';
+import type { TokenSource } from './token-port.js';
 
 /** What the sync needs of the calendar area. */
 export interface SyncCalendar {
@@ -28,6 +29,8 @@ export interface CaldavDeps {
   calendar: SyncCalendar;
   connector: CalDavConnector;
   secrets: SecretStore;
+  /** Access tokens of accounts that authenticate with an OAuth provider. */
+  tokens: TokenSource;
   announceTrace: (t: StoredTrace, kind: 'created') => void;
   logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
   /** Interval of the daemon's periodic sync. */
@@ -54,24 +57,37 @@ export class CaldavService {
 
   constructor(private readonly d: CaldavDeps) {}
 
-  /** Add an account: the credentials are tried first (nothing is stored when they fail). */
+  /**
+   * Add an account: the credentials are tried first (nothing is stored when they fail). An OAuth
+   * account names a provider of the daemon's home; only that name is stored, its tokens stay in
+   * the provider's file.
+   */
   async add(p: Principal, req: AddAccountRequest): Promise<CaldavAccount> {
     const id = accountId(p.userId, req.name);
     if (this.d.store.get('caldav_accounts', id)) throw conflict(`You already have a sync account named "${req.name}".`, 'account_exists');
-    // A collection that cannot be reached or read is a URL or credentials to correct: 422, nothing stored.
-    await this.d.connector.open(req.url, { username: req.username, password: req.password }).catch((e: unknown) => {
-      throw e instanceof CalDavError
-        ? new AppError(422, e.code, `${e.message} The account was not added.`.replace('Nothing was changed. ', ''))
-        : asAppError(e);
+    const oauth = 'oauth' in req ? req.oauth : null;
+    if (oauth !== null && !(await this.d.tokens.has(oauth)))
+      throw new AppError(
+        422,
+        'oauth_provider_not_found',
+        `No OAuth provider named "${oauth}" is set up in the daemon's home folder. Add it first with: kairos cal oauth add ${oauth} --issuer URL --client-id ID — then add the account again. The account was not added.`,
+      );
+    const creds: CalDavCredentials = 'oauth' in req ? this.bearer(req.oauth) : { username: req.username, password: req.password };
+    // A collection that cannot be reached or read, or a grant that no longer holds, is something to correct: 422, nothing stored.
+    await this.d.connector.open(req.url, creds).catch((e: unknown) => {
+      if (e instanceof CalDavError) throw new AppError(422, e.code, `${e.message} The account was not added.`.replace('Nothing was changed. ', ''));
+      if (e instanceof AppError && e.status < 500) throw new AppError(422, e.code, `${e.message} The account was not added.`);
+      throw asAppError(e);
     });
-    await this.d.secrets.set(id, { username: req.username, password: req.password });
+    if (!('oauth' in req)) await this.d.secrets.set(id, { username: req.username, password: req.password });
     const acct: StoredCaldavAccount = {
       id,
       name: req.name,
       user_id: p.userId,
       url: req.url,
-      username: req.username,
-      auth: 'password',
+      username: 'oauth' in req ? null : req.username,
+      auth: oauth !== null ? 'oauth' : 'password',
+      oauth_provider: oauth,
       created_at: this.d.clock.now().toISOString(),
       last_sync_at: null,
       last_success_at: null,
@@ -93,8 +109,11 @@ export class CaldavService {
       .map((a) => this.view(a));
   }
 
-  /** Remove the account, its password and its mapping; the events stay in kairos (as local events). */
-  async remove(p: Principal, name: string): Promise<{ deleted: string; secret_removed: boolean }> {
+  /**
+   * Remove the account, its password and its mapping; the events stay in kairos (as local events).
+   * An OAuth account's provider is kept: it may serve other accounts (`kairos cal oauth remove`).
+   */
+  async remove(p: Principal, name: string): Promise<AccountRemoved> {
     const acct = this.owned(p, name);
     await this.running.get(acct.id)?.catch(() => {});
     const items = this.d.store.byIndex('caldav_items', 'account_id', acct.id);
@@ -103,7 +122,7 @@ export class CaldavService {
       tx.delete('caldav_accounts', acct.id);
     });
     const secret_removed = await this.d.secrets.delete(acct.id);
-    return { deleted: name, secret_removed };
+    return { deleted: name, secret_removed, oauth_provider: acct.oauth_provider ?? null };
   }
 
   /** Sync one of the caller's accounts, or all of them. */
@@ -137,9 +156,7 @@ export class CaldavService {
     const at = this.d.clock.now().toISOString();
     const result: SyncRun = { account: acct.name, at, status: 'ok', method: 'none', counts: zero(), conflicts: [] };
     try {
-      const secret = await this.d.secrets.get(id);
-      if (!secret) throw new CalDavError('caldav_auth_failed', `No password is stored for "${acct.name}": remove the account and add it again.`);
-      const session = await this.d.connector.open(acct.url, secret);
+      const session = await this.d.connector.open(acct.url, await this.credentials(acct));
       await this.pull(acct, session, result);
       await this.push(acct, session, result);
     } catch (e) {
@@ -332,6 +349,21 @@ export class CaldavService {
     }
   }
 
+  // ------------------------------------------------------------------ credentials
+
+  /** What a sync run of the account authenticates with: its stored password, or its provider's tokens. */
+  private async credentials(acct: StoredCaldavAccount): Promise<CalDavCredentials> {
+    if (acct.auth === 'oauth' && acct.oauth_provider) return this.bearer(acct.oauth_provider);
+    const secret = await this.d.secrets.get(acct.id);
+    if (!secret) throw new CalDavError('caldav_auth_failed', `No password is stored for "${acct.name}": remove the account and add it again.`);
+    return secret;
+  }
+
+  /** Bearer credentials over the token source: a token when the session opens, a fresh one if the server refuses it. */
+  private bearer(provider: string): CalDavCredentials {
+    return { provider, accessToken: (o) => this.d.tokens.accessToken(provider, o), reauthorize: this.d.tokens.reauthorizeCommand(provider) };
+  }
+
   // ------------------------------------------------------------------ reads
 
   private owned(p: Principal, name: string): StoredCaldavAccount {
@@ -342,7 +374,7 @@ export class CaldavService {
 
   private view(a: StoredCaldavAccount): CaldavAccount {
     const { id: _i, sync_token: _t, ctag: _c, ...shown } = a;
-    return { ...shown, events: this.d.store.byIndex('caldav_items', 'account_id', a.id).length };
+    return { ...shown, oauth_provider: a.oauth_provider ?? null, events: this.d.store.byIndex('caldav_items', 'account_id', a.id).length };
   }
 }
 

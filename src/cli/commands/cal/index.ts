@@ -162,15 +162,19 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   examples(
     sync
       .command('add')
-      .description('add a CalDAV collection (the credentials are checked first; the password is kept in the home folder, mode 0600)')
+      .description(
+        'add a CalDAV collection, signed in with a user and password (kept in the home folder, mode 0600) or an OAuth provider; the credentials are checked first',
+      )
       .argument('<name>', 'a short name for the account (letters, digits, . _ -)')
       .requiredOption('--collection <url>', 'URL of the calendar collection (--url is the daemon’s address, a global option)')
-      .requiredOption('--user <user>', 'user name on the server')
+      .option('--user <user>', 'user name on the server (the password is asked, or read with --password-stdin)')
       .option('--password-stdin', 'read the password from stdin instead of prompting')
+      .option('--oauth <provider>', 'sign in with an OAuth provider set up with `kairos cal oauth add` (instead of --user)')
       .action(lazy(ctx, () => import('./sync-add.js'))),
     [
       'kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice',
       'pass show dav | kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice --password-stdin',
+      'kairos cal sync add family --collection https://apidata.googleusercontent.com/caldav/v2/ID/events/ --oauth google',
     ],
   );
   examples(
@@ -191,7 +195,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   examples(
     sync
       .command('remove')
-      .description('remove an account and its stored password (its events stay in kairos)')
+      .description('remove an account and its stored password (its events stay in kairos; an OAuth provider stays for other accounts)')
       .argument('<name>', 'account name')
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./sync-remove.js'))),

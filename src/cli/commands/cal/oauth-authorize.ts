@@ -49,7 +49,7 @@ export async function authorizeWith(
   deps.io.data(summary, () =>
     [
       `Authorized "${summary.name}" at ${summary.issuer}${summary.has_refresh_token ? '; the access token is refreshed automatically' : '; no refresh token was given: authorize again when the token expires'}.`,
-      `Use it for a CalDAV calendar with: kairos cal sync add <calendar> --url <collection-url> --oauth ${summary.name}`,
+      `Use it for a CalDAV calendar with: kairos cal sync add <calendar> --collection <collection-url> --oauth ${summary.name}`,
     ].join('\n'),
   );
 }

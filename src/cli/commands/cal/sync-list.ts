@@ -7,17 +7,17 @@ export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   deps.io.data(res, () =>
     res.accounts.length
       ? deps.io.table(
-          ['NAME', 'URL', 'USER', 'EVENTS', 'LAST SYNC', 'LAST COUNTS', 'LAST ERROR'],
+          ['NAME', 'URL', 'SIGN-IN', 'EVENTS', 'LAST SYNC', 'LAST COUNTS', 'LAST ERROR'],
           res.accounts.map((a) => [
             a.name,
             a.url,
-            a.username,
+            a.auth === 'oauth' ? `oauth:${a.oauth_provider}` : a.username,
             a.events,
             a.last_sync_at ?? 'never',
             a.last_counts ? countsLine(a.last_counts) : '',
             a.last_error ? `${a.last_error.code}: ${a.last_error.message}` : '',
           ]),
         )
-      : 'No sync accounts. Add one with: kairos cal sync add <name> --collection … --user …',
+      : 'No sync accounts. Add one with: kairos cal sync add <name> --collection … (--user … | --oauth …)',
   );
 }
