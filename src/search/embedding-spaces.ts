@@ -82,11 +82,13 @@ export class BuiltinSpace {
     this.measuring = true;
     const step = () => {
       // While the fill goes on, look again a little later (no spinning turn after turn).
+      // Ref'd immediates: Node runs unref'd ones only when something else wakes the loop, so the
+      // measuring would wait for requests and then slow every one of them (issue 17, at 100k).
       if (this.backlog.filling) setTimeout(step, 50).unref();
-      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
+      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step);
       else this.measuring = false;
     };
-    setImmediate(step).unref();
+    setImmediate(step);
   }
 
   /** Writes not embedded yet. */

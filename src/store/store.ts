@@ -369,7 +369,9 @@ export class Store implements Reads {
 
   /**
    * After a start, share the first history rows of what db.json and the journal held, a slice per
-   * turn of the event loop: memory, not correctness, so the daemon answers first.
+   * turn of the event loop: memory, not correctness, so the daemon answers first. The turns are
+   * ref'd immediates: Node runs unref'd ones only when something else wakes the loop (a request),
+   * so the work would wait for traffic and then tax every request. It ends by itself, or at close.
    */
   private shareInBackground(): void {
     const rows = this.all('trace_versions');
@@ -383,9 +385,9 @@ export class Store implements Reads {
           if (this.col('trace_versions').get(row.id) === row) this.share(row as unknown as Doc);
         }
       }
-      if (at < rows.length) setImmediate(step).unref();
+      if (at < rows.length) setImmediate(step);
     };
-    setImmediate(step).unref();
+    setImmediate(step);
   }
 
   private col(c: CollectionName): Indexed {
