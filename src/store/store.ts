@@ -6,6 +6,7 @@ import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
 import { CorruptFileError, copyFileDurable, DurableJSONFile, fsyncDir, isNoSpace } from './durable-file.js';
 import { Indexed } from './indexed.js';
+import { Interner } from './intern.js';
 import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
 import { futureSchema, migrate } from './migrations.js';
 import {
@@ -112,6 +113,8 @@ export class Store implements Reads {
   /** When the last transaction was acknowledged (a timed snapshot waits for a quiet moment). */
   private lastWriteAt = 0;
   private readonly listeners = new Set<(ops: JournalOp[]) => void>();
+  /** Short strings kept once in memory (see intern.ts). */
+  private readonly interner = new Interner();
 
   private constructor(
     readonly paths: HomePaths,
@@ -336,6 +339,7 @@ export class Store implements Reads {
       },
       put: (c: CollectionName, doc: Doc) => {
         const copy = structuredClone(doc);
+        this.interner.doc(copy);
         layer(c).set(keyOf(c, copy), copy);
         ops.push({ op: 'put', c, doc: copy });
       },
@@ -477,11 +481,32 @@ export class Store implements Reads {
   private fill(db: DbFile): void {
     for (const n of COLLECTION_NAMES) {
       const col = new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes);
-      for (const doc of db.collections[n] ?? []) col.put(doc);
+      for (const doc of db.collections[n] ?? []) {
+        this.interner.doc(doc);
+        col.put(doc);
+      }
       this.cols.set(n, col);
     }
+    this.borrowTraceStrings();
     this.meta = { ...db.meta };
     this.seq = this.durableSeq = db.journal_seq ?? 0;
+  }
+
+  /**
+   * A history row repeats its trace's uid, and often its timestamps: the interner's window has
+   * long moved on by the time the rows are read (they follow all the traces in db.json), so the
+   * rows take the trace's own strings here. Rows just parsed, not frozen, held by nobody else.
+   */
+  private borrowTraceStrings(): void {
+    const traces = this.col('traces');
+    for (const row of this.col('trace_versions').all()) {
+      if (Object.isFrozen(row)) continue;
+      const t = traces.get(row.uid as string);
+      if (!t) continue;
+      row.uid = t.uid;
+      if (row.timestamp === t.updated_at) row.timestamp = t.updated_at;
+      else if (row.timestamp === t.created_at) row.timestamp = t.created_at;
+    }
   }
 
   /** The in-memory state as a file of the current shape (what a snapshot writes, less its framing). */
