@@ -61,8 +61,7 @@ export class Indexed {
    * (an equal document that shares memory with another): no index changes.
    */
   swap(id: string, doc: Doc): void {
-    if (!this.docs.has(id)) return;
-    this.docs.set(id, doc);
+    if (!this.docs.replace(id, doc)) return;
     for (const [name, m] of this.idx) {
       const v = doc[name];
       const b = m.get(v);
