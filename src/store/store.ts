@@ -625,7 +625,13 @@ export class Store implements Reads {
     await this.backupCurrent();
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
     this.low.data = data;
-    await this.low.write();
+    try {
+      await this.low.write();
+    } finally {
+      // Not kept: its arrays would hold every document as of this snapshot, the old versions of
+      // those replaced since included, until the next one.
+      this.low.data = null;
+    }
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
     this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);
