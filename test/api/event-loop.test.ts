@@ -23,9 +23,10 @@ const BOUND_MS = 250;
  * and Node decoded them all in one turn (the worker now sends the next slice when asked), and the
  * store's Maps rehashed every key when they grew — events, traces, history rows, their indexes and
  * buckets all in step, so one chunk paid for six rehashes (src/store/segmented-map.ts). The storing
- * phase's worst turn is now ~110 ms at load 13. The worst hold is still 260–306 ms at load
- * 13–15, around the reading (in-process CPU profiles show the main thread idle or in native code
- * then, not running JavaScript; the worker's full GCs take 300 ms at that time). Held to 750 ms,
+ * phase's worst turn is now ~110 ms at load 13. The whole import's worst hold was 100.7 ms in
+ * one run (load 11) and 260–306 ms in others (load 13–15), around the reading (in-process CPU
+ * profiles show the main thread idle or in native code then, not running JavaScript; the
+ * worker's full GCs take 300 ms at that time). Held to 750 ms,
  * which the code before issue 14 broke by thirty times (22 s), so the daemon never freezes on one.
  */
 const LARGE_IMPORT_BOUND_MS = 750;
