@@ -38,6 +38,8 @@ export class BuiltinSpace {
   /** The index and the embedder that filled it: queries must be embedded by the same one. */
   current?: { index: VectorIndex; embedder: BuiltinEmbedder };
   private measuring = false;
+  /** Set at shutdown: the measuring turns are ref'd, so they must end for the process to exit. */
+  private stopped = false;
   private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill));
 
   constructor(
@@ -81,12 +83,20 @@ export class BuiltinSpace {
     if (this.measuring) return;
     this.measuring = true;
     const step = () => {
+      if (this.stopped) return void (this.measuring = false);
       // While the fill goes on, look again a little later (no spinning turn after turn).
+      // Ref'd immediates: Node runs unref'd ones only when something else wakes the loop, so the
+      // measuring would wait for requests and then slow every one of them (issue 17, at 100k).
       if (this.backlog.filling) setTimeout(step, 50).unref();
-      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step).unref();
+      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step);
       else this.measuring = false;
     };
-    setImmediate(step).unref();
+    setImmediate(step);
+  }
+
+  /** Stop measuring densities in the background (daemon shutdown). */
+  stop(): void {
+    this.stopped = true;
   }
 
   /** Writes not embedded yet. */

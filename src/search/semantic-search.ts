@@ -32,8 +32,9 @@ export class SemanticSearch implements SemanticSearchPort {
     this.builtin.model.begin?.();
   }
 
-  /** Stop the built-in model's preparation children (daemon shutdown or failed start). */
+  /** Stop the background density measuring and the built-in model's preparation children (daemon shutdown or failed start). */
   close(): Promise<void> {
+    this.builtin.stop();
     return this.builtin.model.close();
   }
 

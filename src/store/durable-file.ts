@@ -4,6 +4,10 @@ import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';
 import { jsonInSlices } from './json-in-slices.js';
 
+/** Serialising work per turn of a snapshot, and the size of each part written (see write). */
+const SNAPSHOT_SLICE_MS = 4;
+const SNAPSHOT_PART_BYTES = 64 * 1024;
+
 /**
  * Write all of `buf` at `position`: a write may take only part of it (a file-size limit, a disk
  * filling up), and the rest is written by the next call, which then reports why it cannot.
@@ -125,6 +129,10 @@ export class DurableJSONFile implements Adapter<unknown> {
         let chain = Promise.resolve();
         await jsonInSlices(data, {
           compactValues: true,
+          // Short slices: a turn's share of the serialising stays well under the 20 ms a snapshot
+          // may hold the loop at 100k (issue 17) even when the machine is loaded and a GC lands in it.
+          sliceMs: SNAPSHOT_SLICE_MS,
+          partBytes: SNAPSHOT_PART_BYTES,
           sink: (part) => {
             const from = at;
             at += part.length;

