@@ -9,6 +9,19 @@ export interface VectorHit {
   score: number;
 }
 
+/**
+ * One row as kept (for the persisted index, vector-file.ts): its int8 components and scale, the
+ * tag its writer gave it (the text's hash), and its neighbour cosines (empty: not measured).
+ */
+export interface RawRow {
+  uid: string;
+  userId: string;
+  tag: number;
+  scale: number;
+  components: Int8Array;
+  density: Float32Array;
+}
+
 /** How much the density penalty and the group smoothing count (0 turns one off). */
 export interface Weights {
   hubness: number;
@@ -27,6 +40,8 @@ const PAGE = 65536;
 class Block {
   readonly stride: number;
   scales = new Float32Array(0);
+  /** What the writer tagged each row with (the embedded text's hash): a persisted row is reused only while it matches. */
+  tags = new Float64Array(0);
   uids: (string | undefined)[] = [];
   readonly free: number[] = [];
   used = 0;
@@ -74,8 +89,11 @@ class Block {
     rows.set(this.rows.subarray(0, this.used * this.stride));
     const scales = new Float32Array(cap);
     scales.set(this.scales);
+    const tags = new Float64Array(cap);
+    tags.set(this.tags);
     this.rows = rows;
     this.scales = scales;
+    this.tags = tags;
     this.query = new Int16Array(buffer, 0, this.stride);
     this.out = new Int32Array(buffer, outPtr, cap);
     this.rowsPtr = rowsPtr;
@@ -111,6 +129,13 @@ class Block {
     this.scales[slot] = scale;
     const base = slot * this.stride;
     for (let d = 0; d < this.dims; d++) this.rows[base + d] = scale ? Math.round(v[d]! / scale) : 0;
+  }
+
+  /** Store components already quantised (a persisted row): bit for bit what write() made of its vector. */
+  writeRaw(slot: number, components: Int8Array, scale: number): void {
+    const base = slot * this.stride;
+    this.rows.set(components.subarray(0, this.dims), base);
+    this.scales[slot] = scale;
   }
 
   /**
@@ -193,8 +218,8 @@ export class VectorIndex {
   }
 
   /** Store (or replace) a trace's unit vector and its group (task); null removes it (nothing to compare with). */
-  upsert(uid: string, userId: string, v: Float32Array | null, group?: string): void {
-    const at = this.put(uid, userId, v, group);
+  upsert(uid: string, userId: string, v: Float32Array | null, group?: string, tag = 0): void {
+    const at = this.put(uid, userId, v, group, tag);
     if (at) at.block.measure(at.slot, true);
   }
 
@@ -203,11 +228,45 @@ export class VectorIndex {
    * measured later by measurePending, a little at a time, so a large memory is not held up for
    * seconds. Until then those rows simply get no density penalty.
    */
-  load(rows: Iterable<{ uid: string; userId: string; vector: Float32Array | null; group?: string }>): void {
+  load(rows: Iterable<{ uid: string; userId: string; vector: Float32Array | null; group?: string; tag?: number }>): void {
     for (const r of rows) {
-      const at = this.put(r.uid, r.userId, r.vector, r.group);
+      const at = this.put(r.uid, r.userId, r.vector, r.group, r.tag ?? 0);
       if (at) at.block.pending.push(at.slot);
     }
+  }
+
+  /**
+   * Take back a row as raw() gave it (a persisted index): the same components and scale, so it
+   * ranks exactly as the row it was; its density too when one was measured, else it is queued
+   * for measurement like a row of load().
+   */
+  loadRaw(r: RawRow, group?: string): void {
+    const at = this.put(r.uid, r.userId, r.components, group, r.tag, r.scale);
+    if (!at) return;
+    if (r.density.length) at.block.density.restore(at.slot, r.density);
+    else at.block.pending.push(at.slot);
+  }
+
+  /** Every indexed uid (a copy: the index may change while the caller goes through it). */
+  uids(): string[] {
+    return [...this.where.keys()];
+  }
+
+  /** One row as stored (views into the index: copy before the index changes), or undefined. */
+  raw(uid: string): RawRow | undefined {
+    const at = this.where.get(uid);
+    if (!at) return undefined;
+    const b = this.blocks.get(at.user)!;
+    return {
+      uid,
+      userId: at.user,
+      tag: b.tags[at.slot]!,
+      scale: b.scales[at.slot]!,
+      components: b.row(at.slot),
+      // Empty until measured (a row still queued has none; one that got some only as a neighbour
+      // of others carries a partial set, as it would live).
+      density: b.density.saved(at.slot),
+    };
   }
 
   /** Rows queued by load() whose density is still to be measured. */
@@ -231,7 +290,14 @@ export class VectorIndex {
     return false;
   }
 
-  private put(uid: string, userId: string, v: Float32Array | null, group?: string): { block: Block; slot: number } | undefined {
+  private put(
+    uid: string,
+    userId: string,
+    v: Float32Array | Int8Array | null,
+    group: string | undefined,
+    tag: number,
+    rawScale?: number,
+  ): { block: Block; slot: number } | undefined {
     if (v && v.length !== this.dims) throw new Error(`vector of ${v.length} dimensions in a ${this.dims}-dimension index`);
     const at = this.where.get(uid);
     if (at && (at.user !== userId || !v)) this.remove(uid);
@@ -241,7 +307,9 @@ export class VectorIndex {
     if (!block) this.blocks.set(userId, (block = new Block(this.dims, this.weights)));
     const slot = cur ? cur.slot : block.alloc();
     if (cur) block.leaveGroup(slot);
-    block.write(slot, v);
+    if (v instanceof Int8Array) block.writeRaw(slot, v, rawScale!);
+    else block.write(slot, v);
+    block.tags[slot] = tag;
     block.uids[slot] = uid;
     block.joinGroup(slot, group);
     if (!cur) this.where.set(uid, { user: userId, slot });
