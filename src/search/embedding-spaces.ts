@@ -1,8 +1,8 @@
 import type { StoredTrace } from '../contracts/memory.js';
 import type { Store } from '../store/store.js';
 import { IndexBacklog } from './indexes/backlog.js';
-import { textHash, VECTORS_REVISION, type VectorFileHeader } from './indexes/vector-file.js';
-import { type RawRow, VectorIndex } from './indexes/vector-index.js';
+import { textHash, VECTORS_REVISION, type VectorFileHeader, type VectorFileRows } from './indexes/vector-file.js';
+import { VectorIndex } from './indexes/vector-index.js';
 import { PersistedVectors } from './indexes/vector-persistence.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
@@ -61,7 +61,7 @@ export class BuiltinSpace {
   /** While the persisted file is read: the fill waits for it (settle() gives up on it). */
   private loading?: { done: Promise<void> };
   /** Rows of the persisted file not taken yet (during the fill after a start). */
-  private reuse?: Map<string, RawRow>;
+  private reuse?: VectorFileRows;
   /** Rows changed since the last save began (the file is written again only when there are some). */
   private changed = 0;
   private saveTimer?: NodeJS.Timeout;
@@ -97,7 +97,7 @@ export class BuiltinSpace {
   }
 
   /** Take in every stored trace (reusing the persisted rows that still match), in the background. */
-  private fill(rows: Map<string, RawRow> | undefined): void {
+  private fill(rows: VectorFileRows | undefined): void {
     this.reuse = rows;
     this.fillStats = { reused: 0, embedded: 0, started: performance.now() };
     // Writes recorded meanwhile stay queued; the fill reads each trace as it is when its turn comes.
@@ -150,6 +150,8 @@ export class BuiltinSpace {
       if (this.backlog.filling || this.loading) return void setTimeout(step, 50).unref();
       if (this.reuse) {
         this.reuse = undefined;
+        // Densities measured now are worth keeping too (rows saved before they were measured).
+        this.changed += this.current?.index.unmeasured ?? 0;
         const { reused, embedded, started } = this.fillStats;
         if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) });
       }

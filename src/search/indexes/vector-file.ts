@@ -75,12 +75,46 @@ function writeString(b: Buffer, at: number, s: string): number {
   return at + 2 + len;
 }
 
-/** Rows of a sound file by uid, or why the file cannot be used. */
-export type DecodedVectors = { rows: Map<string, RawRow> } | { rejected: string };
+/** The rows of a sound file, read on demand (a start takes each once), or why the file cannot be used. */
+export type DecodedVectors = { rows: VectorFileRows } | { rejected: string };
 
 /**
- * Read a whole file, checking everything before using anything: magic, format, the expected
- * model, dimensions and revision, the checksum, the row count and every row's bounds.
+ * Where each row of a checked file starts, by uid; a row is decoded only when asked for. (Not
+ * 100,000 objects at once: they would outlive the fill in the heap and in RSS.)
+ */
+export class VectorFileRows {
+  constructor(
+    private readonly buf: Buffer,
+    private readonly at: Map<string, number>,
+    private readonly dims: number,
+  ) {}
+
+  get size(): number {
+    return this.at.size;
+  }
+
+  /** The row of `uid`; its components are a view into the file (copied by loadRaw). */
+  get(uid: string): RawRow | undefined {
+    const start = this.at.get(uid);
+    if (start === undefined) return undefined;
+    const { buf, dims } = this;
+    let at = start + 2 + buf.readUInt16LE(start);
+    const userLen = buf.readUInt16LE(at);
+    const userId = buf.toString('utf8', at + 2, at + 2 + userLen);
+    at += 2 + userLen;
+    const tag = buf.readDoubleLE(at);
+    const scale = buf.readFloatLE(at + 8);
+    const n = Math.min(buf.readUInt8(at + 12), DENSITY_K);
+    const density = new Float32Array(n);
+    for (let i = 0; i < n; i++) density[i] = buf.readFloatLE(at + 13 + 4 * i);
+    at += 13 + 4 * DENSITY_K;
+    return { uid, userId, tag, scale, components: new Int8Array(buf.buffer, buf.byteOffset + at, dims), density };
+  }
+}
+
+/**
+ * Check a whole file before using anything: magic, format, the expected model, dimensions and
+ * revision, the checksum, the row count and every row's bounds.
  */
 export function decodeVectorFile(buf: Buffer, expect: VectorFileHeader): DecodedVectors {
   if (buf.length < 20 || !buf.subarray(0, 4).equals(MAGIC)) return { rejected: 'not a vector file' };
@@ -100,32 +134,24 @@ export function decodeVectorFile(buf: Buffer, expect: VectorFileHeader): Decoded
   }
   const end = buf.length - 8;
   const count = buf.readUInt32LE(end);
-  const dims = expect.dims;
-  const rows = new Map<string, RawRow>();
+  const fixed = 8 + 4 + 1 + 4 * DENSITY_K + expect.dims;
+  const rows = new Map<string, number>();
   let at = 12 + headLen;
   try {
     while (at < end) {
+      const start = at;
       const uid = readString(buf, at, end);
       at += 2 + uid.bytes;
-      const user = readString(buf, at, end);
-      at += 2 + user.bytes;
-      if (at + 8 + 4 + 1 + 4 * DENSITY_K + dims > end) throw new Error('row past the end');
-      const tag = buf.readDoubleLE(at);
-      const scale = buf.readFloatLE(at + 8);
-      const n = Math.min(buf.readUInt8(at + 12), DENSITY_K);
-      const density = new Float32Array(n);
-      for (let i = 0; i < n; i++) density[i] = buf.readFloatLE(at + 13 + 4 * i);
-      at += 13 + 4 * DENSITY_K;
-      // A view into the file's buffer: copied into the index by loadRaw.
-      const components = new Int8Array(buf.buffer, buf.byteOffset + at, dims);
-      at += dims;
-      rows.set(uid.value, { uid: uid.value, userId: user.value, tag, scale, components, density });
+      at += 2 + readString(buf, at, end).bytes;
+      if (at + fixed > end) throw new Error('row past the end');
+      at += fixed;
+      rows.set(uid.value, start);
     }
   } catch (e) {
     return { rejected: `damaged row: ${(e as Error).message}` };
   }
   if (rows.size !== count) return { rejected: `${rows.size} rows, the trailer says ${count}` };
-  return { rows };
+  return { rows: new VectorFileRows(buf, rows, expect.dims) };
 }
 
 function readString(buf: Buffer, at: number, end: number): { value: string; bytes: number } {

@@ -2,7 +2,7 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DIR_MODE, FILE_MODE } from '../../config/paths.js';
-import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader } from './vector-file.js';
+import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows } from './vector-file.js';
 import type { RawRow, VectorIndex } from './vector-index.js';
 
 type Log = (msg: string, extra?: Record<string, unknown>) => void;
@@ -24,7 +24,7 @@ export class PersistedVectors {
   ) {}
 
   /** The rows of the file by uid, or undefined (no file, or one not to trust: logged). */
-  async load(expect: VectorFileHeader): Promise<Map<string, RawRow> | undefined> {
+  async load(expect: VectorFileHeader): Promise<VectorFileRows | undefined> {
     await this.removeLeftovers();
     let buf: Buffer;
     try {
