@@ -100,9 +100,13 @@ export class BuiltinSpace {
   private fill(rows: VectorFileRows | undefined): void {
     this.reuse = rows;
     this.fillStats = { reused: 0, embedded: 0, started: performance.now() };
+    const traces = this.store.all('traces');
+    const perUser = new Map<string, number>();
+    for (const t of traces) perUser.set(t.user_id, (perUser.get(t.user_id) ?? 0) + 1);
+    for (const [user, n] of perUser) this.current?.index.reserve(user, n);
     // Writes recorded meanwhile stay queued; the fill reads each trace as it is when its turn comes.
     this.backlog.fillFrom(
-      this.store.all('traces').map((t) => t.uid),
+      traces.map((t) => t.uid),
       (uid) => this.store.get('traces', uid) ?? null,
     );
     this.afterFill();
