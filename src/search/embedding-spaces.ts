@@ -66,6 +66,8 @@ export class BuiltinSpace {
   private changed = 0;
   private saveTimer?: NodeJS.Timeout;
   private fillStats = { reused: 0, embedded: 0, started: 0 };
+  /** The current fill is over (its log line written, its rows saved). */
+  private fillOver = true;
 
   constructor(
     private readonly store: Store,
@@ -143,24 +145,29 @@ export class BuiltinSpace {
   }
 
   /**
-   * Once the fill is over: let go of the file's rows, measure the densities still missing (a
-   * little at a time), then persist the index if anything had to be embedded.
+   * Once the fill is over: let go of the file's rows, persist what had to be embedded (so a
+   * daemon killed during the long measurement that follows does not embed it all again), measure
+   * the densities still missing (a little at a time), then persist those too.
    */
   private afterFill(): void {
+    this.fillOver = false;
     if (this.measuring) return;
     this.measuring = true;
+    let measured = 0;
     const step = () => {
       // While the fill goes on, look again a little later (no spinning turn after turn).
       if (this.backlog.filling || this.loading) return void setTimeout(step, 50).unref();
-      if (this.reuse) {
+      if (!this.fillOver) {
+        this.fillOver = true;
         this.reuse = undefined;
-        // Densities measured now are worth keeping too (rows saved before they were measured).
-        this.changed += this.current?.index.unmeasured ?? 0;
+        measured += this.current?.index.unmeasured ?? 0;
         const { reused, embedded, started } = this.fillStats;
         if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) });
+        if (this.changed) void this.save();
       }
       if (this.current?.index.measurePending(MEASURE_BUDGET)) return void setImmediate(step).unref();
       this.measuring = false;
+      this.changed += measured;
       this.saveSoon();
     };
     setImmediate(step).unref();
@@ -168,19 +175,21 @@ export class BuiltinSpace {
 
   /** Persist the index if it changed (now, in the background), and again every SAVE_EVERY_MS while writes come. */
   private saveSoon(): void {
-    if (!this.persisted || this.saveTimer) return;
+    if (!this.persisted) return;
     if (this.changed) void this.save();
+    if (this.saveTimer) return;
     this.saveTimer = setInterval(() => {
       if (this.changed && !this.backlog.filling && !this.loading && !this.measuring) void this.save();
     }, SAVE_EVERY_MS).unref();
   }
 
   private save(): Promise<void> {
-    const cur = this.current;
-    if (!this.persisted || !cur) return Promise.resolve();
-    const changed = this.changed;
-    return this.persisted.save(cur.index, this.header(cur.embedder)).then(() => {
-      this.changed -= changed;
+    if (!this.persisted) return Promise.resolve();
+    return this.persisted.save(() => {
+      const cur = this.current;
+      if (!cur || !this.changed) return undefined;
+      const changed = this.changed;
+      return { index: cur.index, header: this.header(cur.embedder), done: () => void (this.changed -= changed) };
     });
   }
 

@@ -47,11 +47,18 @@ export class PersistedVectors {
     return d.rows;
   }
 
-  /** Write the index now (after a save under way). Errors are logged, never thrown: the file is only a cache. */
-  save(index: VectorIndex, header: VectorFileHeader): Promise<void> {
+  /**
+   * Write an index after any save under way: `what` is asked when the write begins (so saves
+   * queued meanwhile coalesce; undefined: nothing to write any more) and `done` is called once
+   * the file is in place. Errors are logged, never thrown: the file is only a cache.
+   */
+  save(what: () => { index: VectorIndex; header: VectorFileHeader; done: () => void } | undefined): Promise<void> {
     const run = async () => {
+      const w = what();
+      if (!w) return;
       try {
-        await this.write(index, header);
+        await this.write(w.index, w.header);
+        w.done();
       } catch (e) {
         this.log?.('cannot persist the search index (it is rebuilt at the next start)', { file: this.file, error: (e as Error).message });
       }

@@ -249,7 +249,8 @@ describe('the persisted semantic index (issue 17)', () => {
     const store = await Store.open(homePaths(persistedHome));
     const life = await persistedSpace(store, join(persistedHome, 'unused.bin'));
     const index = life.space.current!.index;
-    await new PersistedVectors(file).save(index, { model: 'another-model@1.0.0', dims: index.dims, revision: VECTORS_REVISION });
+    const header = { model: 'another-model@1.0.0', dims: index.dims, revision: VECTORS_REVISION };
+    await new PersistedVectors(file).save(() => ({ index, header, done: () => {} }));
     await store.close();
     let r = await restart(file);
     expect(r.logs.find((l) => l.msg === 'ignoring the persisted search index; rebuilding it')).toMatchObject({
@@ -257,7 +258,8 @@ describe('the persisted semantic index (issue 17)', () => {
     });
     expect(r.rows).toEqual(scratch);
 
-    await new PersistedVectors(file).save(index, { model: life.space.current!.embedder.model, dims: index.dims, revision: VECTORS_REVISION + 1 });
+    const newer = { model: life.space.current!.embedder.model, dims: index.dims, revision: VECTORS_REVISION + 1 };
+    await new PersistedVectors(file).save(() => ({ index, header: newer, done: () => {} }));
     r = await restart(file);
     expect(r.logs.find((l) => l.msg === 'ignoring the persisted search index; rebuilding it')).toMatchObject({ reason: expect.stringMatching(/revision/) });
     expect(r.rows).toEqual(scratch);
