@@ -66,6 +66,8 @@ export class BuiltinSpace {
   private changed = 0;
   private saveTimer?: NodeJS.Timeout;
   private fillStats = { reused: 0, embedded: 0, started: 0 };
+  /** Closed: the file is not written any more. */
+  private closed = false;
   /** The current fill is over (its log line written, its rows saved). */
   private fillOver = true;
 
@@ -184,7 +186,7 @@ export class BuiltinSpace {
   }
 
   private save(): Promise<void> {
-    if (!this.persisted) return Promise.resolve();
+    if (!this.persisted || this.closed) return Promise.resolve();
     return this.persisted.save(() => {
       const cur = this.current;
       if (!cur || !this.changed) return undefined;
@@ -196,13 +198,15 @@ export class BuiltinSpace {
   /** Persist what changed since the last save (a daemon stopping), unless the index is not whole yet. */
   async close(): Promise<void> {
     clearInterval(this.saveTimer);
-    if (!this.persisted) return;
+    if (!this.persisted || this.closed) return;
     await this.persisted.idle();
     // Rows not measured yet are saved without a density: the next start measures them.
     if (this.changed && this.current && !this.loading && !this.backlog.filling) {
       this.backlog.settle();
       await this.save();
     }
+    // Nothing is written after this (a measurement still under way ends without a save).
+    this.closed = true;
   }
 
   /** Writes not embedded yet (while the persisted file is read: every stored trace). */

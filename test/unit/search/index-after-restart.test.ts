@@ -233,13 +233,14 @@ describe('the persisted semantic index (issue 17)', () => {
     writeFileSync(file, damaged);
     let r = await restart(file);
     expect(r.logs.find((l) => l.msg === 'ignoring the persisted search index; rebuilding it')).toMatchObject({ reason: expect.stringMatching(/checksum/) });
-    expect(r.filled).toBeUndefined(); // nothing was taken from a file
+    expect(r.filled).toMatchObject({ reused: 0 }); // nothing was taken from the file
     expect(r.rows).toEqual(scratch);
 
     writeFileSync(file, sound);
     truncateSync(file, Math.floor(sound.length * 0.6));
     r = await restart(file);
     expect(r.logs.find((l) => l.msg === 'ignoring the persisted search index; rebuilding it')).toBeDefined();
+    expect(r.filled).toMatchObject({ reused: 0 });
     expect(r.rows).toEqual(scratch);
   }, 120_000);
 
