@@ -28,6 +28,9 @@ export interface Weights {
   group: number;
 }
 
+/** Equal scores rank in uid order (the same hits whatever the slots). */
+const byUid = (a: VectorHit, b: VectorHit) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
+
 /** Query components are sent to the SIMD scan as int16 (fine enough next to int8 rows). */
 const Q16 = 32767;
 const PAGE = 65536;
@@ -366,13 +369,13 @@ export class VectorIndex {
     const { scales, uids, groups } = b;
     const adjust = b.adjustments();
     const groupCos = groups.cosines(query);
-    const top = new TopK(k);
+    const top = new TopK<VectorHit>(k, byUid);
     for (let s = 0; s < b.used; s++) {
       const score = groups.blend(s, scores[s]!, groupCos) + adjust[s]!;
-      if (score <= top.floor || scales[s] === 0) continue;
+      if (score < top.floor || scales[s] === 0) continue;
       const uid = uids[s]!;
       if (accept(uid)) top.push({ uid, score });
     }
-    return top.items.sort((x, y) => y.score - x.score || (x.uid < y.uid ? -1 : 1));
+    return top.items.sort((x, y) => y.score - x.score || byUid(x, y));
   }
 }
