@@ -21,33 +21,41 @@ writeFileSync(
 const { dieWithParent } = await import(${JSON.stringify(lifeline)});
 dieWithParent();
 process.stdout.write('working\\n');
-setTimeout(() => process.exit(0), 1500);
+setTimeout(() => process.exit(0), Number(process.argv[2]));
 `,
 );
 
-function run(ipc: boolean, disconnectAfterMs?: number): Promise<{ code: number | null; out: string }> {
+/**
+ * Run the child (working `workMs` once armed); the parent closes the channel after `disconnect`
+ * ms, or once the child says it is working.
+ */
+function run(ipc: boolean, workMs: number, disconnect?: number | 'when working'): Promise<{ code: number | null; out: string }> {
   return new Promise((ok) => {
-    const c = spawn(process.execPath, [child], { stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc' as const] : [])] });
+    const c = spawn(process.execPath, [child, String(workMs)], { stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc' as const] : [])] });
     let out = '';
-    c.stdout!.on('data', (d) => (out += d));
-    if (disconnectAfterMs !== undefined) setTimeout(() => c.connected && c.disconnect(), disconnectAfterMs);
+    c.stdout!.on('data', (d) => {
+      out += d;
+      if (disconnect === 'when working' && c.connected) c.disconnect();
+    });
+    if (typeof disconnect === 'number') setTimeout(() => c.connected && c.disconnect(), disconnect);
     c.once('exit', (code) => ok({ code, out }));
   });
 }
 
 describe('dieWithParent', () => {
   it('exits at once when the channel closed before it was called', async () => {
-    const r = await run(true, 50);
+    const r = await run(true, 10_000, 50);
     expect(r).toEqual({ code: 1, out: '' });
   }, 20_000);
 
   it('exits when the channel closes while the child works', async () => {
-    const r = await run(true, 1000);
+    // Ten seconds of work it does not get to finish.
+    const r = await run(true, 10_000, 'when working');
     expect(r).toEqual({ code: 1, out: 'working\n' });
   }, 20_000);
 
   it('changes nothing for a child run by hand (no channel), nor while the parent stays', async () => {
-    expect(await run(false)).toEqual({ code: 0, out: 'working\n' });
-    expect(await run(true)).toEqual({ code: 0, out: 'working\n' });
+    expect(await run(false, 300)).toEqual({ code: 0, out: 'working\n' });
+    expect(await run(true, 300)).toEqual({ code: 0, out: 'working\n' });
   }, 20_000);
 });
