@@ -44,8 +44,13 @@ export interface RunningDaemon {
   stop(): Promise<void>;
 }
 
-/** How long after listening the daemon starts loading its search model: past a client's first /health. */
-const MODEL_AFTER_LISTEN_MS = 300;
+/**
+ * The daemon starts loading its search model (a second or so of decoding on the event loop, at
+ * 100,000 traces then the persisted index) once it has answered its first request (the client's
+ * /health, usually), or this long after listening, whichever comes first; a query that needs the
+ * model starts it sooner.
+ */
+const MODEL_AFTER_LISTEN_MS = 1000;
 
 const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host);
 
@@ -123,7 +128,9 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     (opts.stdout ?? ((l) => process.stdout.write(l + '\n')))(`kairos listening on ${url}`);
     // The search model loads once the daemon answers (a query that needs it starts it sooner);
     // the search indexes fill themselves behind it, a slice per turn of the event loop.
-    setTimeout(() => services?.semantic.begin(), MODEL_AFTER_LISTEN_MS).unref();
+    const beginModel = () => setImmediate(() => services?.semantic.begin());
+    setTimeout(beginModel, MODEL_AFTER_LISTEN_MS).unref();
+    server.once('request', (_req, res) => res.once('finish', beginModel));
     logger.info({ url, version: VERSION, home: paths.home }, 'daemon started');
 
     let stopping: Promise<void> | undefined;

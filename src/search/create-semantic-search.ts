@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/store.js';
 import { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
@@ -15,9 +16,13 @@ export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 
   const model = new BuiltinModel({
     ...modelLocations(deps.config.model),
     log: deps.log,
-    lazy: false /* a lazy start left the first-start converter orphaned after a SIGKILLed daemon (test/cli/daemon-model.test.ts); cause not found yet */,
+    // Loaded just after the daemon listens (its files take tens of ms to decode and grow the
+    // start otherwise); the converters of a first start die with a daemon killed at any moment
+    // (workers/child-lifeline.ts).
+    lazy: true,
   });
-  const builtin = new BuiltinSpace(deps.store, model);
+  // Persisted beside the store: a start reads it instead of embedding every trace again.
+  const builtin = new BuiltinSpace(deps.store, model, { file: join(deps.store.paths.home, 'search', 'builtin-vectors.bin'), log: deps.log });
   const { baseUrl, model: name, apiKey } = deps.config.embeddings;
   const provider = baseUrl ? new ProviderSpace(deps.store, new OpenAIEmbeddings({ baseUrl, model: name, apiKey }), deps.log) : undefined;
   return new SemanticSearch(builtin, provider);

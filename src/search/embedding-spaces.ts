@@ -1,7 +1,9 @@
 import type { StoredTrace } from '../contracts/memory.js';
 import type { Store } from '../store/store.js';
 import { IndexBacklog } from './indexes/backlog.js';
+import { textHash, VECTORS_REVISION, type VectorFileHeader, type VectorFileRows } from './indexes/vector-file.js';
 import { VectorIndex } from './indexes/vector-index.js';
+import { PersistedVectors } from './indexes/vector-persistence.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
 import { type OpenAIEmbeddings, PROVIDER_BATCH } from './providers/openai-embeddings.js';
@@ -19,6 +21,16 @@ function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid
 
 /** Rows measured per turn of the event loop: about 5 ms of work, so requests are not held up. */
 const MEASURE_BUDGET = 100;
+/** A changed index is persisted at most this often (and once its fill is over, and at close). */
+const SAVE_EVERY_MS = 120_000;
+
+type Log = (msg: string, extra?: Record<string, unknown>) => void;
+
+export interface BuiltinSpaceOptions {
+  /** Where the vectors are persisted between starts (none: every start embeds every trace). */
+  file?: string;
+  log?: Log;
+}
 
 /**
  * A query takes in what is left to embed itself when it is at most this much (a few ms); with
@@ -33,19 +45,40 @@ export const EMBED_IN_QUERY = 500;
  * behind the commit, a slice per turn of the event loop (IndexBacklog): a write costs its
  * request only the recording of its uid, an import of thousands of events never holds the loop,
  * and a start answers before the index is full.
+ *
+ * With a file (the daemon's `<home>/search/builtin-vectors.bin`) the index is persisted: a start
+ * reads it and takes each trace's row from it while the trace's owner and text are unchanged
+ * (their neighbour densities too), embedding only what changed since; a file of another model,
+ * damaged or truncated, is ignored. It is written again, off the request path, after a fill,
+ * every SAVE_EVERY_MS while writes come, and at close.
  */
 export class BuiltinSpace {
   /** The index and the embedder that filled it: queries must be embedded by the same one. */
   current?: { index: VectorIndex; embedder: BuiltinEmbedder };
   private measuring = false;
-  /** Set at shutdown: the measuring turns are ref'd, so they must end for the process to exit. */
+  /** Set by close(): the measuring turns are ref'd, so they must end for the process to exit. */
   private stopped = false;
   private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill));
+  private readonly persisted?: PersistedVectors;
+  /** While the persisted file is read: the fill waits for it (settle() gives up on it). */
+  private loading?: { done: Promise<void> };
+  /** Rows of the persisted file not taken yet (during the fill after a start). */
+  private reuse?: VectorFileRows;
+  /** Rows changed since the last save began (the file is written again only when there are some). */
+  private changed = 0;
+  private saveTimer?: NodeJS.Timeout;
+  private fillStats = { reused: 0, embedded: 0, started: 0 };
+  /** Closed: the file is not written any more. */
+  private closed = false;
+  /** The current fill is over (its log line written, its rows saved). */
+  private fillOver = true;
 
   constructor(
-    store: Store,
+    private readonly store: Store,
     readonly model: BuiltinModel,
+    private readonly opts: BuiltinSpaceOptions = {},
   ) {
+    if (opts.file) this.persisted = new PersistedVectors(opts.file, opts.log);
     followTraces(
       store,
       (t) => this.backlog.add(t.uid, t),
@@ -53,64 +86,154 @@ export class BuiltinSpace {
     );
     model.onReady((embedder) => {
       this.current = { index: new VectorIndex(embedder.dims), embedder };
-      // Writes recorded meanwhile stay queued; the fill reads each trace as it is when its turn comes.
-      this.backlog.fillFrom(
-        store.all('traces').map((t) => t.uid),
-        (uid) => store.get('traces', uid) ?? null,
-      );
+      if (!this.persisted) return this.fill(undefined);
+      const loading: { done: Promise<void> } = { done: Promise.resolve() };
+      this.loading = loading;
+      loading.done = this.persisted.load(this.header(embedder)).then((rows) => {
+        // Given up meanwhile (a query settled a small memory) or replaced (a new embedder).
+        if (this.loading !== loading) return;
+        this.loading = undefined;
+        this.fill(rows);
+      });
     });
+  }
+
+  private header(embedder: BuiltinEmbedder): VectorFileHeader {
+    return { model: embedder.model, dims: embedder.dims, revision: VECTORS_REVISION };
+  }
+
+  /** Take in every stored trace (reusing the persisted rows that still match), in the background. */
+  private fill(rows: VectorFileRows | undefined): void {
+    this.reuse = rows;
+    this.fillStats = { reused: 0, embedded: 0, started: performance.now() };
+    const traces = this.store.all('traces');
+    const perUser = new Map<string, number>();
+    for (const t of traces) perUser.set(t.user_id, (perUser.get(t.user_id) ?? 0) + 1);
+    for (const [user, n] of perUser) this.current?.index.reserve(user, n);
+    // Writes recorded meanwhile stay queued; the fill reads each trace as it is when its turn comes.
+    this.backlog.fillFrom(
+      traces.map((t) => t.uid),
+      (uid) => this.store.get('traces', uid) ?? null,
+    );
+    this.afterFill();
   }
 
   private take(uid: string, t: StoredTrace | null, fromFill: boolean): void {
     const cur = this.current;
     if (!cur) return;
+    this.changed++;
     if (!t) {
       cur.index.remove(uid);
       return;
     }
-    const vector = cur.embedder.embed(traceText(t));
+    const text = traceText(t);
+    const tag = textHash(text);
+    if (fromFill && this.reuse) {
+      const r = this.reuse.get(uid);
+      if (r && r.userId === t.user_id && r.tag === tag) {
+        cur.index.loadRaw(r, t.task_id);
+        this.changed--;
+        this.fillStats.reused++;
+        return;
+      }
+    }
+    const vector = cur.embedder.embed(text);
     if (!fromFill) {
-      cur.index.upsert(uid, t.user_id, vector, t.task_id);
+      cur.index.upsert(uid, t.user_id, vector, t.task_id, tag);
       return;
     }
+    this.fillStats.embedded++;
     // A bulk fill: searchable at once, its densities measured once the fill is over (against
     // the same rows as a fill from scratch), a little at a time.
-    cur.index.load([{ uid, userId: t.user_id, vector, group: t.task_id }]);
-    this.measureSoon();
+    cur.index.load([{ uid, userId: t.user_id, vector, group: t.task_id, tag }]);
   }
 
-  private measureSoon(): void {
+  /**
+   * Once the fill is over: let go of the file's rows, persist what had to be embedded (so a
+   * daemon killed during the long measurement that follows does not embed it all again), measure
+   * the densities still missing (a little at a time), then persist those too.
+   */
+  private afterFill(): void {
+    this.fillOver = false;
     if (this.measuring) return;
     this.measuring = true;
+    let measured = 0;
     const step = () => {
       if (this.stopped) return void (this.measuring = false);
       // While the fill goes on, look again a little later (no spinning turn after turn).
-      // Ref'd immediates: Node runs unref'd ones only when something else wakes the loop, so the
+      // Ref'd turns: Node runs unref'd immediates only when something else wakes the loop, so the
       // measuring would wait for requests and then slow every one of them (issue 17, at 100k).
-      if (this.backlog.filling) setTimeout(step, 50).unref();
-      else if (this.current?.index.measurePending(MEASURE_BUDGET)) setImmediate(step);
-      else this.measuring = false;
+      if (this.backlog.filling || this.loading) return void setTimeout(step, 50).unref();
+      if (!this.fillOver) {
+        this.fillOver = true;
+        this.reuse = undefined;
+        measured += this.current?.index.unmeasured ?? 0;
+        const { reused, embedded, started } = this.fillStats;
+        if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) });
+        if (this.changed) void this.save();
+      }
+      if (this.current?.index.measurePending(MEASURE_BUDGET)) return void setImmediate(step);
+      this.measuring = false;
+      this.changed += measured;
+      this.saveSoon();
     };
     setImmediate(step);
   }
 
-  /** Stop measuring densities in the background (daemon shutdown). */
-  stop(): void {
-    this.stopped = true;
+  /** Persist the index if it changed (now, in the background), and again every SAVE_EVERY_MS while writes come. */
+  private saveSoon(): void {
+    if (!this.persisted) return;
+    if (this.changed) void this.save();
+    if (this.saveTimer) return;
+    this.saveTimer = setInterval(() => {
+      if (this.changed && !this.backlog.filling && !this.loading && !this.measuring) void this.save();
+    }, SAVE_EVERY_MS).unref();
   }
 
-  /** Writes not embedded yet. */
+  private save(): Promise<void> {
+    if (!this.persisted || this.closed) return Promise.resolve();
+    return this.persisted.save(() => {
+      const cur = this.current;
+      if (!cur || !this.changed) return undefined;
+      const changed = this.changed;
+      return { index: cur.index, header: this.header(cur.embedder), done: () => void (this.changed -= changed) };
+    });
+  }
+
+  /** Persist what changed since the last save (a daemon stopping), unless the index is not whole yet. */
+  async close(): Promise<void> {
+    // The measuring turns are ref'd: they must end for the process to exit.
+    this.stopped = true;
+    clearInterval(this.saveTimer);
+    if (!this.persisted || this.closed) return;
+    await this.persisted.idle();
+    // Rows not measured yet are saved without a density: the next start measures them.
+    if (this.changed && this.current && !this.loading && !this.backlog.filling) {
+      this.backlog.settle();
+      await this.save();
+    }
+    // Nothing is written after this (a measurement still under way ends without a save).
+    this.closed = true;
+  }
+
+  /** Writes not embedded yet (while the persisted file is read: every stored trace). */
   get behind(): number {
-    return this.backlog.size;
+    return this.loading ? Math.max(this.backlog.size, this.store.count('traces')) : this.backlog.size;
   }
 
   /** Resolves once at most `n` writes are left to embed. */
-  whenBelow(n: number): Promise<void> {
+  async whenBelow(n: number): Promise<void> {
+    while (this.loading) await this.loading.done;
     return this.backlog.whenBelow(n);
   }
 
   /** Embed every write still waiting, now (a query does when `behind` is at most EMBED_IN_QUERY). */
   settle(): void {
+    if (this.loading) {
+      // A memory small enough to embed now: no need to wait for the file.
+      this.loading = undefined;
+      this.fill(undefined);
+    }
     this.backlog.settle();
     // A small memory's densities are measured here too, so it ranks at once as it will for good
     // (a large one's are measured in the background, a few ms at a time).

@@ -32,10 +32,9 @@ export class SemanticSearch implements SemanticSearchPort {
     this.builtin.model.begin?.();
   }
 
-  /** Stop the background density measuring and the built-in model's preparation children (daemon shutdown or failed start). */
-  close(): Promise<void> {
-    this.builtin.stop();
-    return this.builtin.model.close();
+  /** Stop the built-in model's preparation children and persist the index (daemon shutdown or failed start). */
+  async close(): Promise<void> {
+    await Promise.all([this.builtin.model.close(), this.builtin.close()]);
   }
 
   async search(userId: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer> {

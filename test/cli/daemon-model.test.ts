@@ -31,11 +31,17 @@ function firstStartHome(): { home: string; env: Record<string, string> } {
 
 const converter = (home: string): ProcInfo | undefined => processesOfHome(home).find((p) => p.cmdline.includes('build-sentence-word-vectors-main'));
 
+/**
+ * Start a daemon and return its converter as soon as it shows: looked for every 10 ms, so a kill
+ * that follows lands in the converter's first moments, while its modules still load (issue 17:
+ * a converter killed then outlived the daemon; workers/child-lifeline.ts).
+ */
 async function startPreparing(env: Record<string, string>): Promise<ProcInfo> {
   const start = await runCli(['daemon', 'start'], { env });
   expect(start.code, start.stderr).toBe(0);
-  expect(await eventually(() => converter(env.KAIROS_HOME!) !== undefined, 15_000)).toBe(true);
-  return converter(env.KAIROS_HOME!)!;
+  let found: ProcInfo | undefined;
+  expect(await eventually(() => (found = converter(env.KAIROS_HOME!)) !== undefined, 15_000, 10)).toBe(true);
+  return found!;
 }
 
 describe('the model preparation of a first start', () => {

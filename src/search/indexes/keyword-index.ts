@@ -304,17 +304,20 @@ export class KeywordIndex implements TraceIndex {
     });
 
     const accept = opts.accept ?? (() => true);
-    const top = new TopK<{ slot: number; score: number; mask: number }>(Math.min(opts.limit ?? touched.length, touched.length) || 1);
+    // Equal scores in uid order: the same hits after a restart as after a fresh build, whatever
+    // the slots (the order documents came in).
+    const byUid = (a: { slot: number }, b: { slot: number }) => (idx.uids[a.slot]! < idx.uids[b.slot]! ? -1 : idx.uids[a.slot]! > idx.uids[b.slot]! ? 1 : 0);
+    const top = new TopK<{ slot: number; score: number; mask: number }>(Math.min(opts.limit ?? touched.length, touched.length) || 1, byUid);
     for (const slot of touched) {
       const score = total[slot]!;
       const mask = matched[slot]!;
       total[slot] = 0;
       matched[slot] = 0;
-      if (score <= top.floor) continue;
+      if (score < top.floor) continue;
       if (accept(idx.uids[slot]!)) top.push({ slot, score, mask });
     }
     return top.items
-      .sort((a, b) => b.score - a.score || a.slot - b.slot)
+      .sort((a, b) => b.score - a.score || byUid(a, b))
       .map(({ slot, score, mask }) => ({ uid: idx.uids[slot]!, score, coverage: popcount(mask) / qterms.length }));
   }
 

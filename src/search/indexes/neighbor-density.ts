@@ -84,6 +84,19 @@ export class NeighborDensity {
     if (n < DENSITY_K) this.count[row] = n + 1;
   }
 
+  /** The row's neighbour cosines as measured (best first; empty while it has none): to persist. */
+  saved(row: number): Float32Array {
+    return this.best.subarray(row * DENSITY_K, row * DENSITY_K + this.count[row]!);
+  }
+
+  /** Take back what saved() gave (a restart that kept the row's vector). */
+  restore(row: number, best: ArrayLike<number>): void {
+    const n = Math.min(best.length, DENSITY_K);
+    for (let i = 0; i < n; i++) this.best[row * DENSITY_K + i] = best[i]!;
+    this.count[row] = n;
+    this.penalty = undefined;
+  }
+
   /** Mean cosine of the row's nearest neighbours, or undefined while it has none. */
   private of(row: number): number | undefined {
     const n = this.count[row]!;

@@ -9,11 +9,27 @@ export interface VectorHit {
   score: number;
 }
 
+/**
+ * One row as kept (for the persisted index, vector-file.ts): its int8 components and scale, the
+ * tag its writer gave it (the text's hash), and its neighbour cosines (empty: not measured).
+ */
+export interface RawRow {
+  uid: string;
+  userId: string;
+  tag: number;
+  scale: number;
+  components: Int8Array;
+  density: Float32Array;
+}
+
 /** How much the density penalty and the group smoothing count (0 turns one off). */
 export interface Weights {
   hubness: number;
   group: number;
 }
+
+/** Equal scores rank in uid order (the same hits whatever the slots). */
+const byUid = (a: VectorHit, b: VectorHit) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0);
 
 /** Query components are sent to the SIMD scan as int16 (fine enough next to int8 rows). */
 const Q16 = 32767;
@@ -27,6 +43,8 @@ const PAGE = 65536;
 class Block {
   readonly stride: number;
   scales = new Float32Array(0);
+  /** What the writer tagged each row with (the embedded text's hash): a persisted row is reused only while it matches. */
+  tags = new Float64Array(0);
   uids: (string | undefined)[] = [];
   readonly free: number[] = [];
   used = 0;
@@ -74,8 +92,11 @@ class Block {
     rows.set(this.rows.subarray(0, this.used * this.stride));
     const scales = new Float32Array(cap);
     scales.set(this.scales);
+    const tags = new Float64Array(cap);
+    tags.set(this.tags);
     this.rows = rows;
     this.scales = scales;
+    this.tags = tags;
     this.query = new Int16Array(buffer, 0, this.stride);
     this.out = new Int32Array(buffer, outPtr, cap);
     this.rowsPtr = rowsPtr;
@@ -100,8 +121,15 @@ class Block {
   alloc(): number {
     const reused = this.free.pop();
     if (reused !== undefined) return reused;
-    if (this.used === this.capacity) this.resize(this.capacity * 2);
+    // Doubling while small; a quarter at a time once large (a 100,000-row block doubled would
+    // hold 24 MB of empty rows).
+    if (this.used === this.capacity) this.resize(Math.ceil(this.capacity * (this.capacity < 65536 ? 2 : 1.25)));
     return this.used++;
+  }
+
+  /** Room for `rows` rows in all (a fill that knows how many will come), with a little to spare. */
+  reserve(rows: number): void {
+    if (rows > this.capacity) this.resize(Math.ceil(rows * 1.05) + 64);
   }
 
   write(slot: number, v: Float32Array): void {
@@ -111,6 +139,13 @@ class Block {
     this.scales[slot] = scale;
     const base = slot * this.stride;
     for (let d = 0; d < this.dims; d++) this.rows[base + d] = scale ? Math.round(v[d]! / scale) : 0;
+  }
+
+  /** Store components already quantised (a persisted row): bit for bit what write() made of its vector. */
+  writeRaw(slot: number, components: Int8Array, scale: number): void {
+    const base = slot * this.stride;
+    this.rows.set(components.subarray(0, this.dims), base);
+    this.scales[slot] = scale;
   }
 
   /**
@@ -193,8 +228,8 @@ export class VectorIndex {
   }
 
   /** Store (or replace) a trace's unit vector and its group (task); null removes it (nothing to compare with). */
-  upsert(uid: string, userId: string, v: Float32Array | null, group?: string): void {
-    const at = this.put(uid, userId, v, group);
+  upsert(uid: string, userId: string, v: Float32Array | null, group?: string, tag = 0): void {
+    const at = this.put(uid, userId, v, group, tag);
     if (at) at.block.measure(at.slot, true);
   }
 
@@ -203,11 +238,52 @@ export class VectorIndex {
    * measured later by measurePending, a little at a time, so a large memory is not held up for
    * seconds. Until then those rows simply get no density penalty.
    */
-  load(rows: Iterable<{ uid: string; userId: string; vector: Float32Array | null; group?: string }>): void {
+  load(rows: Iterable<{ uid: string; userId: string; vector: Float32Array | null; group?: string; tag?: number }>): void {
     for (const r of rows) {
-      const at = this.put(r.uid, r.userId, r.vector, r.group);
+      const at = this.put(r.uid, r.userId, r.vector, r.group, r.tag ?? 0);
       if (at) at.block.pending.push(at.slot);
     }
+  }
+
+  /**
+   * Take back a row as raw() gave it (a persisted index): the same components and scale, so it
+   * ranks exactly as the row it was; its density too when one was measured, else it is queued
+   * for measurement like a row of load().
+   */
+  loadRaw(r: RawRow, group?: string): void {
+    const at = this.put(r.uid, r.userId, r.components, group, r.tag, r.scale);
+    if (!at) return;
+    if (r.density.length) at.block.density.restore(at.slot, r.density);
+    else at.block.pending.push(at.slot);
+  }
+
+  /** Every indexed uid (a copy: the index may change while the caller goes through it). */
+  uids(): string[] {
+    return [...this.where.keys()];
+  }
+
+  /** One row as stored (views into the index: copy before the index changes), or undefined. */
+  raw(uid: string): RawRow | undefined {
+    const at = this.where.get(uid);
+    if (!at) return undefined;
+    const b = this.blocks.get(at.user)!;
+    return {
+      uid,
+      userId: at.user,
+      tag: b.tags[at.slot]!,
+      scale: b.scales[at.slot]!,
+      components: b.row(at.slot),
+      // Empty until measured (a row still queued has none; one that got some only as a neighbour
+      // of others carries a partial set, as it would live).
+      density: b.density.saved(at.slot),
+    };
+  }
+
+  /** Make room for a fill of `rows` rows of one user at once (no doubling on the way). */
+  reserve(userId: string, rows: number): void {
+    let block = this.blocks.get(userId);
+    if (!block) this.blocks.set(userId, (block = new Block(this.dims, this.weights)));
+    block.reserve(rows);
   }
 
   /** Rows queued by load() whose density is still to be measured. */
@@ -231,7 +307,14 @@ export class VectorIndex {
     return false;
   }
 
-  private put(uid: string, userId: string, v: Float32Array | null, group?: string): { block: Block; slot: number } | undefined {
+  private put(
+    uid: string,
+    userId: string,
+    v: Float32Array | Int8Array | null,
+    group: string | undefined,
+    tag: number,
+    rawScale?: number,
+  ): { block: Block; slot: number } | undefined {
     if (v && v.length !== this.dims) throw new Error(`vector of ${v.length} dimensions in a ${this.dims}-dimension index`);
     const at = this.where.get(uid);
     if (at && (at.user !== userId || !v)) this.remove(uid);
@@ -241,7 +324,9 @@ export class VectorIndex {
     if (!block) this.blocks.set(userId, (block = new Block(this.dims, this.weights)));
     const slot = cur ? cur.slot : block.alloc();
     if (cur) block.leaveGroup(slot);
-    block.write(slot, v);
+    if (v instanceof Int8Array) block.writeRaw(slot, v, rawScale!);
+    else block.write(slot, v);
+    block.tags[slot] = tag;
     block.uids[slot] = uid;
     block.joinGroup(slot, group);
     if (!cur) this.where.set(uid, { user: userId, slot });
@@ -284,13 +369,13 @@ export class VectorIndex {
     const { scales, uids, groups } = b;
     const adjust = b.adjustments();
     const groupCos = groups.cosines(query);
-    const top = new TopK(k);
+    const top = new TopK<VectorHit>(k, byUid);
     for (let s = 0; s < b.used; s++) {
       const score = groups.blend(s, scores[s]!, groupCos) + adjust[s]!;
-      if (score <= top.floor || scales[s] === 0) continue;
+      if (score < top.floor || scales[s] === 0) continue;
       const uid = uids[s]!;
       if (accept(uid)) top.push({ uid, score });
     }
-    return top.items.sort((x, y) => y.score - x.score || (x.uid < y.uid ? -1 : 1));
+    return top.items.sort((x, y) => y.score - x.score || byUid(x, y));
   }
 }

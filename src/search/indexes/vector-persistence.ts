@@ -1,0 +1,133 @@
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { crc32 } from 'node:zlib';
+import { DIR_MODE, FILE_MODE } from '../../config/paths.js';
+import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows } from './vector-file.js';
+import type { RawRow, VectorIndex } from './vector-index.js';
+
+type Log = (msg: string, extra?: Record<string, unknown>) => void;
+
+/** Rows encoded per turn of the event loop while saving (~1 ms each): requests are not held up. */
+const SAVE_SLICE = 2000;
+
+/**
+ * Where a vector index is persisted, and how: loaded whole at a start (any doubt → ignored, the
+ * index is rebuilt), written off the request path a slice per turn into a temp file that is
+ * fsynced and renamed over the old one (a reader sees the old file or the new one, never half).
+ */
+export class PersistedVectors {
+  private saving?: Promise<void>;
+
+  constructor(
+    readonly file: string,
+    private readonly log?: Log,
+  ) {}
+
+  /** The rows of the file by uid, or undefined (no file, or one not to trust: logged). */
+  async load(expect: VectorFileHeader): Promise<VectorFileRows | undefined> {
+    await this.removeLeftovers();
+    let buf: Buffer;
+    try {
+      buf = await readFile(this.file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.log?.('cannot read the persisted search index; rebuilding it', { file: this.file, error: (e as Error).message });
+      return undefined;
+    }
+    let d: DecodedVectors;
+    try {
+      d = decodeVectorFile(buf, expect);
+    } catch (e) {
+      d = { rejected: (e as Error).message };
+    }
+    if ('rejected' in d) {
+      this.log?.('ignoring the persisted search index; rebuilding it', { file: this.file, reason: d.rejected });
+      return undefined;
+    }
+    return d.rows;
+  }
+
+  /**
+   * Write an index after any save under way: `what` is asked when the write begins (so saves
+   * queued meanwhile coalesce; undefined: nothing to write any more) and `done` is called once
+   * the file is in place. Errors are logged, never thrown: the file is only a cache.
+   */
+  save(what: () => { index: VectorIndex; header: VectorFileHeader; done: () => void } | undefined): Promise<void> {
+    const run = async () => {
+      const w = what();
+      if (!w) return;
+      try {
+        await this.write(w.index, w.header);
+        w.done();
+      } catch (e) {
+        this.log?.('cannot persist the search index (it is rebuilt at the next start)', { file: this.file, error: (e as Error).message });
+      }
+    };
+    this.saving = (this.saving ?? Promise.resolve()).then(run);
+    return this.saving;
+  }
+
+  /** Resolves once no save is under way. */
+  async idle(): Promise<void> {
+    while (this.saving) {
+      const s = this.saving;
+      await s;
+      if (this.saving === s) this.saving = undefined;
+    }
+  }
+
+  private async write(index: VectorIndex, header: VectorFileHeader): Promise<void> {
+    const dir = dirname(this.file);
+    await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    const fh = await open(tmp, 'w', FILE_MODE);
+    try {
+      const head = encodeHead(header);
+      let crc = crc32(head);
+      await fh.write(head);
+      const uids = index.uids();
+      let rows = 0;
+      for (let i = 0; i < uids.length; i += SAVE_SLICE) {
+        // Rows are read and encoded in one turn (raw() gives views into the index).
+        const slice: RawRow[] = [];
+        for (let j = i; j < Math.min(uids.length, i + SAVE_SLICE); j++) {
+          const r = index.raw(uids[j]!);
+          if (r) slice.push(r);
+        }
+        const buf = encodeRows(slice, header.dims);
+        crc = crc32(buf, crc);
+        rows += slice.length;
+        await fh.write(buf);
+      }
+      // The checksum covers the row count too.
+      await fh.write(encodeTrailer(rows, crc32(encodeTrailer(rows, 0).subarray(0, 4), crc)));
+      await fh.sync();
+      await fh.close();
+      await rename(tmp, this.file);
+    } catch (e) {
+      await fh.close().catch(() => {});
+      await unlink(tmp).catch(() => {});
+      throw e;
+    }
+    // The rename itself is durable once the folder is synced.
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  }
+
+  /** Temp files of a daemon killed while saving (one daemon per home: only this process may be writing one). */
+  private async removeLeftovers(): Promise<void> {
+    const name = basename(this.file);
+    let files: string[];
+    try {
+      files = await readdir(dirname(this.file));
+    } catch {
+      return;
+    }
+    const mine = `${name}.${process.pid}.tmp`;
+    for (const f of files) if (f.startsWith(`${name}.`) && f.endsWith('.tmp') && f !== mine) await unlink(join(dirname(this.file), f)).catch(() => {});
+  }
+}
