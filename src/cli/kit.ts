@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/http.js';
 import { AppError } from '../errors.js';
+import { idKindOf } from './arg-kinds.js';
 import type { IdKind } from './input/resolve-id.js';
 import type { IO, Streams } from './output/io.js';
 
@@ -75,8 +76,9 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
 
 /**
  * The commander action of a verb: its implementation is imported only when it runs, so `--help`
- * and completion stay fast. With `ids`, every positional argument is an id of that kind and may be
- * given as any unique prefix (git-like): it reaches the command whole.
+ * and completion stay fast. An argument declared as an id (arg-kinds.ts `arg(…, { id })`; or, with
+ * `ids`, every positional argument) may be given as any unique prefix (git-like): it reaches the
+ * command whole.
  */
 export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>, o: { ids?: IdKind } = {}) {
   return async (...cmdArgs: unknown[]) => {
@@ -88,9 +90,12 @@ export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O
     deps.program = root;
     ctx.ran = deps;
     const mod = await load();
-    if (o.ids) {
+    // The id kind of each value: `o.ids` for all, else its argument's (arg-kinds.ts); a variadic last argument's for the rest.
+    const declared = cmd.registeredArguments.map(idKindOf);
+    const kinds = args.map((_, i) => o.ids ?? declared[Math.min(i, declared.length - 1)]);
+    if (kinds.some(Boolean)) {
       const [{ resolveId }, client] = await Promise.all([import('./input/resolve-id.js'), deps.client()]);
-      for (let i = 0; i < args.length; i++) args[i] = await resolveId(client, o.ids, args[i]!);
+      for (let i = 0; i < args.length; i++) if (kinds[i]) args[i] = await resolveId(client, kinds[i]!, args[i]!);
     }
     await mod.run({ args, opts: cmd.opts() as O }, deps);
   };

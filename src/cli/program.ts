@@ -30,6 +30,7 @@ const COMMANDS: Record<string, () => Promise<Register>> = {
   daemon: () => import('./commands/daemon/index.js').then((m) => m.registerDaemon),
   config: () => import('./commands/config/index.js').then((m) => m.registerConfig),
   completion: () => import('./commands/completion/index.js').then((m) => m.registerCompletion),
+  __complete: () => import('./commands/completion/index.js').then((m) => m.registerCompleteIds),
 };
 
 /** Global options that take a value: the word after them is not the command. */
