@@ -12,7 +12,7 @@ export function registerCompletion(program: Command, ctx: ProgramContext): void 
     program
       .command('completion')
       .description('print the shell completion script')
-      .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(SHELLS))
+      .addArgument(new Argument('<shell>', 'the shell').choices(SHELLS))
       .action(lazy(ctx, () => import('./completion.js'))),
     ['source <(kairos completion bash)', 'kairos completion zsh > "${fpath[1]}/_kairos"', 'kairos completion fish > ~/.config/fish/completions/kairos.fish'],
   );
