@@ -1,6 +1,6 @@
 # Generated from the kairos command tree by `npm run completions`; do not edit.
 _kairos_node() {
-  subs= opts= args=() variadic=
+  subs= opts= args=() variadic= reps=
   case "$1" in
     '') subs='chat plan queue review approve reject execute feedback status watch trace cal tempo keys mcp user export daemon config completion' opts='-V --version --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'chat') subs='' opts='--task -y --yes --no-execute --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') variadic=1 ;;
@@ -17,13 +17,13 @@ _kairos_node() {
     'trace push') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('file') ;;
     'trace pull') subs='' opts='--task --tag --type --since --until --limit --cursor --all --include-expired --user --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'trace show') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:trace') ;;
-    'trace edit') subs='' opts='--set --expected-version --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:trace') ;;
+    'trace edit') subs='' opts='--set --expected-version --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:trace') reps='--set' ;;
     'trace history') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:trace') ;;
     'trace search') subs='' opts='--mode --type --tag --task --limit --include-expired --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') variadic=1 ;;
     'cal') subs='add list edit rm import export subscribe-url subscribe subscriptions refresh unsubscribe sync oauth' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal add') subs='' opts='--at --for --tag --tz --task --repeat --all-day --where --note --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') variadic=1 ;;
     'cal list') subs='' opts='--from --to --tag --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'cal edit') subs='' opts='--set --at --for --title --occurrence --expected-version --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:event') ;;
+    'cal edit') subs='' opts='--set --at --for --title --occurrence --expected-version --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:event') reps='--set' ;;
     'cal rm') subs='' opts='--occurrence -y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:event') ;;
     'cal import') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('file') ;;
     'cal export') subs='' opts='--from --to --tag -o --output --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
@@ -38,7 +38,7 @@ _kairos_node() {
     'cal sync run') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'cal sync remove') subs='' opts='-y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'cal oauth') subs='add login list check remove' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'cal oauth add') subs='' opts='--issuer --client-id --client-secret-stdin --scope --authorization-endpoint --token-endpoint --device-endpoint --revocation-endpoint --device --no-browser --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
+    'cal oauth add') subs='' opts='--issuer --client-id --client-secret-stdin --scope --authorization-endpoint --token-endpoint --device-endpoint --revocation-endpoint --device --no-browser --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') reps='--scope' ;;
     'cal oauth login') subs='' opts='--device --no-browser --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'cal oauth list') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal oauth check') subs='' opts='--refresh --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
@@ -60,7 +60,7 @@ _kairos_node() {
     'mcp') subs='' opts='--agent --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'user') subs='profile update passwd login' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'user profile') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'user update') subs='' opts='--name --email --tz --set --current --password-stdin --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
+    'user update') subs='' opts='--name --email --tz --set --current --password-stdin --json --url --api-key --no-color -q --quiet --no-autostart -h --help' reps='--set' ;;
     'user passwd') subs='' opts='--email --password-stdin --current --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'user login') subs='' opts='--email --password-stdin --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'export') subs='' opts='--format --from --to --tag --task --type --group-by --max-tokens --include-feedback --include-expired --since --until --since-checkpoint --until-checkpoint --checkpoint --list-checkpoints --limit --cursor --all --user -o --output --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
@@ -110,10 +110,11 @@ _kairos_values() {
   esac
 }
 _kairos() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= npos=0 i w kind REPLY subs opts args variadic
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= npos=0 i w o kind REPLY subs opts args variadic reps used= keep=
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
     if [[ $w == -* ]]; then
+      used+=" $w "
       _kairos_optval "$cmdpath" "$w"
       # An option that takes a value: skip the value (`--format full` or `--format=full`).
       if [[ -n $REPLY ]]; then ((i++)); [[ ${COMP_WORDS[i]} == = ]] && ((i++)); fi
@@ -129,7 +130,12 @@ _kairos() {
     if [[ -n $REPLY ]]; then _kairos_values "$REPLY"; return; fi
   fi
   _kairos_node "$cmdpath"
-  if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi
+  if [[ $cur == -* ]]; then
+    # Each option once, but for the repeatable ones (--set).
+    for o in $opts; do [[ $used == *" $o "* && " $reps " != *" $o "* ]] || keep+=" $o"; done
+    COMPREPLY=($(compgen -W "$keep" -- "$cur"))
+    return
+  fi
   if [[ -n $subs ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi
   kind=${args[npos]}
   [[ -z $kind && -n $variadic ]] && kind=${args[${#args[@]}-1]}

@@ -4,6 +4,7 @@ function __kairos_node
   set -g __kairos_opts
   set -g __kairos_args
   set -g __kairos_variadic
+  set -g __kairos_reps
   switch "$argv[1]"
     case ''
       set -g __kairos_subs 'chat	talk to kairos: a scheduling request becomes a plan, a note proposed traces, a question an answer from memory' 'plan	plan from plain English: propose actions with the reason for each time (on a terminal: approve, edit or reject at once)' 'queue	list agent plans awaiting review (or in another status), one line per action' 'review	step through proposed plans: approve (and execute), edit an action, reject with a reason, skip, quit' 'approve	approve proposed plans and execute them (approval and execution commit together)' 'reject	reject a proposed plan (the reason is remembered)' 'execute	execute an approved plan, or every approved plan of a task, all or nothing' 'feedback	rate or correct a plan or a trace; logged, and durations teach the tempo profile' 'status	daemon, plan queue, planner and store at a glance' 'watch	print live changes to plans, traces and events as they happen (Ctrl-C stops)' 'trace	push, pull, show, edit and search memory traces' 'cal	calendar: add, list, edit and remove events; import, export and subscribe (.ics)' 'tempo	when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets' 'keys	create, list, rotate and revoke API keys' 'mcp	serve kairos to an AI agent over MCP on stdio (stdout carries only protocol messages)' 'user	your profile, password and login tokens' 'export	export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)' 'daemon	run and manage the background daemon' 'config	read and change the daemon\'s settings (config.json in the home folder)' 'completion	print the shell completion script'
@@ -51,6 +52,7 @@ function __kairos_node
     case 'trace edit'
       set -g __kairos_opts '--set	set a field (repeatable); value null clears an optional field' '--expected-version	refuse unless the trace is at this version' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'id:trace'
+      set -g __kairos_reps '--set'
     case 'trace history'
       set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'id:trace'
@@ -70,6 +72,7 @@ function __kairos_node
     case 'cal edit'
       set -g __kairos_opts '--set	a field to change (repeatable): title, scheduled_for, duration_minutes, tag, rrule, status …; null clears' '--at	new start (natural language or ISO 8601)' '--for	new length (45m, 1h30m …)' '--title	new title' '--occurrence	edit only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00"; or an ISO instant)' '--expected-version	refuse unless the event is at this version' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'id:event'
+      set -g __kairos_reps '--set'
     case 'cal rm'
       set -g __kairos_opts '--occurrence	remove only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00")' '-y	do not ask for confirmation' '--yes	do not ask for confirmation' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'id:event'
@@ -111,6 +114,7 @@ function __kairos_node
     case 'cal oauth add'
       set -g __kairos_opts '--issuer	the provider\'s issuer URL (its endpoints are discovered)' '--client-id	the OAuth client id registered with the provider' '--client-secret-stdin	read the client secret from stdin, or a hidden prompt on a terminal (for providers whose clients have one)' '--scope	a scope to ask for (repeatable, or several separated by spaces)' '--authorization-endpoint	the authorization endpoint, for a provider without an issuer' '--token-endpoint	the token endpoint, for a provider without an issuer' '--device-endpoint	the device authorization endpoint, for a provider without an issuer' '--revocation-endpoint	the revocation endpoint, for a provider without an issuer' '--device	use the device grant: open a URL on any device and type a code (for a terminal without a browser)' '--no-browser	do not open a browser; print the URL to open' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'none'
+      set -g __kairos_reps '--scope'
     case 'cal oauth login'
       set -g __kairos_opts '--device	use the device grant: open a URL on any device and type a code (for a terminal without a browser)' '--no-browser	do not open a browser; print the URL to open' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'none'
@@ -171,6 +175,7 @@ function __kairos_node
       set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
     case 'user update'
       set -g __kairos_opts '--name	display name' '--email	email address' '--tz	IANA time zone, e.g. Europe/Berlin' '--set	a preference (repeatable; value parsed as JSON when it can be)' '--current	send your current password (needed to change --email with a login token instead of an admin key)' '--password-stdin	with --current: read the current password from stdin instead of prompting' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_reps '--set'
     case 'user passwd'
       set -g __kairos_opts '--email	email to log in with (required the first time)' '--password-stdin	read the password from stdin instead of prompting (with --current: the current one on the first line, the new one on the second)' '--current	send your current password too (needed with a login token instead of an admin key)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
     case 'user login'
@@ -250,10 +255,12 @@ function __kairos_complete
   set -l cmdpath ''
   set -l npos 0
   set -l i 2
+  set -l used
   while test $i -le (count $words)
     set -l w $words[$i]
     set i (math $i + 1)
     if string match -q -- '-*' $w
+      set -a used (string split -m1 = -- $w)[1]
       # An option that takes a value: skip the value (`--format full`; `--format=full` is one word).
       if not string match -q -- '*=*' $w; and test -n "$(__kairos_optval $cmdpath $w)"
         set i (math $i + 1)
@@ -287,7 +294,13 @@ function __kairos_complete
   end
   __kairos_node $cmdpath
   if string match -q -- '-*' $cur
-    printf '%s\n' $__kairos_opts
+    # Each option once, but for the repeatable ones (--set).
+    for o in $__kairos_opts
+      set -l name (string split -f1 \t -- $o)
+      if not contains -- $name $used; or contains -- $name $__kairos_reps
+        echo $o
+      end
+    end
     return
   end
   if set -q __kairos_subs[1]

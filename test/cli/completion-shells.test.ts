@@ -76,7 +76,7 @@ const short = (id: string) => id.slice(0, id.indexOf('_') + 9);
 describe.each(SHELLS)('%s completion', (shell) => {
   const c = (line: string) => complete(shell, line, d.home);
   it.skipIf(!has(shell))('completes commands, flags only after a -, enum values, files and ids from the daemon', { timeout: 180_000 }, async () => {
-    const [nouns, verbs, traceShow, shells, formats, flags, files1, files2, keys, plans, events, revoke, traceByPrefix] = await Promise.all([
+    const [nouns, verbs, traceShow, shells, formats, flags, files1, files2, keys, plans, events, revoke, traceByPrefix, again] = await Promise.all([
       c('kairos tr'),
       c('kairos trace '),
       c('kairos trace show '),
@@ -90,6 +90,7 @@ describe.each(SHELLS)('%s completion', (shell) => {
       c('kairos cal rm '),
       c('kairos keys revoke '),
       c(`kairos trace show ${short(ids.trace).slice(0, 5)}`),
+      c('kairos trace edit x --set a=1 --json --'),
     ]);
     expect(nouns).toEqual(['trace']);
     expect(verbs.sort()).toEqual(['edit', 'history', 'pull', 'push', 'search', 'show']);
@@ -106,7 +107,11 @@ describe.each(SHELLS)('%s completion', (shell) => {
     expect(events).toEqual([short(ids.event)]);
     expect(revoke).toContain(short(ids.key));
     expect(traceByPrefix).toContain(short(ids.trace));
-    for (const list of [verbs, traceShow, shells, formats, keys, revoke]) expect(new Set(list).size).toBe(list.length);
+    // An option is offered once, but for a repeatable one.
+    expect(again).toContain('--set');
+    expect(again).toContain('--expected-version');
+    expect(again).not.toContain('--json');
+    for (const list of [again, verbs, traceShow, shells, formats, keys, revoke]) expect(new Set(list).size).toBe(list.length);
   });
 
   it.skipIf(!has(shell))('offers no ids, and no error, when the daemon is not running (and does not start it)', { timeout: 60_000 }, async () => {

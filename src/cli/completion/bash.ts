@@ -1,4 +1,4 @@
-import { type NodeSpec, optionCases, shq } from './render.js';
+import { type NodeSpec, optionCases, repeatable, shq } from './render.js';
 
 /**
  * The bash script: `_kairos_node` knows each command's words, `_kairos_optval` what each option's
@@ -10,12 +10,13 @@ export function bashScript(nodes: NodeSpec[], header: string): string {
     const parts = [`subs=${shq(n.subs.map((s) => s.name).join(' '))}`, `opts=${shq(n.options.flatMap((o) => o.names).join(' '))}`];
     if (n.args.length) parts.push(`args=(${n.args.map(shq).join(' ')})`);
     if (n.variadic) parts.push('variadic=1');
+    if (repeatable(n).length) parts.push(`reps=${shq(repeatable(n).join(' '))}`);
     return `    ${shq(n.path.join(' '))}) ${parts.join(' ')} ;;`;
   });
   return [
     header,
     '_kairos_node() {',
-    '  subs= opts= args=() variadic=',
+    '  subs= opts= args=() variadic= reps=',
     '  case "$1" in',
     ...node,
     '  esac',
@@ -43,10 +44,11 @@ export function bashScript(nodes: NodeSpec[], header: string): string {
     '  esac',
     '}',
     '_kairos() {',
-    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= npos=0 i w kind REPLY subs opts args variadic',
+    '  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= npos=0 i w o kind REPLY subs opts args variadic reps used= keep=',
     '  for ((i = 1; i < COMP_CWORD; i++)); do',
     '    w=${COMP_WORDS[i]}',
     '    if [[ $w == -* ]]; then',
+    '      used+=" $w "',
     '      _kairos_optval "$cmdpath" "$w"',
     '      # An option that takes a value: skip the value (`--format full` or `--format=full`).',
     '      if [[ -n $REPLY ]]; then ((i++)); [[ ${COMP_WORDS[i]} == = ]] && ((i++)); fi',
@@ -62,7 +64,12 @@ export function bashScript(nodes: NodeSpec[], header: string): string {
     '    if [[ -n $REPLY ]]; then _kairos_values "$REPLY"; return; fi',
     '  fi',
     '  _kairos_node "$cmdpath"',
-    '  if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi',
+    '  if [[ $cur == -* ]]; then',
+    '    # Each option once, but for the repeatable ones (--set).',
+    '    for o in $opts; do [[ $used == *" $o "* && " $reps " != *" $o "* ]] || keep+=" $o"; done',
+    '    COMPREPLY=($(compgen -W "$keep" -- "$cur"))',
+    '    return',
+    '  fi',
     '  if [[ -n $subs ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi',
     '  kind=${args[npos]}',
     '  [[ -z $kind && -n $variadic ]] && kind=${args[${#args[@]}-1]}',

@@ -1,4 +1,4 @@
-import { type NodeSpec, optionCases } from './render.js';
+import { type NodeSpec, optionCases, repeatable } from './render.js';
 
 /** A fish single-quoted word: only \ and ' are special inside. */
 const fq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -16,6 +16,7 @@ export function fishScript(nodes: NodeSpec[], header: string): string {
     lines.push(`      set -g __kairos_opts ${n.options.flatMap((o) => o.names.map((name) => described(name, o.description))).join(' ')}`);
     if (n.args.length) lines.push(`      set -g __kairos_args ${n.args.map(fq).join(' ')}`);
     if (n.variadic) lines.push('      set -g __kairos_variadic 1');
+    if (repeatable(n).length) lines.push(`      set -g __kairos_reps ${repeatable(n).map(fq).join(' ')}`);
     return lines;
   });
   return [
@@ -25,6 +26,7 @@ export function fishScript(nodes: NodeSpec[], header: string): string {
     '  set -g __kairos_opts',
     '  set -g __kairos_args',
     '  set -g __kairos_variadic',
+    '  set -g __kairos_reps',
     '  switch "$argv[1]"',
     ...node,
     '  end',
@@ -51,10 +53,12 @@ export function fishScript(nodes: NodeSpec[], header: string): string {
     "  set -l cmdpath ''",
     '  set -l npos 0',
     '  set -l i 2',
+    '  set -l used',
     '  while test $i -le (count $words)',
     '    set -l w $words[$i]',
     '    set i (math $i + 1)',
     "    if string match -q -- '-*' $w",
+    '      set -a used (string split -m1 = -- $w)[1]',
     '      # An option that takes a value: skip the value (`--format full`; `--format=full` is one word).',
     '      if not string match -q -- \'*=*\' $w; and test -n "$(__kairos_optval $cmdpath $w)"',
     '        set i (math $i + 1)',
@@ -88,7 +92,13 @@ export function fishScript(nodes: NodeSpec[], header: string): string {
     '  end',
     '  __kairos_node $cmdpath',
     "  if string match -q -- '-*' $cur",
-    "    printf '%s\\n' $__kairos_opts",
+    '    # Each option once, but for the repeatable ones (--set).',
+    '    for o in $__kairos_opts',
+    '      set -l name (string split -f1 \\t -- $o)',
+    '      if not contains -- $name $used; or contains -- $name $__kairos_reps',
+    '        echo $o',
+    '      end',
+    '    end',
     '    return',
     '  end',
     '  if set -q __kairos_subs[1]',

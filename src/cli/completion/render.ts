@@ -22,3 +22,6 @@ export function optionCases(nodes: NodeSpec[]): [string[], ValueCode][] {
   }
   return [...byCode].map(([code, keys]) => [keys, code]);
 }
+
+/** The spellings of a command's options that may be given again: every other one is offered once. */
+export const repeatable = (n: NodeSpec) => n.options.filter((o) => o.repeatable).flatMap((o) => o.names);

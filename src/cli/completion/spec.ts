@@ -1,5 +1,6 @@
 import type { Argument, Command, Option } from 'commander';
 import { kindOf } from '../arg-kinds.js';
+import { collect } from '../kit.js';
 
 /**
  * What a value completes to, as the scripts encode it in one word: `none` (a value, nothing to
@@ -12,6 +13,8 @@ export interface OptionSpec {
   description: string;
   /** Undefined for a flag; what its value completes to for an option that takes one. */
   value?: ValueCode;
+  /** Given more than once (`--set a=1 --set b=2`): offered again after it is used. */
+  repeatable: boolean;
 }
 
 export interface NodeSpec {
@@ -38,10 +41,15 @@ async function valueCode(x: Argument | Option, choices: readonly string[] | unde
 async function optionSpec(o: Option): Promise<OptionSpec> {
   const names = [o.short, o.long].filter((f): f is string => Boolean(f));
   const takesValue = o.required || o.optional;
-  return { names, description: firstLine(o.description), ...(takesValue ? { value: await valueCode(o, o.argChoices) } : {}) };
+  return {
+    names,
+    description: firstLine(o.description),
+    repeatable: o.parseArg === collect,
+    ...(takesValue ? { value: await valueCode(o, o.argChoices) } : {}),
+  };
 }
 
-const HELP: OptionSpec = { names: ['-h', '--help'], description: 'show help' };
+const HELP: OptionSpec = { names: ['-h', '--help'], description: 'show help', repeatable: false };
 
 /**
  * Every visible command of the tree with what its words complete to: subcommands, options (its

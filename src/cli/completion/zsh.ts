@@ -1,4 +1,4 @@
-import { type NodeSpec, optionCases, shq } from './render.js';
+import { type NodeSpec, optionCases, repeatable, shq } from './render.js';
 
 /** `name:description` for _describe (a colon in the name is escaped). */
 const described = (name: string, description: string) => shq(`${name.replace(/:/g, '\\:')}:${description}`);
@@ -15,13 +15,14 @@ export function zshScript(nodes: NodeSpec[], header: string): string {
     ];
     if (n.args.length) parts.push(`args=(${n.args.map(shq).join(' ')})`);
     if (n.variadic) parts.push('variadic=1');
+    if (repeatable(n).length) parts.push(`reps=(${repeatable(n).map(shq).join(' ')})`);
     return `    ${shq(n.path.join(' '))}) ${parts.join(' ')} ;;`;
   });
   return [
     '#compdef kairos',
     header,
     '_kairos_node() {',
-    '  subs=() opts=() args=() variadic=',
+    '  subs=() opts=() args=() reps=() variadic=',
     '  case "$1" in',
     ...node,
     '  esac',
@@ -48,11 +49,12 @@ export function zshScript(nodes: NodeSpec[], header: string): string {
     '}',
     '_kairos() {',
     '  local cmdpath= w kind REPLY variadic prev=${words[CURRENT-1]}',
-    '  local -a subs opts args',
+    '  local -a subs opts args reps used keep',
     '  integer i npos=0',
     '  for ((i = 2; i < CURRENT; i++)); do',
     '    w=${words[i]}',
     '    if [[ $w == -* ]]; then',
+    '      used+=(${w%%=*})',
     '      # An option that takes a value: skip the value (`--format full`; `--format=full` is one word).',
     '      [[ $w != *=* ]] && _kairos_optval "$cmdpath" "$w" && [[ -n $REPLY ]] && ((i++))',
     '      continue',
@@ -69,7 +71,12 @@ export function zshScript(nodes: NodeSpec[], header: string): string {
     '    if [[ -n $REPLY ]]; then compset -P \'*=\'; _kairos_values "$REPLY"; return; fi',
     '  fi',
     '  _kairos_node "$cmdpath"',
-    '  if [[ $PREFIX == -* ]]; then _describe -t options option opts; return; fi',
+    '  if [[ $PREFIX == -* ]]; then',
+    '    # Each option once, but for the repeatable ones (--set).',
+    '    for w in $opts; do (( ${used[(Ie)${w%%:*}]} && ! ${reps[(Ie)${w%%:*}]} )) || keep+=($w); done',
+    '    _describe -t options option keep',
+    '    return',
+    '  fi',
     '  if (( $#subs )); then _describe -t commands command subs; return; fi',
     '  kind=${args[npos+1]}',
     '  [[ -z $kind && -n $variadic ]] && kind=${args[-1]}',
