@@ -30,13 +30,13 @@ _kairos_node() {
     'cal subscribe-url') subs='' opts='--name --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal subscribe') subs='' opts='--name --every --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'cal subscriptions') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'cal refresh') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
-    'cal unsubscribe') subs='' opts='-y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
+    'cal refresh') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:subscription') ;;
+    'cal unsubscribe') subs='' opts='-y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:subscription') ;;
     'cal sync') subs='add list run remove' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal sync add') subs='' opts='--collection --user --password-stdin --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'cal sync list') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'cal sync run') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
-    'cal sync remove') subs='' opts='-y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
+    'cal sync run') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:caldav-account') ;;
+    'cal sync remove') subs='' opts='-y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:caldav-account') ;;
     'cal oauth') subs='add login list check remove' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal oauth add') subs='' opts='--issuer --client-id --client-secret-stdin --scope --authorization-endpoint --token-endpoint --device-endpoint --revocation-endpoint --device --no-browser --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') reps='--scope' ;;
     'cal oauth login') subs='' opts='--device --no-browser --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;

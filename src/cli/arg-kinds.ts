@@ -9,8 +9,13 @@ import type { IdKind } from './input/resolve-id.js';
 export type ValueKind =
   | 'file'
   | { id: IdKind }
+  /** Names the daemon knows that are given whole (no prefix resolution): offered by completion. */
+  | { list: ListKind }
   /** A fixed set read from its one source (a zod enum, a const list) when completion scripts are made. */
   | { values: () => readonly string[] | Promise<readonly string[]> };
+
+/** What `kairos __complete` lists besides ids: calendar subscriptions (sub_…) and CalDAV accounts (by name). */
+export type ListKind = 'subscription' | 'caldav-account';
 
 const KINDS = new WeakMap<Argument | Option, ValueKind>();
 

@@ -35,6 +35,7 @@ async function valueCode(x: Argument | Option, choices: readonly string[] | unde
   if (k === undefined) return 'none';
   if (k === 'file') return 'file';
   if ('id' in k) return `id:${k.id}`;
+  if ('list' in k) return `id:${k.list}`;
   return `values:${(await k.values()).join(' ')}`;
 }
 

@@ -128,7 +128,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('refresh')
       .description('refresh a subscription now (all of them without an id)')
-      .argument('[id]', 'subscription id (sub_…)')
+      .addArgument(arg('[id]', 'subscription id (sub_…)', { list: 'subscription' }))
       .action(lazy(ctx, () => import('./refresh.js'))),
     ['kairos cal refresh', 'kairos cal refresh sub_01j…'],
   );
@@ -136,7 +136,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('unsubscribe')
       .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
-      .argument('<id>', 'subscription id (sub_…)')
+      .addArgument(arg('<id>', 'subscription id (sub_…)', { list: 'subscription' }))
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./unsubscribe.js'))),
     ['kairos cal unsubscribe sub_01j… --yes'],
@@ -167,7 +167,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     sync
       .command('run')
       .description('sync now (one account, or all of them); reports counts and conflicts')
-      .argument('[name]', 'account name')
+      .addArgument(arg('[name]', 'account name', { list: 'caldav-account' }))
       .action(lazy(ctx, () => import('./sync-run.js'))),
     ['kairos cal sync run', 'kairos cal sync run work --json | jq .runs[0].conflicts'],
   );
@@ -175,7 +175,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     sync
       .command('remove')
       .description('remove an account and its stored password (its events stay in kairos)')
-      .argument('<name>', 'account name')
+      .addArgument(arg('<name>', 'account name', { list: 'caldav-account' }))
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./sync-remove.js'))),
     ['kairos cal sync remove work --yes'],

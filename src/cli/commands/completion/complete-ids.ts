@@ -7,13 +7,19 @@ import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { pidAlive } from '../../../platform/process.js';
 import { shortIds } from '../../input/resolve-id.js';
 import type { ProgramContext } from '../../kit.js';
-import type { ID_KINDS } from './id-kinds.js';
+import type { CompleteKind } from './id-kinds.js';
 
 /**
  * The whole budget of one Tab: a daemon that does not answer by then (down, starting, busy) gets
- * no more time, and the shell offers nothing rather than hang.
+ * no more time, and the shell offers nothing rather than hang. KAIROS_COMPLETE_TIMEOUT_MS changes
+ * it (a daemon across a network, a loaded machine).
  */
 export const BUDGET_MS = 400;
+
+function budget(env: NodeJS.ProcessEnv): number {
+  const ms = Number(env.KAIROS_COMPLETE_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : BUDGET_MS;
+}
 /** No shell menu needs more than this many ids. */
 const MAX = 100;
 const RECENT_DAYS = 30;
@@ -72,6 +78,16 @@ async function keys(get: Get): Promise<Candidate[]> {
   return keys.filter((k) => !k.revoked_at).map((k) => ({ id: k.id, about: oneLine(k.name) }));
 }
 
+async function subscriptions(get: Get): Promise<Candidate[]> {
+  const { subscriptions } = await get<EndpointResponse<'GET /calendar/subscriptions'>>('/calendar/subscriptions');
+  return subscriptions.map((s) => ({ id: s.id, about: oneLine(`${s.name}: ${s.url}`) }));
+}
+
+async function caldavAccounts(get: Get): Promise<Candidate[]> {
+  const { accounts } = await get<EndpointResponse<'GET /calendar/sync/accounts'>>('/calendar/sync/accounts');
+  return accounts.map((a) => ({ id: a.name, about: oneLine(`${a.username} at ${a.url}`) }));
+}
+
 /** The address of the daemon to ask, without starting one: KAIROS_URL, else the home's daemon.json if its process lives. */
 async function daemonUrl(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (env.KAIROS_URL) return env.KAIROS_URL.replace(/\/+$/, '');
@@ -82,10 +98,10 @@ async function daemonUrl(env: NodeJS.ProcessEnv): Promise<string | undefined> {
 /**
  * Print the ids of a kind that start with `prefix` (with or without the kind's `pl_`…), one per
  * line: the short id the listings show (the whole id once `prefix` is longer), a tab, a few words.
- * Prints nothing, and succeeds, when the daemon is down, refuses or is slower than BUDGET_MS.
+ * Prints nothing, and succeeds, when the daemon is down, refuses or is slower than the budget.
  */
-export async function completeIds(ctx: ProgramContext, kind: (typeof ID_KINDS)[number], prefix: string): Promise<void> {
-  const deadline = Date.now() + BUDGET_MS;
+export async function completeIds(ctx: ProgramContext, kind: CompleteKind, prefix: string): Promise<void> {
+  const deadline = Date.now() + budget(ctx.env);
   let found: Candidate[];
   try {
     const base = await daemonUrl(ctx.env);
@@ -102,7 +118,9 @@ export async function completeIds(ctx: ProgramContext, kind: (typeof ID_KINDS)[n
     if (kind === 'plan' || kind === 'plan-or-task') found = await plans(get, kind === 'plan-or-task');
     else if (kind === 'trace') found = await traces(get);
     else if (kind === 'event') found = await events(get);
-    else found = await keys(get);
+    else if (kind === 'key') found = await keys(get);
+    else if (kind === 'subscription') found = await subscriptions(get);
+    else found = await caldavAccounts(get);
   } catch {
     return; // Completion offers what it can; an error message would land in the middle of the command line.
   }

@@ -1,7 +1,7 @@
 import { Argument, type Command } from 'commander';
 import { examples } from '../../examples.js';
 import { lazy, type ProgramContext } from '../../kit.js';
-import { ID_KINDS } from './id-kinds.js';
+import { COMPLETE_KINDS, type CompleteKind } from './id-kinds.js';
 
 /** The shells kairos writes completion scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -26,10 +26,10 @@ export function registerCompleteIds(program: Command, ctx: ProgramContext): void
   program
     .command('__complete', { hidden: true })
     .description('ids for the shell completion scripts: one per line, a tab, a few words')
-    .addArgument(new Argument('<kind>', 'what to list').choices(ID_KINDS))
+    .addArgument(new Argument('<kind>', 'what to list').choices(COMPLETE_KINDS))
     .argument('[prefix]', 'only ids starting with this')
     .action(async (kind: string, prefix: string | undefined) => {
       const { completeIds } = await import('./complete-ids.js');
-      await completeIds(ctx, kind as (typeof ID_KINDS)[number], prefix ?? '');
+      await completeIds(ctx, kind as CompleteKind, prefix ?? '');
     });
 }
