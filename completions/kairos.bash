@@ -105,12 +105,16 @@ _kairos_values() {
     id:*)
       # Ids from the running daemon (never started for this); nothing when it is down or slow.
       COMPREPLY=()
-      while IFS= read -r line; do COMPREPLY+=("${line%%$'\t'*}"); done < <(kairos __complete "${1#id:}" "$cur" 2>/dev/null) ;;
+      # An id already on the line (`approve pl_a pl_b`) is not offered again.
+      while IFS= read -r line; do
+        line=${line%%$'\t'*}
+        [[ $given == *" $line "* ]] || COMPREPLY+=("$line")
+      done < <(kairos __complete "${1#id:}" "$cur" 2>/dev/null) ;;
     *) COMPREPLY=() ;;
   esac
 }
 _kairos() {
-  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= npos=0 i w o kind REPLY subs opts args variadic reps used= keep=
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmdpath= npos=0 i w o kind REPLY subs opts args variadic reps used= keep= given=
   for ((i = 1; i < COMP_CWORD; i++)); do
     w=${COMP_WORDS[i]}
     if [[ $w == -* ]]; then
@@ -121,7 +125,7 @@ _kairos() {
       continue
     fi
     _kairos_node "$cmdpath"
-    if [[ -n $subs && " $subs " == *" $w "* ]]; then cmdpath=${cmdpath:+$cmdpath }$w; else ((npos++)); fi
+    if [[ -n $subs && " $subs " == *" $w "* ]]; then cmdpath=${cmdpath:+$cmdpath }$w; else ((npos++)); given+=" $w "; fi
   done
   # `--format=<Tab>`: bash splits the word at the =.
   if [[ $cur == = ]]; then cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi

@@ -246,7 +246,11 @@ function __kairos_values
       string split ' ' -- (string replace 'values:' '' -- $argv[1])
     case 'id:*'
       # Ids from the running daemon (never started for this); nothing when it is down or slow.
-      command -q kairos; and kairos __complete (string replace 'id:' '' -- $argv[1]) $argv[2] 2>/dev/null
+      command -q kairos; or return
+      # An id already on the line (`approve pl_a pl_b`) is not offered again.
+      for line in (kairos __complete (string replace 'id:' '' -- $argv[1]) $argv[2] 2>/dev/null)
+        contains -- (string split -f1 \t -- $line) $__kairos_given; or echo $line
+      end
   end
 end
 function __kairos_complete
@@ -254,6 +258,7 @@ function __kairos_complete
   set -l cur (commandline -ct)
   set -l cmdpath ''
   set -l npos 0
+  set -g __kairos_given
   set -l i 2
   set -l used
   while test $i -le (count $words)
@@ -272,6 +277,7 @@ function __kairos_complete
       set cmdpath (string trim -- "$cmdpath $w")
     else
       set npos (math $npos + 1)
+      set -a __kairos_given $w
     end
   end
   set -l prev $words[-1]

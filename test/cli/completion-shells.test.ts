@@ -87,7 +87,7 @@ async function completeAll(shell: Shell, lines: string[]): Promise<string[][]> {
 
 describe.each(SHELLS)('%s completion', (shell) => {
   it.skipIf(!has(shell))('completes commands, flags only after a -, enum values, files and ids from the daemon', { timeout: 180_000 }, async () => {
-    const [nouns, verbs, traceShow, shells, formats, flags, files1, files2, keys, plans, events, revoke, traceByPrefix, again, subscriptions] =
+    const [nouns, verbs, traceShow, shells, formats, flags, files1, files2, keys, plans, events, revoke, traceByPrefix, again, subscriptions, morePlans] =
       await completeAll(shell, [
         'kairos tr',
         'kairos trace ',
@@ -104,6 +104,7 @@ describe.each(SHELLS)('%s completion', (shell) => {
         `kairos trace show ${short(ids.trace).slice(0, 5)}`,
         'kairos trace edit x --set a=1 --json --',
         'kairos cal unsubscribe ',
+        `kairos approve ${short(ids.plan)} `,
       ]);
     expect(nouns).toEqual(['trace']);
     expect(verbs.sort()).toEqual(['edit', 'history', 'pull', 'push', 'search', 'show']);
@@ -121,6 +122,8 @@ describe.each(SHELLS)('%s completion', (shell) => {
     expect(revoke).toContain(short(ids.key));
     expect(traceByPrefix).toContain(short(ids.trace));
     expect(subscriptions).toEqual([short(ids.subscription)]);
+    // `approve` takes several plans: the one already given is not offered again.
+    expect(morePlans).toEqual([]);
     // An option is offered once, but for a repeatable one.
     expect(again).toContain('--set');
     expect(again).toContain('--expected-version');
