@@ -5,7 +5,6 @@ import { COMPLETE_KINDS, type CompleteKind } from './id-kinds.js';
 
 /** The shells kairos writes completion scripts for. */
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 export function registerCompletion(program: Command, ctx: ProgramContext): void {
   examples(
