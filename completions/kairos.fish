@@ -1,325 +1,333 @@
 # Generated from the kairos command tree by `npm run completions`; do not edit.
-function __kairos_path_is
-    set -l words (commandline -opc)
-    set -e words[1]
-    set -l path
-    for w in $words
-        string match -q -- '-*' $w; and continue
-        set path $path $w
-    end
-    test "$path" = "$argv"
+function __kairos_node
+  set -g __kairos_subs
+  set -g __kairos_opts
+  set -g __kairos_args
+  set -g __kairos_variadic
+  set -g __kairos_reps
+  switch "$argv[1]"
+    case ''
+      set -g __kairos_subs 'chat	talk to kairos: a scheduling request becomes a plan, a note proposed traces, a question an answer from memory' 'plan	plan from plain English: propose actions with the reason for each time (on a terminal: approve, edit or reject at once)' 'queue	list agent plans awaiting review (or in another status), one line per action' 'review	step through proposed plans: approve (and execute), edit an action, reject with a reason, skip, quit' 'approve	approve proposed plans and execute them (approval and execution commit together)' 'reject	reject a proposed plan (the reason is remembered)' 'execute	execute an approved plan, or every approved plan of a task, all or nothing' 'feedback	rate or correct a plan or a trace; logged, and durations teach the tempo profile' 'status	daemon, plan queue, planner and store at a glance' 'watch	print live changes to plans, traces and events as they happen (Ctrl-C stops)' 'trace	push, pull, show, edit and search memory traces' 'cal	calendar: add, list, edit and remove events; import, export and subscribe (.ics)' 'tempo	when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets' 'keys	create, list, rotate and revoke API keys' 'mcp	serve kairos to an AI agent over MCP on stdio (stdout carries only protocol messages)' 'user	your profile, password and login tokens' 'export	export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)' 'daemon	run and manage the background daemon' 'config	read and change the daemon\'s settings (config.json in the home folder)' 'completion	print the shell completion script'
+      set -g __kairos_opts '-V	output the version number' '--version	output the version number' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'chat'
+      set -g __kairos_opts '--task	task a plan or note belongs to' '-y	approve (and execute) a resulting plan, or save a note, without asking' '--yes	approve (and execute) a resulting plan, or save a note, without asking' '--no-execute	with --yes: approve only, execute later' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_variadic 1
+    case 'plan'
+      set -g __kairos_opts '--preview	only show what would be planned; nothing enters the queue' '--task	task every action belongs to' '-y	approve (and execute) without asking' '--yes	approve (and execute) without asking' '--no-execute	with --yes: approve only, execute later' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_variadic 1
+    case 'queue'
+      set -g __kairos_opts '-s	proposed|approved|executed|rejected|edited|all (default proposed)' '--status	proposed|approved|executed|rejected|edited|all (default proposed)' '--task	only plans of this task' '-v	each plan\'s prompt and reasoning, and why each action is where it is' '--verbose	each plan\'s prompt and reasoning, and why each action is where it is' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'review'
+      set -g __kairos_opts '--task	only plans of this task' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'approve'
+      set -g __kairos_opts '--no-execute	approve only; run `kairos execute` later' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:plan'
+      set -g __kairos_variadic 1
+    case 'reject'
+      set -g __kairos_opts '-r	why: kept on the plan and in its transition trace' '--reason	why: kept on the plan and in its transition trace' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:plan'
+    case 'execute'
+      set -g __kairos_opts '--simulate	show what would change and change nothing' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:plan-or-task'
+    case 'feedback'
+      set -g __kairos_opts '-r	1 (bad) – 5 (great)' '--rating	1 (bad) – 5 (great)' '-c	kept in the trace\'s notes' '--comment	kept in the trace\'s notes' '--duration	how long it really took (a revision that feeds duration biases)' '--action	which action of the plan the revision is about' '--revision	what should have been different, in words' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'status'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'watch'
+      set -g __kairos_opts '-t	comma-separated: plans,traces,events (default all)' '--topics	comma-separated: plans,traces,events (default all)' '-n	stop after this many events' '--count	stop after this many events' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'trace'
+      set -g __kairos_subs 'push	save traces from a file or stdin (a JSON array, one object, or NDJSON), all or nothing' 'pull	list traces, oldest first, filtered by task, tag, type and time' 'show	print one trace' 'edit	change a trace; without --set, opens $EDITOR on its JSON (concurrent edits are refused, not lost)' 'history	every version of a trace with a diff' 'search	full-text search (stemming, prefixes, typos), best first'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'trace push'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'file'
+    case 'trace pull'
+      set -g __kairos_opts '--task	only this task' '--tag	only this tempo tag (@morning, 25m …)' '--type	only this type: goal|observation|reflection|agent_plan|calendar_event|transition' '--since	from this instant (inclusive)' '--until	up to this instant (inclusive)' '--limit	traces per page (1–1000, default 100)' '--cursor	continue from a previous page (its next_cursor)' '--all	follow the cursor through every page' '--include-expired	also traces whose valid_until has passed' '--user	another user\'s traces (admin only)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'trace show'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:trace'
+    case 'trace edit'
+      set -g __kairos_opts '--set	set a field (repeatable); value null clears an optional field' '--expected-version	refuse unless the trace is at this version' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:trace'
+      set -g __kairos_reps '--set'
+    case 'trace history'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:trace'
+    case 'trace search'
+      set -g __kairos_opts '--mode	keyword|semantic|hybrid (default hybrid: words and meaning together)' '--type	only this type: goal|observation|reflection|agent_plan|calendar_event|transition' '--tag	only this tempo tag' '--task	only this task' '--limit	at most this many results (1–100, default 20)' '--include-expired	also traces whose valid_until has passed' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_variadic 1
+    case 'cal'
+      set -g __kairos_subs 'add	add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)' 'list	an agenda grouped by day, recurring events expanded (JSON with --json)' 'week	the week as a grid: a column per day, all-day events on top, timed ones by the hour (JSON by day with --json)' 'month	the month as a grid of weeks, each day with the events that fit (+N more) (JSON by day with --json)' 'edit	change an event (or one occurrence of a series with --occurrence)' 'rm	remove an event (asks first, naming it, on a terminal; --yes otherwise)' 'import	import an .ics file (re-importing changes nothing); prints the report' 'export	write events as an .ics file (RFC 5545)' 'subscribe-url	mint a read-only key (calendar:read) and print the feed URL for calendar apps' 'subscribe	subscribe to a remote .ics feed (http, https, webcal); the daemon refreshes it, its events are read-only' 'subscriptions	list subscriptions: last refresh, last error, event count' 'refresh	refresh a subscription now (all of them without an id)' 'unsubscribe	remove a subscription and its feed\'s events (asks first on a terminal; --yes otherwise)' 'sync	two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)' 'oauth	OAuth 2.0 providers for calendar sync (Google, Fastmail …): authorize, list, check, remove'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal add'
+      set -g __kairos_opts '--at	start: natural language or ISO 8601; a bare date (2031-02-10) makes an all-day event' '--for	length: 45m, 1h30m, 2h, 90 (minutes), 3d (all-day); default 60m' '--tag	a label to filter by (e.g. a tempo tag such as @deep-work)' '--tz	IANA time zone of the event (default: yours)' '--task	the task the event belongs to' '--repeat	recurrence in words (daily, every weekday, every monday and thursday, monthly on the 3rd wednesday, … until 2027-06-30, 5 times) or an RRULE' '--all-day	an all-day event on the date of --at' '--where	location' '--note	description' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_variadic 1
+    case 'cal list'
+      set -g __kairos_opts '--from	start of the range (default: now)' '--to	end of the range (default: 7 days after --from)' '--tag	only events with this tag' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal week'
+      set -g __kairos_opts '--week-start	first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'cal month'
+      set -g __kairos_opts '--week-start	first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'cal edit'
+      set -g __kairos_opts '--set	a field to change (repeatable): title, scheduled_for, duration_minutes, tag, rrule, status …; null clears' '--at	new start (natural language or ISO 8601)' '--for	new length (45m, 1h30m …)' '--title	new title' '--occurrence	edit only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00"; or an ISO instant)' '--expected-version	refuse unless the event is at this version' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:event'
+      set -g __kairos_reps '--set'
+    case 'cal rm'
+      set -g __kairos_opts '--occurrence	remove only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00")' '-y	do not ask for confirmation' '--yes	do not ask for confirmation' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:event'
+    case 'cal import'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'file'
+    case 'cal export'
+      set -g __kairos_opts '--from	only events with an occurrence from here' '--to	only events with an occurrence before this' '--tag	only events with this tag' '-o	file to write, or - for stdout (default)' '--output	file to write, or - for stdout (default)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal subscribe-url'
+      set -g __kairos_opts '--name	name of the key' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal subscribe'
+      set -g __kairos_opts '--name	name shown on the feed\'s events (default: the URL\'s host and file)' '--every	refresh interval: 30m, 2h, 1d (default 1h; at least 5m)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'cal subscriptions'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal refresh'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:subscription'
+    case 'cal unsubscribe'
+      set -g __kairos_opts '-y	do not ask for confirmation' '--yes	do not ask for confirmation' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:subscription'
+    case 'cal sync'
+      set -g __kairos_subs 'add	add a CalDAV collection, signed in with a user and password (kept in the home folder, mode 0600) or an OAuth provider; the credentials are checked first' 'list	accounts: last sync, its counts and last error' 'run	sync now (one account, or all of them); reports counts and conflicts' 'remove	remove an account and its stored password (its events stay in kairos; an OAuth provider stays for other accounts)'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal sync add'
+      set -g __kairos_opts '--collection	URL of the calendar collection (--url is the daemon’s address, a global option)' '--user	user name on the server (the password is asked, or read with --password-stdin)' '--password-stdin	read the password from stdin instead of prompting' '--oauth	sign in with an OAuth provider set up with `kairos cal oauth add` (instead of --user)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'cal sync list'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal sync run'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:caldav-account'
+    case 'cal sync remove'
+      set -g __kairos_opts '-y	do not ask for confirmation' '--yes	do not ask for confirmation' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:caldav-account'
+    case 'cal oauth'
+      set -g __kairos_subs 'add	add a provider and authorize kairos there (authorization code + PKCE in a browser, or --device)' 'login	authorize again with a provider\'s stored settings (after the grant was revoked or expired)' 'list	providers and the state of their grants (never a token or secret)' 'check	check the grant: refresh the access token if it is due (or with --refresh), without showing it' 'remove	delete the tokens and client secret of a provider, and ask it to revoke the grant (asks first; --yes otherwise)'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal oauth add'
+      set -g __kairos_opts '--issuer	the provider\'s issuer URL (its endpoints are discovered)' '--client-id	the OAuth client id registered with the provider' '--client-secret-stdin	read the client secret from stdin, or a hidden prompt on a terminal (for providers whose clients have one)' '--scope	a scope to ask for (repeatable, or several separated by spaces)' '--authorization-endpoint	the authorization endpoint, for a provider without an issuer' '--token-endpoint	the token endpoint, for a provider without an issuer' '--device-endpoint	the device authorization endpoint, for a provider without an issuer' '--revocation-endpoint	the revocation endpoint, for a provider without an issuer' '--device	use the device grant: open a URL on any device and type a code (for a terminal without a browser)' '--no-browser	do not open a browser; print the URL to open' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_reps '--scope'
+    case 'cal oauth login'
+      set -g __kairos_opts '--device	use the device grant: open a URL on any device and type a code (for a terminal without a browser)' '--no-browser	do not open a browser; print the URL to open' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'cal oauth list'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'cal oauth check'
+      set -g __kairos_opts '--refresh	refresh now even if the token is still valid' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'cal oauth remove'
+      set -g __kairos_opts '-y	do not ask for confirmation' '--yes	do not ask for confirmation' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'tempo'
+      set -g __kairos_subs 'tags	list the tempo tags: built-in and every tag you use' 'profile	show your tempo profile: time ranges as a week grid, blocked time, cadence, budget' 'set	set the time range of a tag (local wall times; an end before the start crosses midnight)' 'map	map a word or task kind to a tag, for the planner (gym → @morning)' 'block	block time for agents: weekly (HH:MM-HH:MM) or once (a date and time range in words)' 'unblock	remove blocked time by its number in `kairos tempo profile`' 'budget	limit how many actions agents may schedule per day and per ISO week' 'cadence	limit how often agents may propose an action kind (add_event, reflect, reschedule_event)'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'tempo tags'
+      set -g __kairos_opts '--user	another user\'s tags (admin)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'tempo profile'
+      set -g __kairos_opts '--user	another user\'s profile (admin)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'tempo set'
+      set -g __kairos_opts '--days	days it starts on: mon-fri, mon,wed,fri, weekends, daily (default: every day)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none' 'none'
+    case 'tempo map'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none' 'none'
+    case 'tempo block'
+      set -g __kairos_opts '--days	weekly blocks: the days (mon-fri, weekends …; default every day)' '--label	what the block is for' '--for	length of a one-off block given only a start (45m, 2h, 1h30m)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_variadic 1
+    case 'tempo unblock'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+      set -g __kairos_variadic 1
+    case 'tempo budget'
+      set -g __kairos_opts '--per-day	actions per day, or "none"' '--per-week	actions per week, or "none"' '--agent	the limits of one agent instead of all agents together' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'tempo cadence'
+      set -g __kairos_opts '--per-event	reschedule_event: count per rescheduled event' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none' 'none'
+    case 'keys'
+      set -g __kairos_subs 'create	create an API key; its secret is printed once' 'list	list keys (never their secrets)' 'rotate	give a key a new secret; the old one stops working' 'revoke	revoke a key at once'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'keys create'
+      set -g __kairos_opts '-s	comma-separated scopes: memory:read,memory:write,calendar:read,calendar:write,calendar:feed,agent:plan,agent:approve,agent:execute,tempo:read,tempo:write,export:read,profile:read,profile:write,admin (required unless --mcp-config)' '--scopes	comma-separated scopes: memory:read,memory:write,calendar:read,calendar:write,calendar:feed,agent:plan,agent:approve,agent:execute,tempo:read,tempo:write,export:read,profile:read,profile:write,admin (required unless --mcp-config)' '--agent	bind the key to an agent: its writes are authored by that agent' '--ttl	expire after this many seconds' '--mcp-config	also print a ready MCP configuration for this client (scopes default to an agent\'s: no approve)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'none'
+    case 'keys list'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'keys rotate'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:key'
+    case 'keys revoke'
+      set -g __kairos_opts '-y	do not ask for confirmation' '--yes	do not ask for confirmation' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'id:key'
+    case 'mcp'
+      set -g __kairos_opts '--agent	record writes and proposals as this agent (X-Agent-ID; a key minted with --agent already is)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'user'
+      set -g __kairos_subs 'profile	show your profile' 'update	change display name, email, time zone or preferences' 'passwd	set your email and password (for `kairos user login` and frontends)' 'login	exchange email and password for a 12-hour token'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'user profile'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'user update'
+      set -g __kairos_opts '--name	display name' '--email	email address' '--tz	IANA time zone, e.g. Europe/Berlin' '--set	a preference (repeatable; value parsed as JSON when it can be)' '--current	send your current password (needed to change --email with a login token instead of an admin key)' '--password-stdin	with --current: read the current password from stdin instead of prompting' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_reps '--set'
+    case 'user passwd'
+      set -g __kairos_opts '--email	email to log in with (required the first time)' '--password-stdin	read the password from stdin instead of prompting (with --current: the current one on the first line, the new one on the second)' '--current	send your current password too (needed with a login token instead of an admin key)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'user login'
+      set -g __kairos_opts '--email	your email' '--password-stdin	read the password from stdin instead of prompting' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'export'
+      set -g __kairos_opts '--format	summary | full | linked | diff (default summary; diff when --since… is given)' '--from	only traces at or after this instant (inclusive)' '--to	only traces at or before this instant (inclusive)' '--tag	only this tempo tag (@morning, 25m …)' '--task	only this task' '--type	only this trace type' '--group-by	group the results by day (in your time zone), task or trace_type' '--max-tokens	summary: cap on the summaries’ tokens (o200k)' '--include-feedback	keep feedback ratings and notes' '--include-expired	also traces whose valid_until has passed' '--since	diff: compare memory as it was at this instant…' '--until	diff: …with memory as it was at this one (default now)' '--since-checkpoint	diff: compare from this checkpoint (name or cp_ id)…' '--until-checkpoint	diff: …to this checkpoint (default now)' '--checkpoint	save this export as a named checkpoint (the version of every selected trace)' '--list-checkpoints	list the saved checkpoints instead of exporting' '--limit	items per page (1–1000, default 100)' '--cursor	continue from a previous page (its next_cursor)' '--all	follow the cursor through every page (not with --max-tokens)' '--user	another user\'s context (admin only)' '-o	write the JSON to this file (- = stdout, even on a terminal)' '--output	write the JSON to this file (- = stdout, even on a terminal)' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon'
+      set -g __kairos_subs 'run	run the daemon in the foreground (logs to daemon.log)' 'start	start the daemon in the background' 'stop	stop the running daemon' 'restart	stop, then start the daemon' 'status	is the daemon running, where, which version' 'logs	print the daemon\'s log (JSON lines; readable here, as they are with --json)'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon run'
+      set -g __kairos_opts '--port	port to listen on (0 = any free port; env KAIROS_PORT)' '--host	address to bind (default 127.0.0.1; env KAIROS_HOST)' '--tls-cert	TLS certificate (PEM) to serve HTTPS' '--tls-key	TLS private key (PEM)' '--insecure	allow plain HTTP on a non-loopback address' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon start'
+      set -g __kairos_opts '--port	port to listen on (0 = any free port; env KAIROS_PORT)' '--host	address to bind (default 127.0.0.1; env KAIROS_HOST)' '--tls-cert	TLS certificate (PEM) to serve HTTPS' '--tls-key	TLS private key (PEM)' '--insecure	allow plain HTTP on a non-loopback address' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon stop'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon restart'
+      set -g __kairos_opts '--port	port to listen on (0 = any free port; env KAIROS_PORT)' '--host	address to bind (default 127.0.0.1; env KAIROS_HOST)' '--tls-cert	TLS certificate (PEM) to serve HTTPS' '--tls-key	TLS private key (PEM)' '--insecure	allow plain HTTP on a non-loopback address' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon status'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'daemon logs'
+      set -g __kairos_opts '-f	keep printing new lines' '--follow	keep printing new lines' '-n	how many last lines' '--lines	how many last lines' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'config'
+      set -g __kairos_subs 'list	every setting, its value in effect and where it comes from (config.json, an environment variable, the default)' 'get	the value in effect of one setting' 'set	change a setting, checked before it is written; a running daemon applies it after a restart' 'unset	remove a setting from config.json (its default applies)'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'config list'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+    case 'config get'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'values:port host rate_limit cache_ttl_minutes planner.provider planner.base_url planner.model planner.timeout_ms embeddings.base_url embeddings.model snapshot.every_ops snapshot.every_ms snapshot.backups sync.check_seconds sync.caldav_every_minutes'
+    case 'config set'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'values:port host rate_limit cache_ttl_minutes planner.provider planner.base_url planner.model planner.timeout_ms embeddings.base_url embeddings.model snapshot.every_ops snapshot.every_ms snapshot.backups sync.check_seconds sync.caldav_every_minutes' 'none'
+    case 'config unset'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'values:port host rate_limit cache_ttl_minutes planner.provider planner.base_url planner.model planner.timeout_ms embeddings.base_url embeddings.model snapshot.every_ops snapshot.every_ms snapshot.backups sync.check_seconds sync.caldav_every_minutes'
+    case 'completion'
+      set -g __kairos_opts '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
+      set -g __kairos_args 'values:bash zsh fish'
+  end
 end
-complete -c kairos -f
-complete -c kairos -n '__fish_use_subcommand' -a chat -d 'talk to kairos: a scheduling request becomes a plan, a note proposed traces, a question an answer from memory'
-complete -c kairos -n '__fish_use_subcommand' -a plan -d 'plan from plain English: propose actions with the reason for each time (on a terminal: approve, edit or reject at once)'
-complete -c kairos -n '__fish_use_subcommand' -a queue -d 'list agent plans awaiting review (or in another status), one line per action'
-complete -c kairos -n '__fish_use_subcommand' -a review -d 'step through proposed plans: approve (and execute), edit an action, reject with a reason, skip, quit'
-complete -c kairos -n '__fish_use_subcommand' -a approve -d 'approve proposed plans and execute them (approval and execution commit together)'
-complete -c kairos -n '__fish_use_subcommand' -a reject -d 'reject a proposed plan (the reason is remembered)'
-complete -c kairos -n '__fish_use_subcommand' -a execute -d 'execute an approved plan, or every approved plan of a task, all or nothing'
-complete -c kairos -n '__fish_use_subcommand' -a feedback -d 'rate or correct a plan or a trace; logged, and durations teach the tempo profile'
-complete -c kairos -n '__fish_use_subcommand' -a status -d 'daemon, plan queue, planner and store at a glance'
-complete -c kairos -n '__fish_use_subcommand' -a watch -d 'print live changes to plans, traces and events as they happen (Ctrl-C stops)'
-complete -c kairos -n '__fish_use_subcommand' -a trace -d 'push, pull, show, edit and search memory traces'
-complete -c kairos -n '__fish_use_subcommand' -a cal -d 'calendar: add, list, edit and remove events; import, export and subscribe (.ics)'
-complete -c kairos -n '__fish_use_subcommand' -a tempo -d 'when things should happen, and what agents may never do: tags, time ranges, blocked time, cadence, budgets'
-complete -c kairos -n '__fish_use_subcommand' -a keys -d 'create, list, rotate and revoke API keys'
-complete -c kairos -n '__fish_use_subcommand' -a mcp -d 'serve kairos to an AI agent over MCP on stdio (stdout carries only protocol messages)'
-complete -c kairos -n '__fish_use_subcommand' -a user -d 'your profile, password and login tokens'
-complete -c kairos -n '__fish_use_subcommand' -a export -d 'export memory context for a language model: summary, full, linked or diff (JSON with --json or -o)'
-complete -c kairos -n '__fish_use_subcommand' -a daemon -d 'run and manage the background daemon'
-complete -c kairos -n '__fish_use_subcommand' -a config -d 'read and change the daemon\'s settings (config.json in the home folder)'
-complete -c kairos -n '__fish_use_subcommand' -a completion -d 'print the shell completion script'
-complete -c kairos -n '__fish_use_subcommand' -l version
-complete -c kairos -n '__fish_use_subcommand' -l json
-complete -c kairos -n '__fish_use_subcommand' -l url
-complete -c kairos -n '__fish_use_subcommand' -l api-key
-complete -c kairos -n '__fish_use_subcommand' -l no-color
-complete -c kairos -n '__fish_use_subcommand' -l quiet
-complete -c kairos -n '__fish_use_subcommand' -l no-autostart
-complete -c kairos -n '__fish_use_subcommand' -l help
-complete -c kairos -n '__kairos_path_is chat' -l task
-complete -c kairos -n '__kairos_path_is chat' -l yes
-complete -c kairos -n '__kairos_path_is chat' -l no-execute
-complete -c kairos -n '__kairos_path_is chat' -l help
-complete -c kairos -n '__kairos_path_is plan' -l preview
-complete -c kairos -n '__kairos_path_is plan' -l task
-complete -c kairos -n '__kairos_path_is plan' -l yes
-complete -c kairos -n '__kairos_path_is plan' -l no-execute
-complete -c kairos -n '__kairos_path_is plan' -l help
-complete -c kairos -n '__kairos_path_is queue' -l status
-complete -c kairos -n '__kairos_path_is queue' -l task
-complete -c kairos -n '__kairos_path_is queue' -l verbose
-complete -c kairos -n '__kairos_path_is queue' -l help
-complete -c kairos -n '__kairos_path_is review' -l task
-complete -c kairos -n '__kairos_path_is review' -l help
-complete -c kairos -n '__kairos_path_is approve' -l no-execute
-complete -c kairos -n '__kairos_path_is approve' -l help
-complete -c kairos -n '__kairos_path_is reject' -l reason
-complete -c kairos -n '__kairos_path_is reject' -l help
-complete -c kairos -n '__kairos_path_is execute' -l simulate
-complete -c kairos -n '__kairos_path_is execute' -l help
-complete -c kairos -n '__kairos_path_is feedback' -l rating
-complete -c kairos -n '__kairos_path_is feedback' -l comment
-complete -c kairos -n '__kairos_path_is feedback' -l duration
-complete -c kairos -n '__kairos_path_is feedback' -l action
-complete -c kairos -n '__kairos_path_is feedback' -l revision
-complete -c kairos -n '__kairos_path_is feedback' -l help
-complete -c kairos -n '__kairos_path_is status' -l help
-complete -c kairos -n '__kairos_path_is watch' -l topics
-complete -c kairos -n '__kairos_path_is watch' -l count
-complete -c kairos -n '__kairos_path_is watch' -l help
-complete -c kairos -n '__kairos_path_is trace' -a push -d 'save traces from a file or stdin (a JSON array, one object, or NDJSON), all or nothing'
-complete -c kairos -n '__kairos_path_is trace' -a pull -d 'list traces, oldest first, filtered by task, tag, type and time'
-complete -c kairos -n '__kairos_path_is trace' -a show -d 'print one trace'
-complete -c kairos -n '__kairos_path_is trace' -a edit -d 'change a trace; without --set, opens $EDITOR on its JSON (concurrent edits are refused, not lost)'
-complete -c kairos -n '__kairos_path_is trace' -a history -d 'every version of a trace with a diff'
-complete -c kairos -n '__kairos_path_is trace' -a search -d 'full-text search (stemming, prefixes, typos), best first'
-complete -c kairos -n '__kairos_path_is trace' -l help
-complete -c kairos -n '__kairos_path_is trace push' -l help
-complete -c kairos -n '__kairos_path_is trace pull' -l task
-complete -c kairos -n '__kairos_path_is trace pull' -l tag
-complete -c kairos -n '__kairos_path_is trace pull' -l type
-complete -c kairos -n '__kairos_path_is trace pull' -l since
-complete -c kairos -n '__kairos_path_is trace pull' -l until
-complete -c kairos -n '__kairos_path_is trace pull' -l limit
-complete -c kairos -n '__kairos_path_is trace pull' -l cursor
-complete -c kairos -n '__kairos_path_is trace pull' -l all
-complete -c kairos -n '__kairos_path_is trace pull' -l include-expired
-complete -c kairos -n '__kairos_path_is trace pull' -l user
-complete -c kairos -n '__kairos_path_is trace pull' -l help
-complete -c kairos -n '__kairos_path_is trace show' -l help
-complete -c kairos -n '__kairos_path_is trace edit' -l set
-complete -c kairos -n '__kairos_path_is trace edit' -l expected-version
-complete -c kairos -n '__kairos_path_is trace edit' -l help
-complete -c kairos -n '__kairos_path_is trace history' -l help
-complete -c kairos -n '__kairos_path_is trace search' -l mode
-complete -c kairos -n '__kairos_path_is trace search' -l type
-complete -c kairos -n '__kairos_path_is trace search' -l tag
-complete -c kairos -n '__kairos_path_is trace search' -l task
-complete -c kairos -n '__kairos_path_is trace search' -l limit
-complete -c kairos -n '__kairos_path_is trace search' -l include-expired
-complete -c kairos -n '__kairos_path_is trace search' -l help
-complete -c kairos -n '__kairos_path_is cal' -a add -d 'add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)'
-complete -c kairos -n '__kairos_path_is cal' -a list -d 'an agenda grouped by day, recurring events expanded (JSON with --json)'
-complete -c kairos -n '__kairos_path_is cal' -a week -d 'the week as a grid: a column per day, all-day events on top, timed ones by the hour (JSON by day with --json)'
-complete -c kairos -n '__kairos_path_is cal' -a month -d 'the month as a grid of weeks, each day with the events that fit (+N more) (JSON by day with --json)'
-complete -c kairos -n '__kairos_path_is cal' -a edit -d 'change an event (or one occurrence of a series with --occurrence)'
-complete -c kairos -n '__kairos_path_is cal' -a rm -d 'remove an event (asks first, naming it, on a terminal; --yes otherwise)'
-complete -c kairos -n '__kairos_path_is cal' -a import -d 'import an .ics file (re-importing changes nothing); prints the report'
-complete -c kairos -n '__kairos_path_is cal' -a export -d 'write events as an .ics file (RFC 5545)'
-complete -c kairos -n '__kairos_path_is cal' -a subscribe-url -d 'mint a read-only key (calendar:read) and print the feed URL for calendar apps'
-complete -c kairos -n '__kairos_path_is cal' -a subscribe -d 'subscribe to a remote .ics feed (http, https, webcal); the daemon refreshes it, its events are read-only'
-complete -c kairos -n '__kairos_path_is cal' -a subscriptions -d 'list subscriptions: last refresh, last error, event count'
-complete -c kairos -n '__kairos_path_is cal' -a refresh -d 'refresh a subscription now (all of them without an id)'
-complete -c kairos -n '__kairos_path_is cal' -a unsubscribe -d 'remove a subscription and its feed\'s events (asks first on a terminal; --yes otherwise)'
-complete -c kairos -n '__kairos_path_is cal' -a sync -d 'two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)'
-complete -c kairos -n '__kairos_path_is cal' -a oauth -d 'OAuth 2.0 providers for calendar sync (Google, Fastmail …): authorize, list, check, remove'
-complete -c kairos -n '__kairos_path_is cal' -l help
-complete -c kairos -n '__kairos_path_is cal add' -l at
-complete -c kairos -n '__kairos_path_is cal add' -l for
-complete -c kairos -n '__kairos_path_is cal add' -l tag
-complete -c kairos -n '__kairos_path_is cal add' -l tz
-complete -c kairos -n '__kairos_path_is cal add' -l task
-complete -c kairos -n '__kairos_path_is cal add' -l repeat
-complete -c kairos -n '__kairos_path_is cal add' -l all-day
-complete -c kairos -n '__kairos_path_is cal add' -l where
-complete -c kairos -n '__kairos_path_is cal add' -l note
-complete -c kairos -n '__kairos_path_is cal add' -l help
-complete -c kairos -n '__kairos_path_is cal list' -l from
-complete -c kairos -n '__kairos_path_is cal list' -l to
-complete -c kairos -n '__kairos_path_is cal list' -l tag
-complete -c kairos -n '__kairos_path_is cal list' -l help
-complete -c kairos -n '__kairos_path_is cal week' -l week-start
-complete -c kairos -n '__kairos_path_is cal week' -l help
-complete -c kairos -n '__kairos_path_is cal month' -l week-start
-complete -c kairos -n '__kairos_path_is cal month' -l help
-complete -c kairos -n '__kairos_path_is cal edit' -l set
-complete -c kairos -n '__kairos_path_is cal edit' -l at
-complete -c kairos -n '__kairos_path_is cal edit' -l for
-complete -c kairos -n '__kairos_path_is cal edit' -l title
-complete -c kairos -n '__kairos_path_is cal edit' -l occurrence
-complete -c kairos -n '__kairos_path_is cal edit' -l expected-version
-complete -c kairos -n '__kairos_path_is cal edit' -l help
-complete -c kairos -n '__kairos_path_is cal rm' -l occurrence
-complete -c kairos -n '__kairos_path_is cal rm' -l yes
-complete -c kairos -n '__kairos_path_is cal rm' -l help
-complete -c kairos -n '__kairos_path_is cal import' -l help
-complete -c kairos -n '__kairos_path_is cal export' -l from
-complete -c kairos -n '__kairos_path_is cal export' -l to
-complete -c kairos -n '__kairos_path_is cal export' -l tag
-complete -c kairos -n '__kairos_path_is cal export' -l output
-complete -c kairos -n '__kairos_path_is cal export' -l help
-complete -c kairos -n '__kairos_path_is cal subscribe-url' -l name
-complete -c kairos -n '__kairos_path_is cal subscribe-url' -l help
-complete -c kairos -n '__kairos_path_is cal subscribe' -l name
-complete -c kairos -n '__kairos_path_is cal subscribe' -l every
-complete -c kairos -n '__kairos_path_is cal subscribe' -l help
-complete -c kairos -n '__kairos_path_is cal subscriptions' -l help
-complete -c kairos -n '__kairos_path_is cal refresh' -l help
-complete -c kairos -n '__kairos_path_is cal unsubscribe' -l yes
-complete -c kairos -n '__kairos_path_is cal unsubscribe' -l help
-complete -c kairos -n '__kairos_path_is cal sync' -a add -d 'add a CalDAV collection, signed in with a user and password (kept in the home folder, mode 0600) or an OAuth provider; the credentials are checked first'
-complete -c kairos -n '__kairos_path_is cal sync' -a list -d 'accounts: last sync, its counts and last error'
-complete -c kairos -n '__kairos_path_is cal sync' -a run -d 'sync now (one account, or all of them); reports counts and conflicts'
-complete -c kairos -n '__kairos_path_is cal sync' -a remove -d 'remove an account and its stored password (its events stay in kairos; an OAuth provider stays for other accounts)'
-complete -c kairos -n '__kairos_path_is cal sync' -l help
-complete -c kairos -n '__kairos_path_is cal sync add' -l collection
-complete -c kairos -n '__kairos_path_is cal sync add' -l user
-complete -c kairos -n '__kairos_path_is cal sync add' -l password-stdin
-complete -c kairos -n '__kairos_path_is cal sync add' -l oauth
-complete -c kairos -n '__kairos_path_is cal sync add' -l help
-complete -c kairos -n '__kairos_path_is cal sync list' -l help
-complete -c kairos -n '__kairos_path_is cal sync run' -l help
-complete -c kairos -n '__kairos_path_is cal sync remove' -l yes
-complete -c kairos -n '__kairos_path_is cal sync remove' -l help
-complete -c kairos -n '__kairos_path_is cal oauth' -a add -d 'add a provider and authorize kairos there (authorization code + PKCE in a browser, or --device)'
-complete -c kairos -n '__kairos_path_is cal oauth' -a login -d 'authorize again with a provider\'s stored settings (after the grant was revoked or expired)'
-complete -c kairos -n '__kairos_path_is cal oauth' -a list -d 'providers and the state of their grants (never a token or secret)'
-complete -c kairos -n '__kairos_path_is cal oauth' -a check -d 'check the grant: refresh the access token if it is due (or with --refresh), without showing it'
-complete -c kairos -n '__kairos_path_is cal oauth' -a remove -d 'delete the tokens and client secret of a provider, and ask it to revoke the grant (asks first; --yes otherwise)'
-complete -c kairos -n '__kairos_path_is cal oauth' -l help
-complete -c kairos -n '__kairos_path_is cal oauth add' -l issuer
-complete -c kairos -n '__kairos_path_is cal oauth add' -l client-id
-complete -c kairos -n '__kairos_path_is cal oauth add' -l client-secret-stdin
-complete -c kairos -n '__kairos_path_is cal oauth add' -l scope
-complete -c kairos -n '__kairos_path_is cal oauth add' -l authorization-endpoint
-complete -c kairos -n '__kairos_path_is cal oauth add' -l token-endpoint
-complete -c kairos -n '__kairos_path_is cal oauth add' -l device-endpoint
-complete -c kairos -n '__kairos_path_is cal oauth add' -l revocation-endpoint
-complete -c kairos -n '__kairos_path_is cal oauth add' -l device
-complete -c kairos -n '__kairos_path_is cal oauth add' -l no-browser
-complete -c kairos -n '__kairos_path_is cal oauth add' -l help
-complete -c kairos -n '__kairos_path_is cal oauth login' -l device
-complete -c kairos -n '__kairos_path_is cal oauth login' -l no-browser
-complete -c kairos -n '__kairos_path_is cal oauth login' -l help
-complete -c kairos -n '__kairos_path_is cal oauth list' -l help
-complete -c kairos -n '__kairos_path_is cal oauth check' -l refresh
-complete -c kairos -n '__kairos_path_is cal oauth check' -l help
-complete -c kairos -n '__kairos_path_is cal oauth remove' -l yes
-complete -c kairos -n '__kairos_path_is cal oauth remove' -l help
-complete -c kairos -n '__kairos_path_is tempo' -a tags -d 'list the tempo tags: built-in and every tag you use'
-complete -c kairos -n '__kairos_path_is tempo' -a profile -d 'show your tempo profile: time ranges as a week grid, blocked time, cadence, budget'
-complete -c kairos -n '__kairos_path_is tempo' -a set -d 'set the time range of a tag (local wall times; an end before the start crosses midnight)'
-complete -c kairos -n '__kairos_path_is tempo' -a map -d 'map a word or task kind to a tag, for the planner (gym → @morning)'
-complete -c kairos -n '__kairos_path_is tempo' -a block -d 'block time for agents: weekly (HH:MM-HH:MM) or once (a date and time range in words)'
-complete -c kairos -n '__kairos_path_is tempo' -a unblock -d 'remove blocked time by its number in `kairos tempo profile`'
-complete -c kairos -n '__kairos_path_is tempo' -a budget -d 'limit how many actions agents may schedule per day and per ISO week'
-complete -c kairos -n '__kairos_path_is tempo' -a cadence -d 'limit how often agents may propose an action kind (add_event, reflect, reschedule_event)'
-complete -c kairos -n '__kairos_path_is tempo' -l help
-complete -c kairos -n '__kairos_path_is tempo tags' -l user
-complete -c kairos -n '__kairos_path_is tempo tags' -l help
-complete -c kairos -n '__kairos_path_is tempo profile' -l user
-complete -c kairos -n '__kairos_path_is tempo profile' -l help
-complete -c kairos -n '__kairos_path_is tempo set' -l days
-complete -c kairos -n '__kairos_path_is tempo set' -l help
-complete -c kairos -n '__kairos_path_is tempo map' -l help
-complete -c kairos -n '__kairos_path_is tempo block' -l days
-complete -c kairos -n '__kairos_path_is tempo block' -l label
-complete -c kairos -n '__kairos_path_is tempo block' -l for
-complete -c kairos -n '__kairos_path_is tempo block' -l help
-complete -c kairos -n '__kairos_path_is tempo unblock' -l help
-complete -c kairos -n '__kairos_path_is tempo budget' -l per-day
-complete -c kairos -n '__kairos_path_is tempo budget' -l per-week
-complete -c kairos -n '__kairos_path_is tempo budget' -l agent
-complete -c kairos -n '__kairos_path_is tempo budget' -l help
-complete -c kairos -n '__kairos_path_is tempo cadence' -l per-event
-complete -c kairos -n '__kairos_path_is tempo cadence' -l help
-complete -c kairos -n '__kairos_path_is keys' -a create -d 'create an API key; its secret is printed once'
-complete -c kairos -n '__kairos_path_is keys' -a list -d 'list keys (never their secrets)'
-complete -c kairos -n '__kairos_path_is keys' -a rotate -d 'give a key a new secret; the old one stops working'
-complete -c kairos -n '__kairos_path_is keys' -a revoke -d 'revoke a key at once'
-complete -c kairos -n '__kairos_path_is keys' -l help
-complete -c kairos -n '__kairos_path_is keys create' -l scopes
-complete -c kairos -n '__kairos_path_is keys create' -l agent
-complete -c kairos -n '__kairos_path_is keys create' -l ttl
-complete -c kairos -n '__kairos_path_is keys create' -l mcp-config
-complete -c kairos -n '__kairos_path_is keys create' -l help
-complete -c kairos -n '__kairos_path_is keys list' -l help
-complete -c kairos -n '__kairos_path_is keys rotate' -l help
-complete -c kairos -n '__kairos_path_is keys revoke' -l yes
-complete -c kairos -n '__kairos_path_is keys revoke' -l help
-complete -c kairos -n '__kairos_path_is mcp' -l agent
-complete -c kairos -n '__kairos_path_is mcp' -l help
-complete -c kairos -n '__kairos_path_is user' -a profile -d 'show your profile'
-complete -c kairos -n '__kairos_path_is user' -a update -d 'change display name, email, time zone or preferences'
-complete -c kairos -n '__kairos_path_is user' -a passwd -d 'set your email and password (for `kairos user login` and frontends)'
-complete -c kairos -n '__kairos_path_is user' -a login -d 'exchange email and password for a 12-hour token'
-complete -c kairos -n '__kairos_path_is user' -l help
-complete -c kairos -n '__kairos_path_is user profile' -l help
-complete -c kairos -n '__kairos_path_is user update' -l name
-complete -c kairos -n '__kairos_path_is user update' -l email
-complete -c kairos -n '__kairos_path_is user update' -l tz
-complete -c kairos -n '__kairos_path_is user update' -l set
-complete -c kairos -n '__kairos_path_is user update' -l current
-complete -c kairos -n '__kairos_path_is user update' -l password-stdin
-complete -c kairos -n '__kairos_path_is user update' -l help
-complete -c kairos -n '__kairos_path_is user passwd' -l email
-complete -c kairos -n '__kairos_path_is user passwd' -l password-stdin
-complete -c kairos -n '__kairos_path_is user passwd' -l current
-complete -c kairos -n '__kairos_path_is user passwd' -l help
-complete -c kairos -n '__kairos_path_is user login' -l email
-complete -c kairos -n '__kairos_path_is user login' -l password-stdin
-complete -c kairos -n '__kairos_path_is user login' -l help
-complete -c kairos -n '__kairos_path_is export' -l format
-complete -c kairos -n '__kairos_path_is export' -l from
-complete -c kairos -n '__kairos_path_is export' -l to
-complete -c kairos -n '__kairos_path_is export' -l tag
-complete -c kairos -n '__kairos_path_is export' -l task
-complete -c kairos -n '__kairos_path_is export' -l type
-complete -c kairos -n '__kairos_path_is export' -l group-by
-complete -c kairos -n '__kairos_path_is export' -l max-tokens
-complete -c kairos -n '__kairos_path_is export' -l include-feedback
-complete -c kairos -n '__kairos_path_is export' -l include-expired
-complete -c kairos -n '__kairos_path_is export' -l since
-complete -c kairos -n '__kairos_path_is export' -l until
-complete -c kairos -n '__kairos_path_is export' -l since-checkpoint
-complete -c kairos -n '__kairos_path_is export' -l until-checkpoint
-complete -c kairos -n '__kairos_path_is export' -l checkpoint
-complete -c kairos -n '__kairos_path_is export' -l list-checkpoints
-complete -c kairos -n '__kairos_path_is export' -l limit
-complete -c kairos -n '__kairos_path_is export' -l cursor
-complete -c kairos -n '__kairos_path_is export' -l all
-complete -c kairos -n '__kairos_path_is export' -l user
-complete -c kairos -n '__kairos_path_is export' -l output
-complete -c kairos -n '__kairos_path_is export' -l help
-complete -c kairos -n '__kairos_path_is daemon' -a run -d 'run the daemon in the foreground (logs to daemon.log)'
-complete -c kairos -n '__kairos_path_is daemon' -a start -d 'start the daemon in the background'
-complete -c kairos -n '__kairos_path_is daemon' -a stop -d 'stop the running daemon'
-complete -c kairos -n '__kairos_path_is daemon' -a restart -d 'stop, then start the daemon'
-complete -c kairos -n '__kairos_path_is daemon' -a status -d 'is the daemon running, where, which version'
-complete -c kairos -n '__kairos_path_is daemon' -a logs -d 'print the daemon\'s log (JSON lines; readable here, as they are with --json)'
-complete -c kairos -n '__kairos_path_is daemon' -l help
-complete -c kairos -n '__kairos_path_is daemon run' -l port
-complete -c kairos -n '__kairos_path_is daemon run' -l host
-complete -c kairos -n '__kairos_path_is daemon run' -l tls-cert
-complete -c kairos -n '__kairos_path_is daemon run' -l tls-key
-complete -c kairos -n '__kairos_path_is daemon run' -l insecure
-complete -c kairos -n '__kairos_path_is daemon run' -l help
-complete -c kairos -n '__kairos_path_is daemon start' -l port
-complete -c kairos -n '__kairos_path_is daemon start' -l host
-complete -c kairos -n '__kairos_path_is daemon start' -l tls-cert
-complete -c kairos -n '__kairos_path_is daemon start' -l tls-key
-complete -c kairos -n '__kairos_path_is daemon start' -l insecure
-complete -c kairos -n '__kairos_path_is daemon start' -l help
-complete -c kairos -n '__kairos_path_is daemon stop' -l help
-complete -c kairos -n '__kairos_path_is daemon restart' -l port
-complete -c kairos -n '__kairos_path_is daemon restart' -l host
-complete -c kairos -n '__kairos_path_is daemon restart' -l tls-cert
-complete -c kairos -n '__kairos_path_is daemon restart' -l tls-key
-complete -c kairos -n '__kairos_path_is daemon restart' -l insecure
-complete -c kairos -n '__kairos_path_is daemon restart' -l help
-complete -c kairos -n '__kairos_path_is daemon status' -l help
-complete -c kairos -n '__kairos_path_is daemon logs' -l follow
-complete -c kairos -n '__kairos_path_is daemon logs' -l lines
-complete -c kairos -n '__kairos_path_is daemon logs' -l help
-complete -c kairos -n '__kairos_path_is config' -a list -d 'every setting, its value in effect and where it comes from (config.json, an environment variable, the default)'
-complete -c kairos -n '__kairos_path_is config' -a get -d 'the value in effect of one setting'
-complete -c kairos -n '__kairos_path_is config' -a set -d 'change a setting, checked before it is written; a running daemon applies it after a restart'
-complete -c kairos -n '__kairos_path_is config' -a unset -d 'remove a setting from config.json (its default applies)'
-complete -c kairos -n '__kairos_path_is config' -l help
-complete -c kairos -n '__kairos_path_is config list' -l help
-complete -c kairos -n '__kairos_path_is config get' -l help
-complete -c kairos -n '__kairos_path_is config set' -l help
-complete -c kairos -n '__kairos_path_is config unset' -l help
-complete -c kairos -n '__kairos_path_is completion' -l help
+function __kairos_optval
+  switch "$argv[1]|$argv[2]"
+    case '|--url' '|--api-key' 'chat|--task' 'chat|--url' 'chat|--api-key' 'plan|--task' 'plan|--url' 'plan|--api-key' 'queue|--task' 'queue|--url' 'queue|--api-key' 'review|--task' 'review|--url' 'review|--api-key' 'approve|--url' 'approve|--api-key' 'reject|-r' 'reject|--reason' 'reject|--url' 'reject|--api-key' 'execute|--url' 'execute|--api-key' 'feedback|-r' 'feedback|--rating' 'feedback|-c' 'feedback|--comment' 'feedback|--duration' 'feedback|--action' 'feedback|--revision' 'feedback|--url' 'feedback|--api-key' 'status|--url' 'status|--api-key' 'watch|-t' 'watch|--topics' 'watch|-n' 'watch|--count' 'watch|--url' 'watch|--api-key' 'trace|--url' 'trace|--api-key' 'trace push|--url' 'trace push|--api-key' 'trace pull|--task' 'trace pull|--tag' 'trace pull|--since' 'trace pull|--until' 'trace pull|--limit' 'trace pull|--cursor' 'trace pull|--user' 'trace pull|--url' 'trace pull|--api-key' 'trace show|--url' 'trace show|--api-key' 'trace edit|--set' 'trace edit|--expected-version' 'trace edit|--url' 'trace edit|--api-key' 'trace history|--url' 'trace history|--api-key' 'trace search|--tag' 'trace search|--task' 'trace search|--limit' 'trace search|--url' 'trace search|--api-key' 'cal|--url' 'cal|--api-key' 'cal add|--at' 'cal add|--for' 'cal add|--tag' 'cal add|--task' 'cal add|--repeat' 'cal add|--where' 'cal add|--note' 'cal add|--url' 'cal add|--api-key' 'cal list|--from' 'cal list|--to' 'cal list|--tag' 'cal list|--url' 'cal list|--api-key' 'cal week|--url' 'cal week|--api-key' 'cal month|--url' 'cal month|--api-key' 'cal edit|--set' 'cal edit|--at' 'cal edit|--for' 'cal edit|--title' 'cal edit|--occurrence' 'cal edit|--expected-version' 'cal edit|--url' 'cal edit|--api-key' 'cal rm|--occurrence' 'cal rm|--url' 'cal rm|--api-key' 'cal import|--url' 'cal import|--api-key' 'cal export|--from' 'cal export|--to' 'cal export|--tag' 'cal export|--url' 'cal export|--api-key' 'cal subscribe-url|--name' 'cal subscribe-url|--url' 'cal subscribe-url|--api-key' 'cal subscribe|--name' 'cal subscribe|--every' 'cal subscribe|--url' 'cal subscribe|--api-key' 'cal subscriptions|--url' 'cal subscriptions|--api-key' 'cal refresh|--url' 'cal refresh|--api-key' 'cal unsubscribe|--url' 'cal unsubscribe|--api-key' 'cal sync|--url' 'cal sync|--api-key' 'cal sync add|--collection' 'cal sync add|--user' 'cal sync add|--oauth' 'cal sync add|--url' 'cal sync add|--api-key' 'cal sync list|--url' 'cal sync list|--api-key' 'cal sync run|--url' 'cal sync run|--api-key' 'cal sync remove|--url' 'cal sync remove|--api-key' 'cal oauth|--url' 'cal oauth|--api-key' 'cal oauth add|--issuer' 'cal oauth add|--client-id' 'cal oauth add|--scope' 'cal oauth add|--authorization-endpoint' 'cal oauth add|--token-endpoint' 'cal oauth add|--device-endpoint' 'cal oauth add|--revocation-endpoint' 'cal oauth add|--url' 'cal oauth add|--api-key' 'cal oauth login|--url' 'cal oauth login|--api-key' 'cal oauth list|--url' 'cal oauth list|--api-key' 'cal oauth check|--url' 'cal oauth check|--api-key' 'cal oauth remove|--url' 'cal oauth remove|--api-key' 'tempo|--url' 'tempo|--api-key' 'tempo tags|--user' 'tempo tags|--url' 'tempo tags|--api-key' 'tempo profile|--user' 'tempo profile|--url' 'tempo profile|--api-key' 'tempo set|--days' 'tempo set|--url' 'tempo set|--api-key' 'tempo map|--url' 'tempo map|--api-key' 'tempo block|--days' 'tempo block|--label' 'tempo block|--for' 'tempo block|--url' 'tempo block|--api-key' 'tempo unblock|--url' 'tempo unblock|--api-key' 'tempo budget|--per-day' 'tempo budget|--per-week' 'tempo budget|--agent' 'tempo budget|--url' 'tempo budget|--api-key' 'tempo cadence|--url' 'tempo cadence|--api-key' 'keys|--url' 'keys|--api-key' 'keys create|-s' 'keys create|--scopes' 'keys create|--agent' 'keys create|--ttl' 'keys create|--url' 'keys create|--api-key' 'keys list|--url' 'keys list|--api-key' 'keys rotate|--url' 'keys rotate|--api-key' 'keys revoke|--url' 'keys revoke|--api-key' 'mcp|--agent' 'mcp|--url' 'mcp|--api-key' 'user|--url' 'user|--api-key' 'user profile|--url' 'user profile|--api-key' 'user update|--name' 'user update|--email' 'user update|--set' 'user update|--url' 'user update|--api-key' 'user passwd|--email' 'user passwd|--url' 'user passwd|--api-key' 'user login|--email' 'user login|--url' 'user login|--api-key' 'export|--from' 'export|--to' 'export|--tag' 'export|--task' 'export|--max-tokens' 'export|--since' 'export|--until' 'export|--since-checkpoint' 'export|--until-checkpoint' 'export|--checkpoint' 'export|--limit' 'export|--cursor' 'export|--user' 'export|--url' 'export|--api-key' 'daemon|--url' 'daemon|--api-key' 'daemon run|--port' 'daemon run|--host' 'daemon run|--url' 'daemon run|--api-key' 'daemon start|--port' 'daemon start|--host' 'daemon start|--url' 'daemon start|--api-key' 'daemon stop|--url' 'daemon stop|--api-key' 'daemon restart|--port' 'daemon restart|--host' 'daemon restart|--url' 'daemon restart|--api-key' 'daemon status|--url' 'daemon status|--api-key' 'daemon logs|-n' 'daemon logs|--lines' 'daemon logs|--url' 'daemon logs|--api-key' 'config|--url' 'config|--api-key' 'config list|--url' 'config list|--api-key' 'config get|--url' 'config get|--api-key' 'config set|--url' 'config set|--api-key' 'config unset|--url' 'config unset|--api-key' 'completion|--url' 'completion|--api-key'
+      echo 'none'
+    case 'queue|-s' 'queue|--status'
+      echo 'values:proposed approved executed rejected edited all'
+    case 'trace pull|--type' 'trace search|--type' 'export|--type'
+      echo 'values:goal observation reflection agent_plan calendar_event transition'
+    case 'trace search|--mode'
+      echo 'values:keyword semantic hybrid'
+    case 'cal add|--tz' 'user update|--tz'
+      echo 'values:Africa/Abidjan Africa/Accra Africa/Addis_Ababa Africa/Algiers Africa/Asmera Africa/Bamako Africa/Bangui Africa/Banjul Africa/Bissau Africa/Blantyre Africa/Brazzaville Africa/Bujumbura Africa/Cairo Africa/Casablanca Africa/Ceuta Africa/Conakry Africa/Dakar Africa/Dar_es_Salaam Africa/Djibouti Africa/Douala Africa/El_Aaiun Africa/Freetown Africa/Gaborone Africa/Harare Africa/Johannesburg Africa/Juba Africa/Kampala Africa/Khartoum Africa/Kigali Africa/Kinshasa Africa/Lagos Africa/Libreville Africa/Lome Africa/Luanda Africa/Lubumbashi Africa/Lusaka Africa/Malabo Africa/Maputo Africa/Maseru Africa/Mbabane Africa/Mogadishu Africa/Monrovia Africa/Nairobi Africa/Ndjamena Africa/Niamey Africa/Nouakchott Africa/Ouagadougou Africa/Porto-Novo Africa/Sao_Tome Africa/Tripoli Africa/Tunis Africa/Windhoek America/Adak America/Anchorage America/Anguilla America/Antigua America/Araguaina America/Argentina/La_Rioja America/Argentina/Rio_Gallegos America/Argentina/Salta America/Argentina/San_Juan America/Argentina/San_Luis America/Argentina/Tucuman America/Argentina/Ushuaia America/Aruba America/Asuncion America/Bahia America/Bahia_Banderas America/Barbados America/Belem America/Belize America/Blanc-Sablon America/Boa_Vista America/Bogota America/Boise America/Buenos_Aires America/Cambridge_Bay America/Campo_Grande America/Cancun America/Caracas America/Catamarca America/Cayenne America/Cayman America/Chicago America/Chihuahua America/Ciudad_Juarez America/Coral_Harbour America/Cordoba America/Costa_Rica America/Coyhaique America/Creston America/Cuiaba America/Curacao America/Danmarkshavn America/Dawson America/Dawson_Creek America/Denver America/Detroit America/Dominica America/Edmonton America/Eirunepe America/El_Salvador America/Fort_Nelson America/Fortaleza America/Glace_Bay America/Godthab America/Goose_Bay America/Grand_Turk America/Grenada America/Guadeloupe America/Guatemala America/Guayaquil America/Guyana America/Halifax America/Havana America/Hermosillo America/Indiana/Knox America/Indiana/Marengo America/Indiana/Petersburg America/Indiana/Tell_City America/Indiana/Vevay America/Indiana/Vincennes America/Indiana/Winamac America/Indianapolis America/Inuvik America/Iqaluit America/Jamaica America/Jujuy America/Juneau America/Kentucky/Monticello America/Kralendijk America/La_Paz America/Lima America/Los_Angeles America/Louisville America/Lower_Princes America/Maceio America/Managua America/Manaus America/Marigot America/Martinique America/Matamoros America/Mazatlan America/Mendoza America/Menominee America/Merida America/Metlakatla America/Mexico_City America/Miquelon America/Moncton America/Monterrey America/Montevideo America/Montserrat America/Nassau America/New_York America/Nome America/Noronha America/North_Dakota/Beulah America/North_Dakota/Center America/North_Dakota/New_Salem America/Ojinaga America/Panama America/Paramaribo America/Phoenix America/Port-au-Prince America/Port_of_Spain America/Porto_Velho America/Puerto_Rico America/Punta_Arenas America/Rankin_Inlet America/Recife America/Regina America/Resolute America/Rio_Branco America/Santarem America/Santiago America/Santo_Domingo America/Sao_Paulo America/Scoresbysund America/Sitka America/St_Barthelemy America/St_Johns America/St_Kitts America/St_Lucia America/St_Thomas America/St_Vincent America/Swift_Current America/Tegucigalpa America/Thule America/Tijuana America/Toronto America/Tortola America/Vancouver America/Whitehorse America/Winnipeg America/Yakutat Antarctica/Casey Antarctica/Davis Antarctica/DumontDUrville Antarctica/Macquarie Antarctica/Mawson Antarctica/McMurdo Antarctica/Palmer Antarctica/Rothera Antarctica/Syowa Antarctica/Troll Antarctica/Vostok Arctic/Longyearbyen Asia/Aden Asia/Almaty Asia/Amman Asia/Anadyr Asia/Aqtau Asia/Aqtobe Asia/Ashgabat Asia/Atyrau Asia/Baghdad Asia/Bahrain Asia/Baku Asia/Bangkok Asia/Barnaul Asia/Beirut Asia/Bishkek Asia/Brunei Asia/Calcutta Asia/Chita Asia/Colombo Asia/Damascus Asia/Dhaka Asia/Dili Asia/Dubai Asia/Dushanbe Asia/Famagusta Asia/Gaza Asia/Hebron Asia/Hong_Kong Asia/Hovd Asia/Irkutsk Asia/Jakarta Asia/Jayapura Asia/Jerusalem Asia/Kabul Asia/Kamchatka Asia/Karachi Asia/Katmandu Asia/Khandyga Asia/Krasnoyarsk Asia/Kuala_Lumpur Asia/Kuching Asia/Kuwait Asia/Macau Asia/Magadan Asia/Makassar Asia/Manila Asia/Muscat Asia/Nicosia Asia/Novokuznetsk Asia/Novosibirsk Asia/Omsk Asia/Oral Asia/Phnom_Penh Asia/Pontianak Asia/Pyongyang Asia/Qatar Asia/Qostanay Asia/Qyzylorda Asia/Rangoon Asia/Riyadh Asia/Saigon Asia/Sakhalin Asia/Samarkand Asia/Seoul Asia/Shanghai Asia/Singapore Asia/Srednekolymsk Asia/Taipei Asia/Tashkent Asia/Tbilisi Asia/Tehran Asia/Thimphu Asia/Tokyo Asia/Tomsk Asia/Ulaanbaatar Asia/Urumqi Asia/Ust-Nera Asia/Vientiane Asia/Vladivostok Asia/Yakutsk Asia/Yekaterinburg Asia/Yerevan Atlantic/Azores Atlantic/Bermuda Atlantic/Canary Atlantic/Cape_Verde Atlantic/Faeroe Atlantic/Madeira Atlantic/Reykjavik Atlantic/South_Georgia Atlantic/St_Helena Atlantic/Stanley Australia/Adelaide Australia/Brisbane Australia/Broken_Hill Australia/Darwin Australia/Eucla Australia/Hobart Australia/Lindeman Australia/Lord_Howe Australia/Melbourne Australia/Perth Australia/Sydney Europe/Amsterdam Europe/Andorra Europe/Astrakhan Europe/Athens Europe/Belgrade Europe/Berlin Europe/Bratislava Europe/Brussels Europe/Bucharest Europe/Budapest Europe/Busingen Europe/Chisinau Europe/Copenhagen Europe/Dublin Europe/Gibraltar Europe/Guernsey Europe/Helsinki Europe/Isle_of_Man Europe/Istanbul Europe/Jersey Europe/Kaliningrad Europe/Kiev Europe/Kirov Europe/Lisbon Europe/Ljubljana Europe/London Europe/Luxembourg Europe/Madrid Europe/Malta Europe/Mariehamn Europe/Minsk Europe/Monaco Europe/Moscow Europe/Oslo Europe/Paris Europe/Podgorica Europe/Prague Europe/Riga Europe/Rome Europe/Samara Europe/San_Marino Europe/Sarajevo Europe/Saratov Europe/Simferopol Europe/Skopje Europe/Sofia Europe/Stockholm Europe/Tallinn Europe/Tirane Europe/Ulyanovsk Europe/Vaduz Europe/Vatican Europe/Vienna Europe/Vilnius Europe/Volgograd Europe/Warsaw Europe/Zagreb Europe/Zurich Indian/Antananarivo Indian/Chagos Indian/Christmas Indian/Cocos Indian/Comoro Indian/Kerguelen Indian/Mahe Indian/Maldives Indian/Mauritius Indian/Mayotte Indian/Reunion Pacific/Apia Pacific/Auckland Pacific/Bougainville Pacific/Chatham Pacific/Easter Pacific/Efate Pacific/Enderbury Pacific/Fakaofo Pacific/Fiji Pacific/Funafuti Pacific/Galapagos Pacific/Gambier Pacific/Guadalcanal Pacific/Guam Pacific/Honolulu Pacific/Kiritimati Pacific/Kosrae Pacific/Kwajalein Pacific/Majuro Pacific/Marquesas Pacific/Midway Pacific/Nauru Pacific/Niue Pacific/Norfolk Pacific/Noumea Pacific/Pago_Pago Pacific/Palau Pacific/Pitcairn Pacific/Ponape Pacific/Port_Moresby Pacific/Rarotonga Pacific/Saipan Pacific/Tahiti Pacific/Tarawa Pacific/Tongatapu Pacific/Truk Pacific/Wake Pacific/Wallis'
+    case 'cal week|--week-start' 'cal month|--week-start'
+      echo 'values:monday sunday'
+    case 'cal export|-o' 'cal export|--output' 'export|-o' 'export|--output' 'daemon run|--tls-cert' 'daemon run|--tls-key' 'daemon start|--tls-cert' 'daemon start|--tls-key' 'daemon restart|--tls-cert' 'daemon restart|--tls-key'
+      echo 'file'
+    case 'keys create|--mcp-config'
+      echo 'values:claude cursor vscode generic'
+    case 'export|--format'
+      echo 'values:summary full linked diff'
+    case 'export|--group-by'
+      echo 'values:day task trace_type'
+  end
+end
+function __kairos_values
+  switch $argv[1]
+    case file
+      __fish_complete_path $argv[2]
+    case 'values:*'
+      string split ' ' -- (string replace 'values:' '' -- $argv[1])
+    case 'id:*'
+      # Ids from the running daemon (never started for this); nothing when it is down or slow.
+      command -q kairos; or return
+      # An id already on the line (`approve pl_a pl_b`) is not offered again.
+      for line in (kairos __complete (string replace 'id:' '' -- $argv[1]) $argv[2] 2>/dev/null)
+        contains -- (string split -f1 \t -- $line) $__kairos_given; or echo $line
+      end
+  end
+end
+function __kairos_complete
+  set -l words (commandline -opc)
+  set -l cur (commandline -ct)
+  set -l cmdpath ''
+  set -l npos 0
+  set -g __kairos_given
+  set -l i 2
+  set -l used
+  while test $i -le (count $words)
+    set -l w $words[$i]
+    set i (math $i + 1)
+    if string match -q -- '-*' $w
+      set -a used (string split -m1 = -- $w)[1]
+      # An option that takes a value: skip the value (`--format full`; `--format=full` is one word).
+      if not string match -q -- '*=*' $w; and test -n "$(__kairos_optval $cmdpath $w)"
+        set i (math $i + 1)
+      end
+      continue
+    end
+    __kairos_node $cmdpath
+    if contains -- $w (string split -f1 \t -- $__kairos_subs)
+      set cmdpath (string trim -- "$cmdpath $w")
+    else
+      set npos (math $npos + 1)
+      set -a __kairos_given $w
+    end
+  end
+  set -l prev $words[-1]
+  if test (count $words) -gt 1; and string match -q -- '-*' $prev; and not string match -q -- '*=*' $prev
+    set -l kind (__kairos_optval $cmdpath $prev)
+    if test -n "$kind"
+      __kairos_values $kind $cur
+      return
+    end
+  end
+  if string match -q -- '-*=*' $cur
+    set -l parts (string split -m1 = -- $cur)
+    set -l kind (__kairos_optval $cmdpath $parts[1])
+    if test -n "$kind"
+      for c in (__kairos_values $kind $parts[2])
+        echo "$parts[1]=$c"
+      end
+      return
+    end
+  end
+  __kairos_node $cmdpath
+  if string match -q -- '-*' $cur
+    # Each option once, but for the repeatable ones (--set).
+    for o in $__kairos_opts
+      set -l name (string split -f1 \t -- $o)
+      if not contains -- $name $used; or contains -- $name $__kairos_reps
+        echo $o
+      end
+    end
+    return
+  end
+  if set -q __kairos_subs[1]
+    printf '%s\n' $__kairos_subs
+    return
+  end
+  set -l kind
+  set -l at (math $npos + 1)
+  if test $at -le (count $__kairos_args)
+    set kind $__kairos_args[$at]
+  else if test -n "$__kairos_variadic"; and set -q __kairos_args[1]
+    set kind $__kairos_args[-1]
+  end
+  test -n "$kind"; and __kairos_values $kind $cur
+end
+complete -c kairos -f -a "(__kairos_complete)"

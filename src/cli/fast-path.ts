@@ -1,4 +1,6 @@
 import type { Command } from 'commander';
+import { idKind, isKinded } from './arg-kinds.js';
+import type { IdKind } from './input/resolve-id.js';
 import { type GlobalOptions, lazyActions, type ProgramContext, runVerb, type VerbRunner } from './kit.js';
 import { COMMANDS, globalOptions } from './program.js';
 
@@ -41,6 +43,8 @@ const camel = (s: string) => s.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUp
 class Declaration {
   readonly options: OptionDecl[] = [];
   readonly args: ArgumentDecl[] = [];
+  /** The id kind of each argument declared with arg-kinds.ts (its short prefixes are resolved). */
+  readonly argIds: (IdKind | undefined)[] = [];
   readonly subcommands = new Map<string, Declaration>();
   action_?: (...a: unknown[]) => Promise<void>;
   /** A declaration the reader does not model (a line that reaches it goes to commander). */
@@ -77,7 +81,27 @@ class Declaration {
       return this;
     }
     this.args.push({ required: m[1] === '<', variadic: Boolean(m[2]), parse: parse as ArgumentDecl['parse'], initial });
+    this.argIds.push(undefined);
     return this;
+  }
+
+  /** Only the declarations of arg-kinds.ts (`arg`, `opt`); commander's own objects go to commander. */
+  addArgument(a: unknown): this {
+    if (!isKinded(a)) {
+      this.unsupported = true;
+      return this;
+    }
+    this.argument(a.spec, a.description);
+    this.argIds[this.argIds.length - 1] = idKind(a.kind);
+    return this;
+  }
+
+  addOption(o: unknown): this {
+    if (!isKinded(o)) {
+      this.unsupported = true;
+      return this;
+    }
+    return this.option(o.spec, o.description);
   }
 
   action(fn: (...a: unknown[]) => Promise<void>): this {
@@ -170,6 +194,7 @@ export interface PlainLine {
   args: string[];
   opts: Record<string, unknown>;
   globals: GlobalOptions;
+  argIds: (IdKind | undefined)[];
 }
 
 /**
@@ -218,7 +243,7 @@ export async function readPlainLine(ctx: ProgramContext, argv: string[]): Promis
     if (!verb) return undefined;
     for (const d of node.options) if (d.required && leafOpts[d.key] === undefined) return undefined;
     const args = (argumentValues(node.args, operands) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
-    return { verb, args, opts: leafOpts, globals: globals as GlobalOptions };
+    return { verb, args, opts: leafOpts, globals: globals as GlobalOptions, argIds: node.argIds };
   } catch (e) {
     if (e instanceof Unsupported || e instanceof TypeError) return undefined;
     throw e;

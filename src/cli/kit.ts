@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { ApiClient } from '../client/http.js';
 import { AppError } from '../errors.js';
+import { idKindOf } from './arg-kinds.js';
 import type { IdKind } from './input/resolve-id.js';
 import type { IO, Streams } from './output/io.js';
 
@@ -76,7 +77,6 @@ export async function makeDeps(ctx: ProgramContext, globals: GlobalOptions): Pro
 /** How a verb runs: its implementation's loader and what its arguments are. */
 export interface VerbRunner<O = Record<string, unknown>> {
   load: () => Promise<CommandModule<O>>;
-  ids?: IdKind;
 }
 
 /** The actions made by `lazy`, with how to run them without commander (see fast-path.ts). */
@@ -86,32 +86,45 @@ export const lazyActions = new WeakMap<(...a: unknown[]) => Promise<void>, VerbR
  * Run a verb: build its dependencies, load its implementation, resolve id prefixes, run it.
  * `program` is the command tree when commander parsed the line (completion needs it).
  */
-export async function runVerb<O>(ctx: ProgramContext, verb: VerbRunner<O>, input: RunInput<O> & { globals: GlobalOptions; program?: Command }): Promise<void> {
+export async function runVerb<O>(
+  ctx: ProgramContext,
+  verb: VerbRunner<O>,
+  input: RunInput<O> & { globals: GlobalOptions; program?: Command; argIds?: readonly (IdKind | undefined)[] },
+): Promise<void> {
   const { args } = input;
   const deps = await makeDeps(ctx, input.globals);
   deps.program = input.program;
   ctx.ran = deps;
   const mod = await verb.load();
-  if (verb.ids) {
+  // The id kind of each value: its argument's (arg-kinds.ts); a variadic last argument's for the rest.
+  const declared = input.argIds ?? [];
+  const kinds = args.map((_, i) => declared[Math.min(i, declared.length - 1)]);
+  if (kinds.some(Boolean)) {
     const [{ resolveId }, client] = await Promise.all([import('./input/resolve-id.js'), deps.client()]);
-    for (let i = 0; i < args.length; i++) args[i] = await resolveId(client, verb.ids, args[i]!);
+    for (let i = 0; i < args.length; i++) if (kinds[i]) args[i] = await resolveId(client, kinds[i]!, args[i]!);
   }
   await mod.run({ args, opts: input.opts }, deps);
 }
 
 /**
  * The commander action of a verb: its implementation is imported only when it runs, so `--help`
- * and completion stay fast. With `ids`, every positional argument is an id of that kind and may be
+ * and completion stay fast. An argument declared as an id (arg-kinds.ts `arg(…, { id })`) may be
  * given as any unique prefix (git-like): it reaches the command whole.
  */
-export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>, o: { ids?: IdKind } = {}) {
-  const verb: VerbRunner<O> = { load, ids: o.ids };
+export function lazy<O>(ctx: ProgramContext, load: () => Promise<CommandModule<O>>) {
+  const verb: VerbRunner<O> = { load };
   const action = async (...cmdArgs: unknown[]) => {
     const cmd = cmdArgs.at(-1) as Command;
     const args = (cmdArgs.slice(0, -2) as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
     let root = cmd;
     while (root.parent) root = root.parent;
-    await runVerb(ctx, verb, { args, opts: cmd.opts() as O, globals: cmd.optsWithGlobals() as GlobalOptions, program: root });
+    await runVerb(ctx, verb, {
+      args,
+      opts: cmd.opts() as O,
+      globals: cmd.optsWithGlobals() as GlobalOptions,
+      program: root,
+      argIds: cmd.registeredArguments.map(idKindOf),
+    });
   };
   lazyActions.set(action, verb as VerbRunner);
   return action;

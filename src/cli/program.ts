@@ -31,6 +31,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   daemon: () => import('./commands/daemon/index.js').then((m) => m.registerDaemon),
   config: () => import('./commands/config/index.js').then((m) => m.registerConfig),
   completion: () => import('./commands/completion/index.js').then((m) => m.registerCompletion),
+  __complete: () => import('./commands/completion/index.js').then((m) => m.registerCompleteIds),
 };
 
 /** The part of commander's Command that declares an option (a real Command, or fast-path.ts's reader). */
@@ -67,8 +68,8 @@ export function commandNamed(argv: string[]): string | undefined {
  * and `completion` (whose scripts are made from the tree) get the whole tree.
  */
 export async function createProgram(ctx: ProgramContext, argv?: string[]): Promise<Command> {
-  const { Command } = await import('commander');
-  const program = new Command('kairos')
+  const { KindedCommand } = await import('./kinded-command.js');
+  const program = new KindedCommand('kairos')
     .description('Personal agent scheduling and memory: agents propose, you approve, everything is remembered.')
     .version(VERSION, '-V, --version');
   globalOptions(program);

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { ROOT, runCli } from '../helpers/daemon.js';
 
@@ -30,5 +31,19 @@ describe('shell completions', () => {
 
   it('an unknown shell is a usage error', async () => {
     expect((await runCli(['completion', 'tcsh'])).code).toBe(2);
+  });
+
+  it('every argument or option that takes a file is declared as one (so the scripts complete paths there)', async () => {
+    const { createProgram } = await import('../../dist/cli/program.js');
+    const { kindOf } = await import('../../dist/cli/arg-kinds.js');
+    const program = await createProgram({ streams: process, env: {} });
+    const undeclared: string[] = [];
+    const visit = (cmd: Command, path: string) => {
+      for (const a of cmd.registeredArguments) if (/file|path/.test(a.name()) && kindOf(a) !== 'file') undeclared.push(`${path} <${a.name()}>`);
+      for (const o of cmd.options) if (/<(file|path)>/.test(o.flags) && kindOf(o) !== 'file') undeclared.push(`${path} ${o.flags}`);
+      for (const c of cmd.commands) visit(c, `${path} ${c.name()}`);
+    };
+    visit(program, 'kairos');
+    expect(undeclared).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { idKindOf } from '../../src/cli/arg-kinds.js';
 import { readPlainLine } from '../../src/cli/fast-path.js';
 import type { ProgramContext } from '../../src/cli/kit.js';
 import { createProgram } from '../../src/cli/program.js';
@@ -17,10 +18,10 @@ class Stop extends Error {}
 /** What commander hands the verb: processed arguments (flattened as kit.ts `lazy` does), opts, opts with globals. */
 async function commanderReads(argv: string[]) {
   const program = await createProgram(ctx(), argv);
-  let seen: { args: unknown[]; opts: Record<string, unknown>; all: Record<string, unknown> } | undefined;
+  let seen: { args: unknown[]; opts: Record<string, unknown>; all: Record<string, unknown>; argIds: unknown[] } | undefined;
   program.hook('preAction', (_root: Command, action: Command) => {
     const args = (action.processedArgs as (string | string[] | undefined)[]).flatMap((a) => (a === undefined ? [] : a));
-    seen = { args, opts: { ...action.opts() }, all: { ...action.optsWithGlobals() } };
+    seen = { args, opts: { ...action.opts() }, all: { ...action.optsWithGlobals() }, argIds: action.registeredArguments.map(idKindOf) };
     throw new Stop();
   });
   await program.parseAsync(argv).catch((e) => {
@@ -42,6 +43,9 @@ const PLAIN = [
   ['trace', 'push'],
   ['cal', 'list', '--from', '2031-04-01', '--to', '2031-04-30'],
   ['user', 'profile'],
+  ['keys', 'list'],
+  ['reject', 'pl_1', '--reason', 'not now'],
+  ['cal', 'week', '2026-12-07', '--week-start', 'sunday'],
 ];
 
 describe('a plain line reads as commander reads it', () => {
@@ -53,6 +57,8 @@ describe('a plain line reads as commander reads it', () => {
     expect(fast!.args).toEqual(cmd.args);
     expect(fast!.opts).toEqual(cmd.opts);
     expect({ ...fast!.opts, ...fast!.globals }).toEqual(cmd.all);
+    // The ids whose short prefixes are resolved (arg-kinds.ts), as the command tree declares them.
+    expect(fast!.argIds).toEqual(cmd.argIds);
   });
 });
 
@@ -81,8 +87,8 @@ const LEFT_TO_COMMANDER = [
   ['-qj', 'status'],
   ['--', 'status'],
   ['completion', 'bash'],
-  // keys declares options with commander's Option (addOption), which the reader does not model.
-  ['keys', 'list'],
+  // keys create declares an option with commander's own Option (addOption), which the reader does not model.
+  ['keys', 'create', 'bot', '--mcp-config', 'claude'],
 ];
 
 describe('lines left to commander', () => {

@@ -21,6 +21,9 @@ export class Terminal {
       env: cleanEnv({ TZ: 'UTC', COLUMNS: '160', LINES: '50', ...env }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
+    // Decoded as a stream: a character split between two chunks must not become two U+FFFDs.
+    this.child.stdout!.setEncoding('utf8');
+    this.child.stderr!.setEncoding('utf8');
     this.child.stdout!.on('data', (c) => {
       this.out += strip(String(c));
       this.rawOut += String(c);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { lazy, type ProgramContext } from '../../kit.js';
 
@@ -7,9 +8,9 @@ export function registerApprove(program: Command, ctx: ProgramContext): void {
     program
       .command('approve')
       .description('approve proposed plans and execute them (approval and execution commit together)')
-      .argument('<plan...>', 'plan ids (pl_…)')
+      .addArgument(arg('<plan...>', 'plan ids (pl_…)', { id: 'plan' }))
       .option('--no-execute', 'approve only; run `kairos execute` later')
-      .action(lazy(ctx, () => import('./approve.js'), { ids: 'plan' })),
+      .action(lazy(ctx, () => import('./approve.js'))),
     ['kairos approve pl_01h…', 'kairos approve pl_01h… pl_01j… --no-execute', 'kairos approve pl_01h… --json | jq .execution.results'],
   );
 }

@@ -5,7 +5,9 @@ import { usage } from '../../kit.js';
 import { type GridDay, placeOnDays } from './grid-days.js';
 import { parseWhen } from './when.js';
 
-export type WeekStart = 'monday' | 'sunday';
+/** The days a week may start on (`--week-start`). */
+export const WEEK_STARTS = ['monday', 'sunday'] as const;
+export type WeekStart = (typeof WEEK_STARTS)[number];
 
 /** What `cal week` and `cal month` read before drawing: the user's zone, week start and today. */
 export interface GridContext {

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg, opt } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 import { registerCalOAuth } from './oauth-register.js';
@@ -13,7 +14,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .requiredOption('--at <when>', 'start: natural language or ISO 8601; a bare date (2031-02-10) makes an all-day event')
       .option('--for <duration>', 'length: 45m, 1h30m, 2h, 90 (minutes), 3d (all-day); default 60m')
       .option('--tag <tag>', 'a label to filter by (e.g. a tempo tag such as @deep-work)')
-      .option('--tz <zone>', 'IANA time zone of the event (default: yours)')
+      .addOption(opt('--tz <zone>', 'IANA time zone of the event (default: yours)', { values: () => Intl.supportedValuesOf('timeZone') }))
       .option('--task <task_id>', 'the task the event belongs to')
       .option(
         '--repeat <rule>',
@@ -48,7 +49,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .command('week')
       .description('the week as a grid: a column per day, all-day events on top, timed ones by the hour (JSON by day with --json)')
       .argument('[date]', 'a day of the week to show: 2026-12-07, "next monday", "in 2 weeks" (default: today)')
-      .option('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)')
+      .addOption(
+        opt('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)', {
+          values: () => import('./grid-input.js').then((m) => m.WEEK_STARTS),
+        }),
+      )
       .action(lazy(ctx, () => import('./week.js'))),
     ['kairos cal week', 'kairos cal week "next monday" --week-start sunday', 'kairos cal week 2026-12-07 --json | jq ".days[].events[].event.title"'],
   );
@@ -57,7 +62,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .command('month')
       .description('the month as a grid of weeks, each day with the events that fit (+N more) (JSON by day with --json)')
       .argument('[month]', 'the month: 2026-12, december, "dec 2027", "next month" (default: this month)')
-      .option('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)')
+      .addOption(
+        opt('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)', {
+          values: () => import('./grid-input.js').then((m) => m.WEEK_STARTS),
+        }),
+      )
       .action(lazy(ctx, () => import('./month.js'))),
     ['kairos cal month', 'kairos cal month "next month"', 'kairos cal month 2026-12 --json | jq ".days[] | select(.events | length > 0) | .date"'],
   );
@@ -65,14 +74,14 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('edit')
       .description('change an event (or one occurrence of a series with --occurrence)')
-      .argument('<uid>', 'event uid')
+      .addArgument(arg('<uid>', 'event uid', { id: 'event' }))
       .option('--set <key=value>', 'a field to change (repeatable): title, scheduled_for, duration_minutes, tag, rrule, status …; null clears', collect)
       .option('--at <when>', 'new start (natural language or ISO 8601)')
       .option('--for <duration>', 'new length (45m, 1h30m …)')
       .option('--title <title>', 'new title')
       .option('--occurrence <when>', 'edit only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00"; or an ISO instant)')
       .option('--expected-version <n>', 'refuse unless the event is at this version', intArg('--expected-version', 1))
-      .action(lazy(ctx, () => import('./edit.js'), { ids: 'event' })),
+      .action(lazy(ctx, () => import('./edit.js'))),
     [
       'kairos cal edit ev_01j… --at "friday 4pm"',
       'kairos cal edit ev_01j… --set title="Team sync" --set tag=@meetings',
@@ -83,17 +92,17 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('rm')
       .description('remove an event (asks first, naming it, on a terminal; --yes otherwise)')
-      .argument('<uid>', 'event uid')
+      .addArgument(arg('<uid>', 'event uid', { id: 'event' }))
       .option('--occurrence <when>', 'remove only the occurrence `cal list` shows at this local date and time ("2031-02-17 09:00")')
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./rm.js'), { ids: 'event' })),
+      .action(lazy(ctx, () => import('./rm.js'))),
     ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence "2031-02-17 09:00" --yes'],
   );
   examples(
     cal
       .command('import')
       .description('import an .ics file (re-importing changes nothing); prints the report')
-      .argument('<file>', 'iCalendar file, or - for stdin')
+      .addArgument(arg('<file>', 'iCalendar file, or - for stdin', 'file'))
       .action(lazy(ctx, () => import('./import.js'))),
     [
       'kairos cal import ~/Downloads/holidays.ics',
@@ -108,7 +117,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--from <when>', 'only events with an occurrence from here')
       .option('--to <when>', 'only events with an occurrence before this')
       .option('--tag <tag>', 'only events with this tag')
-      .option('-o, --output <file>', 'file to write, or - for stdout (default)')
+      .addOption(opt('-o, --output <file>', 'file to write, or - for stdout (default)', 'file'))
       .action(lazy(ctx, () => import('./export.js'))),
     ['kairos cal export -o kairos.ics', 'kairos cal export --from 2031-01-01 --to 2031-07-01 > half-year.ics', 'kairos cal export --tag work -o -'],
   );
@@ -145,7 +154,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('refresh')
       .description('refresh a subscription now (all of them without an id)')
-      .argument('[id]', 'subscription id (sub_…)')
+      .addArgument(arg('[id]', 'subscription id (sub_…)', { list: 'subscription' }))
       .action(lazy(ctx, () => import('./refresh.js'))),
     ['kairos cal refresh', 'kairos cal refresh sub_01j…'],
   );
@@ -153,7 +162,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('unsubscribe')
       .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
-      .argument('<id>', 'subscription id (sub_…)')
+      .addArgument(arg('<id>', 'subscription id (sub_…)', { list: 'subscription' }))
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./unsubscribe.js'))),
     ['kairos cal unsubscribe sub_01j… --yes'],
@@ -188,7 +197,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     sync
       .command('run')
       .description('sync now (one account, or all of them); reports counts and conflicts')
-      .argument('[name]', 'account name')
+      .addArgument(arg('[name]', 'account name', { list: 'caldav-account' }))
       .action(lazy(ctx, () => import('./sync-run.js'))),
     ['kairos cal sync run', 'kairos cal sync run work --json | jq .runs[0].conflicts'],
   );
@@ -196,7 +205,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     sync
       .command('remove')
       .description('remove an account and its stored password (its events stay in kairos; an OAuth provider stays for other accounts)')
-      .argument('<name>', 'account name')
+      .addArgument(arg('<name>', 'account name', { list: 'caldav-account' }))
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./sync-remove.js'))),
     ['kairos cal sync remove work --yes'],

@@ -1,9 +1,7 @@
 import { completionScript } from '../../completion.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
-  const shell = args[0];
-  if (shell !== 'bash' && shell !== 'zsh' && shell !== 'fish') throw usage(`Unknown shell "${shell}": use bash, zsh or fish.`);
-  // The tree this command runs in (set for every command by kit.ts `lazy`).
-  deps.streams.stdout.write(completionScript(deps.program!, shell));
+  // commander has checked the shell against SHELLS; the tree is the one this command runs in (kit.ts `lazy`).
+  deps.streams.stdout.write(await completionScript(deps.program!, args[0] as Parameters<typeof completionScript>[1]));
 }

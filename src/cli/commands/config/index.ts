@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { lazy, type ProgramContext } from '../../kit.js';
 
@@ -18,7 +19,7 @@ export function registerConfig(program: Command, ctx: ProgramContext): void {
     config
       .command('get')
       .description('the value in effect of one setting')
-      .argument('<key>', KEYS)
+      .addArgument(arg('<key>', KEYS, { values: () => import('./settings.js').then((m) => m.settings().map((s) => s.key)) }))
       .action(lazy(ctx, () => import('./get.js'))),
     ['kairos config get port', 'kairos config get planner.provider'],
   );
@@ -26,7 +27,7 @@ export function registerConfig(program: Command, ctx: ProgramContext): void {
     config
       .command('set')
       .description('change a setting, checked before it is written; a running daemon applies it after a restart')
-      .argument('<key>', KEYS)
+      .addArgument(arg('<key>', KEYS, { values: () => import('./settings.js').then((m) => m.settings().map((s) => s.key)) }))
       .argument('<value>', 'the new value')
       .action(lazy(ctx, () => import('./set.js'))),
     ['kairos config set rate_limit 300', 'kairos config set planner.provider openai', 'kairos config set planner.base_url http://127.0.0.1:11434/v1'],
@@ -35,7 +36,7 @@ export function registerConfig(program: Command, ctx: ProgramContext): void {
     config
       .command('unset')
       .description('remove a setting from config.json (its default applies)')
-      .argument('<key>', KEYS)
+      .addArgument(arg('<key>', KEYS, { values: () => import('./settings.js').then((m) => m.settings().map((s) => s.key)) }))
       .action(lazy(ctx, () => import('./set.js'))),
     ['kairos config unset port'],
   );

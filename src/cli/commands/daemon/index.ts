@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { opt } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
@@ -8,8 +9,8 @@ export function registerDaemon(program: Command, ctx: ProgramContext): void {
     c
       .option('--port <port>', 'port to listen on (0 = any free port; env KAIROS_PORT)', intArg('--port'))
       .option('--host <host>', 'address to bind (default 127.0.0.1; env KAIROS_HOST)')
-      .option('--tls-cert <file>', 'TLS certificate (PEM) to serve HTTPS')
-      .option('--tls-key <file>', 'TLS private key (PEM)')
+      .addOption(opt('--tls-cert <file>', 'TLS certificate (PEM) to serve HTTPS', 'file'))
+      .addOption(opt('--tls-key <file>', 'TLS private key (PEM)', 'file'))
       .addOption(new Option('--insecure', 'allow plain HTTP on a non-loopback address'));
   examples(
     bind(daemon.command('run').description('run the daemon in the foreground (logs to daemon.log)'))

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { lazy, type ProgramContext } from '../../kit.js';
 
@@ -7,9 +8,9 @@ export function registerExecute(program: Command, ctx: ProgramContext): void {
     program
       .command('execute')
       .description('execute an approved plan, or every approved plan of a task, all or nothing')
-      .argument('<task|plan>', 'a plan id (pl_…) or a task id')
+      .addArgument(arg('<task|plan>', 'a plan id (pl_…) or a task id', { id: 'plan-or-task' }))
       .option('--simulate', 'show what would change and change nothing')
-      .action(lazy(ctx, () => import('./execute.js'), { ids: 'plan-or-task' })),
+      .action(lazy(ctx, () => import('./execute.js'))),
     ['kairos execute pl_01h… --simulate', 'kairos execute pl_01h…', 'kairos execute dentist --json | jq ".results[].event.uid"'],
   );
 }

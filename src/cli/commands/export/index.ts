@@ -1,4 +1,5 @@
 import { type Command, Option } from 'commander';
+import { opt } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
@@ -19,7 +20,7 @@ export function registerExport(program: Command, ctx: ProgramContext): void {
       .option('--to <iso>', 'only traces at or before this instant (inclusive)')
       .option('--tag <tempo_tag>', 'only this tempo tag (@morning, 25m …)')
       .option('--task <task_id>', 'only this task')
-      .option('--type <type>', 'only this trace type')
+      .addOption(opt('--type <type>', 'only this trace type', { values: () => import('../../../contracts/memory.js').then((m) => m.TRACE_TYPES) }))
       .addOption(new Option('--group-by <key>', 'group the results by day (in your time zone), task or trace_type').choices(['day', 'task', 'trace_type']))
       .option('--max-tokens <n>', 'summary: cap on the summaries’ tokens (o200k)', intArg('--max-tokens', 1))
       .option('--include-feedback', 'keep feedback ratings and notes')
@@ -34,7 +35,7 @@ export function registerExport(program: Command, ctx: ProgramContext): void {
       .option('--cursor <cursor>', 'continue from a previous page (its next_cursor)')
       .option('--all', 'follow the cursor through every page (not with --max-tokens)')
       .option('--user <user_id>', "another user's context (admin only)")
-      .option('-o, --output <file>', 'write the JSON to this file (- = stdout, even on a terminal)')
+      .addOption(opt('-o, --output <file>', 'write the JSON to this file (- = stdout, even on a terminal)', 'file'))
       .action(lazy(ctx, () => import('./export.js'))),
     [
       'kairos export --task marathon --max-tokens 500 | llm "What should I train this week?"',

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { SCOPES } from '../../../contracts/scope-list.js';
+import { arg } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
 import { MCP_CLIENTS } from './mcp-clients.js';
@@ -38,17 +39,17 @@ export function registerKeys(program: Command, ctx: ProgramContext): void {
     keys
       .command('rotate')
       .description('give a key a new secret; the old one stops working')
-      .argument('<id>', 'key id (key_…)')
-      .action(lazy(ctx, () => import('./rotate.js'), { ids: 'key' })),
+      .addArgument(arg('<id>', 'key id (key_…)', { id: 'key' }))
+      .action(lazy(ctx, () => import('./rotate.js'))),
     ['kairos keys rotate key_01h…'],
   );
   examples(
     keys
       .command('revoke')
       .description('revoke a key at once')
-      .argument('<id>', 'key id (key_…)')
+      .addArgument(arg('<id>', 'key id (key_…)', { id: 'key' }))
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./revoke.js'), { ids: 'key' })),
+      .action(lazy(ctx, () => import('./revoke.js'))),
     ['kairos keys revoke key_01h… --yes'],
   );
 }

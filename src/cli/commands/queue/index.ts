@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { opt } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { lazy, type ProgramContext } from '../../kit.js';
 import { QUEUE_STATUSES } from './statuses.js';
@@ -8,7 +9,7 @@ export function registerQueue(program: Command, ctx: ProgramContext): void {
     program
       .command('queue')
       .description('list agent plans awaiting review (or in another status), one line per action')
-      .option('-s, --status <status>', `${QUEUE_STATUSES.join('|')} (default proposed)`)
+      .addOption(opt('-s, --status <status>', `${QUEUE_STATUSES.join('|')} (default proposed)`, { values: () => QUEUE_STATUSES }))
       .option('--task <task_id>', 'only plans of this task')
       .option('-v, --verbose', "each plan's prompt and reasoning, and why each action is where it is")
       .action(lazy(ctx, () => import('./queue.js'))),

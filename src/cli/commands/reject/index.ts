@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { lazy, type ProgramContext } from '../../kit.js';
 
@@ -7,9 +8,9 @@ export function registerReject(program: Command, ctx: ProgramContext): void {
     program
       .command('reject')
       .description('reject a proposed plan (the reason is remembered)')
-      .argument('<plan>', 'plan id (pl_…)')
+      .addArgument(arg('<plan>', 'plan id (pl_…)', { id: 'plan' }))
       .option('-r, --reason <text>', 'why: kept on the plan and in its transition trace')
-      .action(lazy(ctx, () => import('./reject.js'), { ids: 'plan' })),
+      .action(lazy(ctx, () => import('./reject.js'))),
     ['kairos reject pl_01h… --reason "not this week"', 'kairos reject pl_01h… --json'],
   );
 }

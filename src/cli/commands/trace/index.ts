@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg, opt } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 
@@ -10,7 +11,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
     trace
       .command('push')
       .description('save traces from a file or stdin (a JSON array, one object, or NDJSON), all or nothing')
-      .argument('[file]', 'JSON or NDJSON file; - (or nothing, on a pipe) reads stdin')
+      .addArgument(arg('[file]', 'JSON or NDJSON file; - (or nothing, on a pipe) reads stdin', 'file'))
       .action(lazy(ctx, () => import('./push.js'))),
     [
       `echo '{"type":"observation","task_id":"health","content":"Slept 8 hours"}' | kairos trace push -`,
@@ -24,7 +25,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .description('list traces, oldest first, filtered by task, tag, type and time')
       .option('--task <task_id>', 'only this task')
       .option('--tag <tempo_tag>', 'only this tempo tag (@morning, 25m …)')
-      .option('--type <type>', `only this type: ${TYPES}`)
+      .addOption(opt('--type <type>', `only this type: ${TYPES}`, { values: () => import('../../../contracts/memory.js').then((m) => m.TRACE_TYPES) }))
       .option('--since <iso>', 'from this instant (inclusive)')
       .option('--until <iso>', 'up to this instant (inclusive)')
       .option('--limit <n>', 'traces per page (1–1000, default 100)', intArg('--limit', 1))
@@ -39,26 +40,26 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
     trace
       .command('show')
       .description('print one trace')
-      .argument('<uid>', 'trace uid')
-      .action(lazy(ctx, () => import('./show.js'), { ids: 'trace' })),
+      .addArgument(arg('<uid>', 'trace uid', { id: 'trace' }))
+      .action(lazy(ctx, () => import('./show.js'))),
     ['kairos trace show tr_01hx…', 'kairos trace show my-note-1 --json'],
   );
   examples(
     trace
       .command('edit')
       .description('change a trace; without --set, opens $EDITOR on its JSON (concurrent edits are refused, not lost)')
-      .argument('<uid>', 'trace uid')
+      .addArgument(arg('<uid>', 'trace uid', { id: 'trace' }))
       .option('--set <key=value>', 'set a field (repeatable); value null clears an optional field', collect, [])
       .option('--expected-version <n>', 'refuse unless the trace is at this version', intArg('--expected-version', 1))
-      .action(lazy(ctx, () => import('./edit.js'), { ids: 'trace' })),
+      .action(lazy(ctx, () => import('./edit.js'))),
     ['kairos trace edit tr_01hx… --set importance=5 --set tempo_tag=@morning', 'kairos trace edit my-note-1', 'EDITOR=nano kairos trace edit my-note-1'],
   );
   examples(
     trace
       .command('history')
       .description('every version of a trace with a diff')
-      .argument('<uid>', 'trace uid')
-      .action(lazy(ctx, () => import('./history.js'), { ids: 'trace' })),
+      .addArgument(arg('<uid>', 'trace uid', { id: 'trace' }))
+      .action(lazy(ctx, () => import('./history.js'))),
     ['kairos trace history tr_01hx…', 'kairos trace history my-note-1 --json | jq ".versions[].patch"'],
   );
   examples(
@@ -66,8 +67,12 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .command('search')
       .description('full-text search (stemming, prefixes, typos), best first')
       .argument('<query...>', 'words to look for')
-      .option('--mode <mode>', 'keyword|semantic|hybrid (default hybrid: words and meaning together)')
-      .option('--type <type>', `only this type: ${TYPES}`)
+      .addOption(
+        opt('--mode <mode>', 'keyword|semantic|hybrid (default hybrid: words and meaning together)', {
+          values: () => import('../../../contracts/memory.js').then((m) => m.SEARCH_MODES),
+        }),
+      )
+      .addOption(opt('--type <type>', `only this type: ${TYPES}`, { values: () => import('../../../contracts/memory.js').then((m) => m.TRACE_TYPES) }))
       .option('--tag <tempo_tag>', 'only this tempo tag')
       .option('--task <task_id>', 'only this task')
       .option('--limit <n>', 'at most this many results (1–100, default 20)', intArg('--limit', 1))

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { opt } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { collect, lazy, type ProgramContext } from '../../kit.js';
 
@@ -17,7 +18,7 @@ export function registerUser(program: Command, ctx: ProgramContext): void {
       .description('change display name, email, time zone or preferences')
       .option('--name <display_name>', 'display name')
       .option('--email <email>', 'email address')
-      .option('--tz <zone>', 'IANA time zone, e.g. Europe/Berlin')
+      .addOption(opt('--tz <zone>', 'IANA time zone, e.g. Europe/Berlin', { values: () => Intl.supportedValuesOf('timeZone') }))
       .option('--set <key=value>', 'a preference (repeatable; value parsed as JSON when it can be)', collect, [])
       .option('--current', 'send your current password (needed to change --email with a login token instead of an admin key)')
       .option('--password-stdin', 'with --current: read the current password from stdin instead of prompting')
