@@ -6,7 +6,7 @@ import { type BearerProxy, startBearerProxy } from '../helpers/bearer-proxy.js';
 import { browse } from '../helpers/browser.js';
 import { BIN, cleanEnv, cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 import { startAuthServer, type TestAuthServer } from '../helpers/oauth-server.js';
-import { HAS_RADICALE, type Radicale, startRadicale } from '../helpers/radicale.js';
+import { HAS_RADICALE, type Radicale, startRadicale, vevent } from '../helpers/radicale.js';
 
 /**
  * A CalDAV account that signs in with an OAuth provider, end to end on loopback: the provider is
@@ -25,22 +25,6 @@ let rad: Radicale;
 let as: TestAuthServer;
 let proxy: BearerProxy;
 let team: string;
-
-const vevent = (uid: string, summary: string, start: string) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//phone//EN',
-    'BEGIN:VEVENT',
-    `UID:${uid}`,
-    'DTSTAMP:20250101T000000Z',
-    `DTSTART:${start}`,
-    'DURATION:PT1H',
-    `SUMMARY:${summary}`,
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
 
 const cal = (args: string[]) => runCli(['cal', ...args], { env: cliEnv(d) });
 const grant = () => JSON.parse(readFileSync(join(d.home, 'oauth', 'prov.json'), 'utf8')).grant as { access_token: string; refresh_token: string };

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useDaemon } from '../helpers/daemon.js';
-import { HAS_RADICALE, type Radicale, startDavProxy, startRadicale } from '../helpers/radicale.js';
+import { HAS_RADICALE, type Radicale, startDavProxy, startRadicale, vevent } from '../helpers/radicale.js';
 
 /**
  * Two-way CalDAV sync against a real Radicale (htpasswd auth, loopback port 0), reached through a
@@ -17,23 +17,6 @@ const d = useDaemon();
 let rad: Radicale;
 let proxy: Awaited<ReturnType<typeof startDavProxy>>;
 let work: string;
-
-const vevent = (uid: string, summary: string, start = '20310601T100000Z', extra: string[] = []) =>
-  [
-    'BEGIN:VCALENDAR',
-    'VERSION:2.0',
-    'PRODID:-//other client//EN',
-    'BEGIN:VEVENT',
-    `UID:${uid}`,
-    'DTSTAMP:20250101T000000Z',
-    `DTSTART:${start}`,
-    'DURATION:PT1H',
-    `SUMMARY:${summary}`,
-    ...extra,
-    'END:VEVENT',
-    'END:VCALENDAR',
-    '',
-  ].join('\r\n');
 
 const run = async (name = 'work') => {
   const r = await d.api('POST', `/calendar/sync/run?name=${name}`);

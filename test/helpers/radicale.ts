@@ -137,3 +137,21 @@ export async function startDavProxy(target: string) {
       }),
   };
 }
+
+/** A calendar object as another CalDAV client would PUT it: one VEVENT of an hour. */
+export const vevent = (uid: string, summary: string, start = '20310601T100000Z', extra: string[] = []) =>
+  [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//other client//EN',
+    'BEGIN:VEVENT',
+    `UID:${uid}`,
+    'DTSTAMP:20250101T000000Z',
+    `DTSTART:${start}`,
+    'DURATION:PT1H',
+    `SUMMARY:${summary}`,
+    ...extra,
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');

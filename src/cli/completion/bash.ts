@@ -1,4 +1,4 @@
-import { type NodeSpec, optionCases, repeatable, shq } from './render.js';
+import { type NodeSpec, optvalFunction, repeatable, shq } from './render.js';
 
 /**
  * The bash script: `_kairos_node` knows each command's words, `_kairos_optval` what each option's
@@ -21,12 +21,7 @@ export function bashScript(nodes: NodeSpec[], header: string): string {
     ...node,
     '  esac',
     '}',
-    '_kairos_optval() {',
-    '  case "$1|$2" in',
-    ...optionCases(nodes).map(([keys, code]) => `    ${keys.map(shq).join('|')}) REPLY=${shq(code)} ;;`),
-    '    *) REPLY= ;;',
-    '  esac',
-    '}',
+    ...optvalFunction(nodes),
     '_kairos_values() {',
     "  local IFS=$'\\n' line",
     '  case "$1" in',

@@ -23,5 +23,20 @@ export function optionCases(nodes: NodeSpec[]): [string[], ValueCode][] {
   return [...byCode].map(([code, keys]) => [keys, code]);
 }
 
+/**
+ * The scripts' `_kairos_optval PATH OPTION` (bash and zsh alike): sets REPLY to what the option's
+ * value completes to, or to nothing for a flag.
+ */
+export function optvalFunction(nodes: NodeSpec[]): string[] {
+  return [
+    '_kairos_optval() {',
+    '  case "$1|$2" in',
+    ...optionCases(nodes).map(([keys, code]) => `    ${keys.map(shq).join('|')}) REPLY=${shq(code)} ;;`),
+    '    *) REPLY= ;;',
+    '  esac',
+    '}',
+  ];
+}
+
 /** The spellings of a command's options that may be given again: every other one is offered once. */
 export const repeatable = (n: NodeSpec) => n.options.filter((o) => o.repeatable).flatMap((o) => o.names);

@@ -1,4 +1,4 @@
-import { type NodeSpec, optionCases, repeatable, shq } from './render.js';
+import { type NodeSpec, optvalFunction, repeatable, shq } from './render.js';
 
 /** `name:description` for _describe (a colon in the name is escaped). */
 const described = (name: string, description: string) => shq(`${name.replace(/:/g, '\\:')}:${description}`);
@@ -27,12 +27,7 @@ export function zshScript(nodes: NodeSpec[], header: string): string {
     ...node,
     '  esac',
     '}',
-    '_kairos_optval() {',
-    '  case "$1|$2" in',
-    ...optionCases(nodes).map(([keys, code]) => `    ${keys.map(shq).join('|')}) REPLY=${shq(code)} ;;`),
-    '    *) REPLY= ;;',
-    '  esac',
-    '}',
+    ...optvalFunction(nodes),
     '_kairos_values() {',
     '  local -a found',
     '  local line',
