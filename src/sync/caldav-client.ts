@@ -1,4 +1,4 @@
-import { calendarMultiGet, createObject, type DAVResponse, deleteObject, propfind, syncCollection, updateObject } from 'tsdav';
+import type { DAVResponse } from 'tsdav';
 import {
   type CalDavConnector,
   type CalDavCredentials,
@@ -28,6 +28,8 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
   const batch = opts.batch ?? 100;
   return {
     async open(url: string, creds: CalDavCredentials): Promise<CalDavSession> {
+      // tsdav loads at the first sync, not at every start of the daemon.
+      const { calendarMultiGet, createObject, deleteObject, propfind, syncCollection, updateObject } = await import('tsdav');
       const base = url.endsWith('/') ? url : `${url}/`;
       const bearer = 'provider' in creds ? creds : undefined;
       const basic = 'password' in creds ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : '';

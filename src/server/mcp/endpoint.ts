@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Context, Next } from 'koa';
 import type { Principal } from '../../domain/principal.js';
 import { AppError, badRequest } from '../../errors.js';
-import { createMcpServer } from '../../mcp/server.js';
 import { bearerOf, resolvePrincipal } from '../auth.js';
 import { isLocalOrigin } from '../middleware/cors.js';
 import type { RateLimiter } from '../middleware/rate-limit.js';
@@ -71,6 +70,11 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: unk
 
   async function open(principal: Principal): Promise<Session> {
     makeRoom();
+    // The MCP SDK loads at the first session, not at every start of the daemon (~0.3 s here).
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      import('../../mcp/server.js'),
+    ]);
     const port = inProcessPort(routes, services, openapi, principal);
     const changes = (fn: (c: { type: string; data: unknown }) => void) => services.bus.subscribe((ev) => ev.user_id === principal.userId && fn(ev));
     const { server, close } = await createMcpServer(port, { version: services.version, changes });
