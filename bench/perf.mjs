@@ -460,9 +460,8 @@ export async function run() {
   ])
     writeFileSync(join(RESULTS, name), text);
   // In the house format, so that the results can be committed as they are (biome ci checks bench/).
-  spawnSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', join(RESULTS, 'latest.json'), join(RESULTS, `perf-${stamp}.json`)], {
-    stdio: 'ignore',
-  });
+  const written = ['latest.json', 'latest.md', `perf-${stamp}.json`, `perf-${stamp}.md`].map((f) => join(RESULTS, f));
+  spawnSync(join(ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', ...written], { stdio: 'ignore' });
   console.log(md);
   return [];
 }
