@@ -66,7 +66,11 @@ export interface Config {
 export const DEFAULT_PORT = 7340;
 export const DEFAULT_HOST = '127.0.0.1';
 
-export async function readConfigFile(path: string): Promise<ConfigFile> {
+/**
+ * config.json as a plain object ({} when absent); a file that is not a JSON object is refused,
+ * naming it (the daemon's start and `kairos config` read it the same way).
+ */
+export async function readConfigObject(path: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -78,8 +82,14 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
   try {
     raw = JSON.parse(text);
   } catch {
-    throw configInvalid(`${path} is not valid JSON.`);
+    throw configInvalid(`${path} is not valid JSON: fix or remove it, then try again.`);
   }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw configInvalid(`${path} does not hold a JSON object: fix or remove it.`);
+  return raw as Record<string, unknown>;
+}
+
+export async function readConfigFile(path: string): Promise<ConfigFile> {
+  const raw = await readConfigObject(path);
   const parsed = ConfigFile.safeParse(raw);
   if (!parsed.success) {
     const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');

@@ -1,7 +1,7 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
-import { type Config, ConfigFile, resolveConfig } from '../../../config/config.js';
+import { type Config, ConfigFile, readConfigObject, resolveConfig } from '../../../config/config.js';
 import { DIR_MODE, FILE_MODE } from '../../../config/paths.js';
 import { AppError } from '../../../errors.js';
 import { usage } from '../../kit.js';
@@ -86,24 +86,8 @@ export function setting(key: string): Setting {
 
 const invalid = (message: string) => new AppError(422, 'config_invalid', message);
 
-/** config.json as a plain object ({} when absent); a file that is not a JSON object is refused, naming it. */
-export async function readRaw(path: string): Promise<Record<string, unknown>> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
-    throw e;
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw invalid(`${path} is not valid JSON: fix or remove it, then try again.`);
-  }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw invalid(`${path} does not hold a JSON object: fix or remove it.`);
-  return raw as Record<string, unknown>;
-}
+/** config.json as a plain object ({} when absent). */
+export const readRaw = readConfigObject;
 
 /**
  * The file validated by the daemon's own schema, each problem said of its key with what it takes.
