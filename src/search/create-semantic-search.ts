@@ -18,7 +18,7 @@ export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 
     log: deps.log,
     // Loaded just after the daemon listens (its files take tens of ms to decode and grow the
     // start otherwise); the converters of a first start die with a daemon killed at any moment
-    // (workers/child-lifeline.ts).
+    // (platform/child-lifeline.ts).
     lazy: true,
   });
   // Persisted beside the store: a start reads it instead of embedding every trace again.

@@ -34,7 +34,7 @@ const converter = (home: string): ProcInfo | undefined => processesOfHome(home).
 /**
  * Start a daemon and return its converter as soon as it shows: looked for every 10 ms, so a kill
  * that follows lands in the converter's first moments, while its modules still load (issue 17:
- * a converter killed then outlived the daemon; workers/child-lifeline.ts).
+ * a converter killed then outlived the daemon; platform/child-lifeline.ts).
  */
 async function startPreparing(env: Record<string, string>): Promise<ProcInfo> {
   const start = await runCli(['daemon', 'start'], { env });

@@ -34,8 +34,8 @@ import {
 const ROOT = join(SHARED, 'fixtures/ics/external');
 const FILES = HAS_SHARED ? corpusFiles(ROOT) : [];
 const KNOWN: Record<string, string> = JSON.parse(readFileSync(join(import.meta.dirname, 'ics-known-differences.json'), 'utf8'));
-/** The compiled import worker (tests run src/; a worker thread needs JavaScript, built by globalSetup). */
-const WORKER = new URL('../../dist/domain/calendar/import-worker.js', import.meta.url);
+/** The compiled import child (tests run src/; a child process needs JavaScript, built by globalSetup). */
+const CHILD = new URL('../../dist/domain/calendar/import-child.js', import.meta.url);
 
 /** Every export of the run, validated together at the end (one python start, not 240). */
 const exportsDir = HAS_SHARED ? mkdtempSync(join(tmpdir(), 'kairos-ics-conformance-')) : '';
@@ -51,7 +51,7 @@ beforeAll(async () => {
   if (!HAS_SHARED) return;
   [first, second] = await Promise.all([startApp(), startApp()]);
   // Large files go to the worker thread as in the daemon; its default URL points beside src/.
-  for (const app of [first, second]) Object.assign(app.services.calendar, { reader: new ImportReader({ workerUrl: WORKER }) });
+  for (const app of [first, second]) Object.assign(app.services.calendar, { reader: new ImportReader({ childUrl: CHILD }) });
 }, 60_000);
 
 afterAll(async () => {

@@ -11,7 +11,7 @@ import { availableParallelism, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectors, encodeWordVectors } from '../vectors/word-vectors-file.js';
-import { dieWithParent, reportProgress } from './child-lifeline.js';
+import { dieWithParent, reportProgress } from '../../platform/child-lifeline.js';
 
 dieWithParent();
 const [input, source, out] = process.argv.slice(2);

@@ -5,7 +5,7 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { buildWordVectors } from '../vectors/build-word-vectors.js';
 import { encodeWordVectors } from '../vectors/word-vectors-file.js';
-import { dieWithParent } from './child-lifeline.js';
+import { dieWithParent } from '../../platform/child-lifeline.js';
 
 dieWithParent();
 const [input, source, out] = process.argv.slice(2);

@@ -10,11 +10,11 @@ import { ImportReader } from '../../../../src/domain/calendar/import-reader.js';
 import { AppError } from '../../../../src/errors.js';
 
 /**
- * The reader of .ics imports (issue 14): large files are read in a worker thread, bounded in time
- * and heap, and whatever ends the worker is a clear error, never a crash. The worker is the
- * compiled one (tests run src/, a worker thread needs JavaScript): `npm run build` first.
+ * The reader of .ics imports (issue 14): large files are read in a child process, bounded in time
+ * and heap, and whatever ends the child is a clear error, never a crash. The child is the
+ * compiled one (tests run src/, a child process needs JavaScript): `npm run build` first.
  */
-const WORKER = new URL('../../../../dist/domain/calendar/import-worker.js', import.meta.url);
+const CHILD = new URL('../../../../dist/domain/calendar/import-child.js', import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'kairos-reader-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -28,12 +28,12 @@ const refusal = async (p: Promise<unknown>): Promise<AppError> => {
 };
 
 describe('ImportReader', () => {
-  it('reads a large file in its worker exactly as the same checks read it in place', async () => {
+  it('reads a large file in its child process exactly as the same checks read it in place', async () => {
     const ics = makeIcs(400);
-    const reader = new ImportReader({ inlineMaxChars: 1000, workerUrl: WORKER });
-    const viaWorker = await reader.read(ics, 'Europe/Berlin');
-    expect(viaWorker.checked).toHaveLength(400);
-    expect(viaWorker).toEqual(prepareImport(ics, 'Europe/Berlin'));
+    const reader = new ImportReader({ inlineMaxChars: 1000, childUrl: CHILD });
+    const viaChild = await reader.read(ics, 'Europe/Berlin');
+    expect(viaChild.checked).toHaveLength(400);
+    expect(viaChild).toEqual(prepareImport(ics, 'Europe/Berlin'));
   }, 60_000);
 
   it('hands over any text whole: characters outside the BMP across the parts it is sent in', async () => {
@@ -57,43 +57,43 @@ describe('ImportReader', () => {
     ].join('\r\n');
     const shifted = ics.replace(`X-PAD:`, `X-PAD:${'y'.repeat(51)}`);
     for (const text of [ics, shifted]) {
-      const r = await new ImportReader({ inlineMaxChars: 1000, workerUrl: WORKER }).read(text, 'UTC');
+      const r = await new ImportReader({ inlineMaxChars: 1000, childUrl: CHILD }).read(text, 'UTC');
       expect(r.checked[0]?.core.title).toBe(title);
     }
   }, 60_000);
 
-  it('reads a small file in place, without a worker', async () => {
-    const reader = new ImportReader({ workerUrl: new URL('file:///nonexistent/worker.js') });
+  it('reads a small file in place, without a child', async () => {
+    const reader = new ImportReader({ childUrl: new URL('file:///nonexistent/child.js') });
     expect((await reader.read(makeIcs(5), 'UTC')).checked).toHaveLength(5);
   });
 
-  it('stops a worker that runs past its time: 422 naming import_parse_ms', async () => {
-    const reader = new ImportReader({ inlineMaxChars: 1000, timeoutMs: 50, workerUrl: WORKER });
+  it('stops a child that runs past its time: 422 naming import_parse_ms', async () => {
+    const reader = new ImportReader({ inlineMaxChars: 1000, timeoutMs: 50, childUrl: CHILD });
     const e = await refusal(reader.read(makeIcs(5000), 'UTC'));
     expect(e.status).toBe(422);
     expect(e.details?.[0]).toMatchObject({ limit: 'import_parse_ms' });
     expect(e.message).toMatch(/import_parse_ms/);
   }, 60_000);
 
-  it('stops a worker that outgrows its heap: 422 naming import_parse_memory_mb', async () => {
-    const reader = new ImportReader({ inlineMaxChars: 1000, memoryMb: 16, workerUrl: WORKER });
+  it('stops a child that outgrows its heap: 422 naming import_parse_memory_mb', async () => {
+    const reader = new ImportReader({ inlineMaxChars: 1000, memoryMb: 16, childUrl: CHILD });
     const e = await refusal(reader.read(makeIcs(20_000), 'UTC'));
     expect(e.status).toBe(422);
     expect(e.details?.[0]).toMatchObject({ limit: 'import_parse_memory_mb' });
   }, 120_000);
 
-  it('a worker that throws or exits early is a 500 import_failed, and the next import still works', async () => {
+  it('a child that throws or exits early is a 500 import_failed, and the next import still works', async () => {
     const throwing = join(dir, 'throws.mjs');
     writeFileSync(throwing, "throw new Error('boom');\n");
     const exiting = join(dir, 'exits.mjs');
     writeFileSync(exiting, 'process.exit(3);\n');
     for (const file of [throwing, exiting]) {
-      const e = await refusal(new ImportReader({ inlineMaxChars: 1000, workerUrl: pathToFileURL(file) }).read(makeIcs(100), 'UTC'));
+      const e = await refusal(new ImportReader({ inlineMaxChars: 1000, childUrl: pathToFileURL(file) }).read(makeIcs(100), 'UTC'));
       expect(e.status).toBe(500);
       expect(e.code).toBe('import_failed');
       expect(e.expose).toBe(true);
     }
-    const reader = new ImportReader({ inlineMaxChars: 1000, maxWorkers: 1, workerUrl: WORKER });
+    const reader = new ImportReader({ inlineMaxChars: 1000, maxChildren: 1, childUrl: CHILD });
     const [a, b] = await Promise.all([reader.read(makeIcs(100), 'UTC'), reader.read(makeIcs(50), 'UTC')]);
     expect([a.checked.length, b.checked.length]).toEqual([100, 50]);
   }, 60_000);

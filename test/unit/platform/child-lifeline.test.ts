@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 // also when the daemon went before the child's own code ran (issue 17: the lazy model start
 // spawns the converter just after listening; a daemon SIGKILLed in the child's first moments
 // left it working for minutes, because Node had already set process.channel to null).
-const lifeline = pathToFileURL(join(import.meta.dirname, '..', '..', '..', '..', 'dist', 'search', 'workers', 'child-lifeline.js')).href;
+const lifeline = pathToFileURL(join(import.meta.dirname, '..', '..', '..', 'dist', 'platform', 'child-lifeline.js')).href;
 const dir = mkdtempSync(join(tmpdir(), 'kairos-lifeline-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

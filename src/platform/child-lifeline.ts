@@ -1,5 +1,5 @@
 /**
- * For the converter children of the daemon: exit when the parent goes away. The parent spawns
+ * For the children of the daemon (the search model's converters, the reader of a large import): exit when the parent goes away. The parent spawns
  * them with an IPC channel; the channel closes when the parent exits or is killed (even with
  * SIGKILL), and minutes of CPU for nobody would follow. Without a channel (run by hand) nothing
  * changes.
@@ -11,12 +11,13 @@
  * this ran — the child took itself for one run by hand and worked on for minutes (issue 17).
  * `process.send` stays a function after the disconnect and is undefined without a channel.
  */
-export function dieWithParent(): void {
+export function dieWithParent(opts: { serve?: boolean } = {}): void {
   if (typeof process.send !== 'function') return;
   if (!process.connected) process.exit(1);
   process.on('disconnect', () => process.exit(1));
-  // The channel alone must not keep the child alive once its work is done.
-  process.channel?.unref();
+  // The channel alone must not keep a converter alive once its work is done; a child that
+  // `serve`s works on its parent's messages, so the channel is what keeps it alive.
+  if (!opts.serve) process.channel?.unref();
 }
 
 /** Tell the parent how far the work is (0..1), when it listens. */
