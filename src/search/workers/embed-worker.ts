@@ -34,7 +34,7 @@ function scriptUrl(): URL {
  * gets a new thread). Batches are answered in the order they were sent. A thread that dies is
  * started again and every unanswered batch sent again, in order; after MAX_CRASHES deaths in a
  * row every waiting batch is refused (the caller embeds on its own thread from then on). The
- * thread does not keep the process alive.
+ * thread keeps the process alive only while it owes an answer.
  */
 export class EmbedWorker {
   private worker?: Worker;
@@ -68,13 +68,18 @@ export class EmbedWorker {
 
   private post(id: number, texts: string[]): void {
     const msg: EmbedRequest = { id, texts };
-    this.thread().postMessage(msg);
+    const w = this.thread();
+    // Ref'd while it owes an answer (a process awaiting one must not exit), unref'd when idle.
+    w.ref();
+    w.postMessage(msg);
   }
 
   private thread(): Worker {
     if (this.worker) return this.worker;
     const { words, sentence } = this.embedder.tables;
-    const w = new Worker(scriptUrl(), { workerData: { words, sentence } });
+    // A small young generation: the thread's garbage is a batch's texts and vectors; the default
+    // (as large as the main thread's) made the daemon's RSS tens of MB larger under writes.
+    const w = new Worker(scriptUrl(), { workerData: { words, sentence }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
     w.on('message', (m: EmbedReply) => this.answer(m));
     w.on('error', (e) => this.died(w, e));
     w.on('exit', (code) => this.died(w, new Error(`the embedding thread exited with code ${code}`)));
@@ -89,6 +94,7 @@ export class EmbedWorker {
     if (!job) return;
     this.waiting.delete(id);
     this.crashes = 0;
+    if (!this.waiting.size) this.worker?.unref();
     const dims = this.embedder.dims;
     job.resolve(job.texts.map((_, i) => (known[i] ? vectors.subarray(i * dims, (i + 1) * dims) : null)));
   }
