@@ -18,6 +18,11 @@ export interface EmbedReply {
 
 /** A thread that dies this many times in a row, without answering in between, is given up. */
 const MAX_CRASHES = 3;
+/**
+ * A thread with nothing to do for this long is stopped (its isolate and word lookup are ~30 MB of
+ * the daemon's RSS); the next batch starts another, which costs that batch a few hundred ms.
+ */
+const IDLE_MS = 30_000;
 
 /**
  * The thread's script. Built, it sits beside this file; run from src/ (the unit tests), the
@@ -34,7 +39,7 @@ function scriptUrl(): URL {
  * gets a new thread). Batches are answered in the order they were sent. A thread that dies is
  * started again and every unanswered batch sent again, in order; after MAX_CRASHES deaths in a
  * row every waiting batch is refused (the caller embeds on its own thread from then on). The
- * thread keeps the process alive only while it owes an answer.
+ * thread keeps the process alive only while it owes an answer, and stops after IDLE_MS without work.
  */
 export class EmbedWorker {
   private worker?: Worker;
@@ -42,13 +47,20 @@ export class EmbedWorker {
   private readonly waiting = new Map<number, { texts: string[]; resolve: (v: (Float32Array | null)[]) => void; reject: (e: Error) => void }>();
   private crashes = 0;
   private closed = false;
+  private idleTimer?: NodeJS.Timeout;
   /** Set once the thread was given up: every later batch is refused at once. */
   failed?: Error;
 
   constructor(
     private readonly embedder: BuiltinEmbedder,
     private readonly log?: (msg: string, extra?: Record<string, unknown>) => void,
+    private readonly idleMs = IDLE_MS,
   ) {}
+
+  /** A thread is up (started and not stopped for idleness). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** Batches sent and not answered yet. */
   get pending(): number {
@@ -69,6 +81,7 @@ export class EmbedWorker {
   private post(id: number, texts: string[]): void {
     const msg: EmbedRequest = { id, texts };
     const w = this.thread();
+    clearTimeout(this.idleTimer);
     // Ref'd while it owes an answer (a process awaiting one must not exit), unref'd when idle.
     w.ref();
     w.postMessage(msg);
@@ -94,9 +107,21 @@ export class EmbedWorker {
     if (!job) return;
     this.waiting.delete(id);
     this.crashes = 0;
-    if (!this.waiting.size) this.worker?.unref();
+    if (!this.waiting.size) {
+      this.worker?.unref();
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => this.stopIdle(), this.idleMs).unref();
+    }
     const dims = this.embedder.dims;
     job.resolve(job.texts.map((_, i) => (known[i] ? vectors.subarray(i * dims, (i + 1) * dims) : null)));
+  }
+
+  private stopIdle(): void {
+    const w = this.worker;
+    if (!w || this.waiting.size) return;
+    // Not a death: the exit handler sees another (or no) thread and ignores it.
+    this.worker = undefined;
+    void w.terminate();
   }
 
   /** A thread that died (or failed to start): start another and send it what is still unanswered, in order. */
@@ -119,6 +144,7 @@ export class EmbedWorker {
   /** Stop the thread (unanswered batches are refused). Tests also use it to kill the thread mid-batch. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.idleTimer);
     const w = this.worker;
     this.worker = undefined;
     const jobs = [...this.waiting.values()];

@@ -120,3 +120,21 @@ describe('the embedding thread', () => {
     await x.close();
   }, 60_000);
 });
+
+describe('EmbedWorker', () => {
+  it('stops when idle and starts again for the next batch, with the same vectors', async () => {
+    const model = new BuiltinModel({ cacheDirs: [SHIPPED_MODEL_DIR] });
+    const embedder = (await model.complete)!;
+    const w = new EmbedWorker(embedder, undefined, 200);
+    const texts = ['doctor appointment about back pain', 'zzqx', 'fixing my bike'];
+    const first = await w.embed(texts);
+    expect(first.map((v) => v && Array.from(v))).toEqual(texts.map((t) => embedder.embed(t) && Array.from(embedder.embed(t)!)));
+    expect(first[1]).toBeNull();
+    expect(w.running).toBe(true);
+    await new Promise((ok) => setTimeout(ok, 600));
+    expect(w.running).toBe(false);
+    expect((await w.embed(texts)).map((v) => v && Array.from(v))).toEqual(first.map((v) => v && Array.from(v)));
+    await w.close();
+    await model.close();
+  }, 60_000);
+});
