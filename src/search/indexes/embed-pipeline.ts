@@ -82,7 +82,7 @@ export class EmbedPipeline<T> {
 
   /** Resolves once every job added before the call was applied (sends what waits at once). */
   async settled(): Promise<void> {
-    this.flush();
+    this.flush(true);
     while (this.size) {
       this.applyReady(Infinity, Infinity);
       if (!this.size) break;
@@ -108,8 +108,14 @@ export class EmbedPipeline<T> {
     setImmediate(() => this.flush());
   }
 
-  private flush(): void {
+  /**
+   * Send what waits. While a batch is out, writes gather for the next one (sent when it is back):
+   * under a stream of single writes a message per write cost the event loop about as much as
+   * embedding them. A query's settle sends at once (`now`).
+   */
+  private flush(now = false): void {
     this.flushing = false;
+    if (!now && this.inFlight) return;
     while (this.outgoing.length) {
       const batch = this.outgoing.splice(0, BATCH);
       const gen = this.generation;
@@ -134,6 +140,7 @@ export class EmbedPipeline<T> {
     // Refused (the thread failed for good): embedded here, in the same order.
     batch.forEach((job, i) => this.ready.push({ job, vector: vectors ? vectors[i]! : this.inline(job.text) }));
     this.scheduleApply();
+    if (this.outgoing.length && !this.inFlight) this.flush();
   }
 
   private scheduleApply(): void {
