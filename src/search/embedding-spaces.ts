@@ -1,6 +1,7 @@
 import type { StoredTrace } from '../contracts/memory.js';
 import type { Store } from '../store/store.js';
 import { IndexBacklog } from './indexes/backlog.js';
+import { type EmbedJob, EmbedPipeline } from './indexes/embed-pipeline.js';
 import { textHash, VECTORS_REVISION, type VectorFileHeader, type VectorFileRows } from './indexes/vector-file.js';
 import { VectorIndex } from './indexes/vector-index.js';
 import { PersistedVectors } from './indexes/vector-persistence.js';
@@ -8,6 +9,7 @@ import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
 import { type OpenAIEmbeddings, PROVIDER_BATCH } from './providers/openai-embeddings.js';
 import { traceText } from './text/trace-text.js';
+import { EmbedWorker } from './workers/embed-worker.js';
 
 /** Follow every committed trace write (puts and deletes) of the store. */
 function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid: string) => void): () => void {
@@ -30,6 +32,8 @@ export interface BuiltinSpaceOptions {
   /** Where the vectors are persisted between starts (none: every start embeds every trace). */
   file?: string;
   log?: Log;
+  /** Embed on this thread instead of the embedding thread (the thread is the default). */
+  inline?: boolean;
 }
 
 /**
@@ -72,6 +76,18 @@ export class BuiltinSpace {
   private closed = false;
   /** The current fill is over (its log line written, its rows saved). */
   private fillOver = true;
+  /** The embedding thread of the current embedder, started at its first batch. */
+  private worker?: EmbedWorker;
+  /**
+   * Writes being embedded on that thread and applied back a slice per turn: the backlog only
+   * records writes, the pipeline turns them into rows, so a write costs the event loop its density
+   * measurement and the placing of its row, not its embedding.
+   */
+  private readonly pipeline = new EmbedPipeline<StoredTrace>(
+    () => this.thread(),
+    (text) => this.current?.embedder.embed(text) ?? null,
+    (job, vector) => this.place(job, vector),
+  );
 
   constructor(
     private readonly store: Store,
@@ -86,6 +102,10 @@ export class BuiltinSpace {
     );
     model.onReady((embedder) => {
       this.current = { index: new VectorIndex(embedder.dims), embedder };
+      // Another embedder: what the old one's thread was doing is for an index that is gone.
+      this.pipeline.reset();
+      void this.worker?.close();
+      this.worker = undefined;
       if (!this.persisted) return this.fill(undefined);
       const loading: { done: Promise<void> } = { done: Promise.resolve() };
       this.loading = loading;
@@ -118,11 +138,24 @@ export class BuiltinSpace {
     this.afterFill();
   }
 
+  /** The embedding thread, once started (tests kill it to check that it is restarted). */
+  get embeddingThread(): EmbedWorker | undefined {
+    return this.worker;
+  }
+
+  private thread(): EmbedWorker | undefined {
+    const cur = this.current;
+    if (!cur || this.opts.inline || this.stopped) return undefined;
+    this.worker ??= new EmbedWorker(cur.embedder, this.opts.log);
+    return this.worker;
+  }
+
   private take(uid: string, t: StoredTrace | null, fromFill: boolean): void {
     const cur = this.current;
     if (!cur) return;
     this.changed++;
     if (!t) {
+      this.pipeline.forget(uid);
       cur.index.remove(uid);
       return;
     }
@@ -131,13 +164,30 @@ export class BuiltinSpace {
     if (fromFill && this.reuse) {
       const r = this.reuse.get(uid);
       if (r && r.userId === t.user_id && r.tag === tag) {
+        this.pipeline.forget(uid);
         cur.index.loadRaw(r, t.task_id);
         this.changed--;
         this.fillStats.reused++;
         return;
       }
     }
-    const vector = cur.embedder.embed(text);
+    // An edit that left the text alone (importance, rating, links…): the row, its group and its
+    // density stand (the task is part of the text). Embedding and measuring it again was most of
+    // an edit's indexing, and the measuring grows with the store for rows of the density sample.
+    if (!fromFill && cur.index.holds(uid, t.user_id, tag)) {
+      this.pipeline.forget(uid);
+      this.changed--;
+      return;
+    }
+    this.pipeline.add({ uid, value: t, text, fromFill });
+  }
+
+  /** A write's vector is back from the embedding thread: its row goes into the index (with its density measured). */
+  private place(job: EmbedJob<StoredTrace>, vector: Float32Array | null): void {
+    const cur = this.current;
+    if (!cur) return;
+    const { uid, value: t, text, fromFill } = job;
+    const tag = textHash(text);
     if (!fromFill) {
       cur.index.upsert(uid, t.user_id, vector, t.task_id, tag);
       return;
@@ -163,7 +213,7 @@ export class BuiltinSpace {
       // While the fill goes on, look again a little later (no spinning turn after turn).
       // Ref'd turns: Node runs unref'd immediates only when something else wakes the loop, so the
       // measuring would wait for requests and then slow every one of them (issue 17, at 100k).
-      if (this.backlog.filling || this.loading) return void setTimeout(step, 50).unref();
+      if (this.backlog.filling || this.loading || this.pipeline.fillJobs) return void setTimeout(step, 50).unref();
       if (!this.fillOver) {
         this.fillOver = true;
         this.reuse = undefined;
@@ -186,7 +236,7 @@ export class BuiltinSpace {
     if (this.changed) void this.save();
     if (this.saveTimer) return;
     this.saveTimer = setInterval(() => {
-      if (this.changed && !this.backlog.filling && !this.loading && !this.measuring) void this.save();
+      if (this.changed && !this.backlog.filling && !this.pipeline.fillJobs && !this.loading && !this.measuring) void this.save();
     }, SAVE_EVERY_MS).unref();
   }
 
@@ -205,36 +255,51 @@ export class BuiltinSpace {
     // The measuring turns are ref'd: they must end for the process to exit.
     this.stopped = true;
     clearInterval(this.saveTimer);
-    if (!this.persisted || this.closed) return;
+    if (!this.persisted || this.closed) {
+      await this.worker?.close();
+      return;
+    }
     await this.persisted.idle();
     // Rows not measured yet are saved without a density: the next start measures them.
-    if (this.changed && this.current && !this.loading && !this.backlog.filling) {
+    if (this.changed && this.current && !this.loading && !this.backlog.filling && !this.pipeline.fillJobs) {
       this.backlog.settle();
+      await this.pipeline.settled();
       await this.save();
     }
     // Nothing is written after this (a measurement still under way ends without a save).
     this.closed = true;
+    await this.worker?.close();
   }
 
   /** Writes not embedded yet (while the persisted file is read: every stored trace). */
   get behind(): number {
-    return this.loading ? Math.max(this.backlog.size, this.store.count('traces')) : this.backlog.size;
+    const waiting = this.backlog.size + this.pipeline.size;
+    return this.loading ? Math.max(waiting, this.store.count('traces')) : waiting;
   }
 
   /** Resolves once at most `n` writes are left to embed. */
   async whenBelow(n: number): Promise<void> {
-    while (this.loading) await this.loading.done;
-    return this.backlog.whenBelow(n);
+    for (;;) {
+      while (this.loading) await this.loading.done;
+      if (this.behind <= n) return;
+      // The backlog hands its writes to the pipeline, which reports each batch sent and applied.
+      const progress = this.pipeline.progress();
+      await (this.backlog.size ? Promise.race([this.backlog.whenBelow(this.backlog.size - 1), progress]) : progress);
+    }
   }
 
-  /** Embed every write still waiting, now (a query does when `behind` is at most EMBED_IN_QUERY). */
-  settle(): void {
+  /**
+   * Embed every write still waiting, now (a query does when `behind` is at most EMBED_IN_QUERY):
+   * one round trip to the embedding thread, then their rows are placed.
+   */
+  async settle(): Promise<void> {
     if (this.loading) {
       // A memory small enough to embed now: no need to wait for the file.
       this.loading = undefined;
       this.fill(undefined);
     }
     this.backlog.settle();
+    await this.pipeline.settled();
     // A small memory's densities are measured here too, so it ranks at once as it will for good
     // (a large one's are measured in the background, a few ms at a time).
     const index = this.current?.index;
@@ -243,6 +308,19 @@ export class BuiltinSpace {
 
   get name(): string {
     return this.current?.embedder.model ?? MODEL_PACKAGE;
+  }
+
+  /** A query's unit vector by the current embedder, on its thread (one round trip) when that runs. */
+  async embedQuery(current: { embedder: BuiltinEmbedder }, text: string): Promise<Float32Array | null> {
+    const w = current === this.current ? this.thread() : undefined;
+    if (w && !w.failed) {
+      try {
+        return (await w.embed([text]))[0]!;
+      } catch {
+        // The thread failed for good meanwhile: embedded here.
+      }
+    }
+    return current.embedder.embed(text);
   }
 }
 

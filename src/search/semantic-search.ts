@@ -69,7 +69,7 @@ export class SemanticSearch implements SemanticSearchPort {
       behind = this.builtin.behind;
     }
     const filling = behind > EMBED_IN_QUERY;
-    if (!filling) this.builtin.settle();
+    if (!filling) await this.builtin.settle();
     const current = this.builtin.current;
     const info: EmbeddingsInfo = {
       provider: 'builtin',
@@ -89,8 +89,8 @@ export class SemanticSearch implements SemanticSearchPort {
         : 'the built-in embedding model is being prepared (first start only; under a minute)';
       return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
     }
-    const { index, embedder } = current;
-    const vector = embedder.embed(query);
+    const { index } = current;
+    const vector = await this.builtin.embedQuery(current, query);
     if (!vector) return { available: true, hits: [], similarity: () => undefined, info };
     return { available: true, hits: index.search(userId, vector, k, accept), similarity: (uid) => index.similarity(uid, vector), info };
   }

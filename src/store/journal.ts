@@ -64,6 +64,8 @@ export class Journal {
   private writing?: Promise<void>;
   /** Bytes of records made durable since this journal was opened (the store's snapshot policy reads it). */
   bytesWritten = 0;
+  /** Batches made durable (one write + one fdatasync each) since this journal was opened: group commit's measure. */
+  batches = 0;
 
   constructor(private readonly base: string) {}
 
@@ -184,6 +186,7 @@ export class Journal {
           seg.size += buf.length;
           seg.dirty = false;
           this.bytesWritten += buf.length;
+          this.batches++;
         } catch (e) {
           // Cut the tail back before answering: the refused records must not be on disk when the
           // caller hears "refused". (If even that fails, the tail stays marked and is cut before

@@ -136,6 +136,15 @@ class UserIndex {
     }
   }
 
+  /** Whether the uid's document has exactly these terms (packed as add() takes them). */
+  holds(uid: string, terms: Packed): boolean {
+    const slot = this.slotOf.get(uid);
+    const cur = slot === undefined ? undefined : this.docTerms[slot];
+    if (!cur || cur.length !== terms.length) return false;
+    for (let i = 0; i < terms.length; i++) if (cur[i] !== terms[i]) return false;
+    return true;
+  }
+
   remove(uid: string): void {
     const slot = this.slotOf.get(uid);
     if (slot === undefined) return;
@@ -190,7 +199,6 @@ export class KeywordIndex implements TraceIndex {
   }
 
   upsert(trace: StoredTrace): void {
-    this.remove(trace.uid);
     let idx = this.perUser.get(trace.user_id);
     if (!idx) this.perUser.set(trace.user_id, (idx = new UserIndex()));
     const tf = new Map<number, number>();
@@ -214,6 +222,10 @@ export class KeywordIndex implements TraceIndex {
       packed[i++] = id;
       packed[i++] = f;
     }
+    // An edit of other fields (importance, rating, links…): the document stays as it is, instead
+    // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
+    if (this.ownerOf.get(trace.uid) === trace.user_id && idx.holds(trace.uid, packed)) return;
+    this.remove(trace.uid);
     idx.add(trace.uid, packed, len);
     this.ownerOf.set(trace.uid, trace.user_id);
   }
@@ -227,6 +239,13 @@ export class KeywordIndex implements TraceIndex {
 
   get size(): number {
     return this.ownerOf.size;
+  }
+
+  /** Slots of replaced or removed documents not compacted away yet, over all users. */
+  get tombstones(): number {
+    let n = 0;
+    for (const idx of this.perUser.values()) n += idx.dead;
+    return n;
   }
 
   /**

@@ -227,6 +227,12 @@ export class VectorIndex {
     return this.where.has(uid);
   }
 
+  /** Whether the uid's row is this user's and was written with this tag (the same text: nothing to embed again). */
+  holds(uid: string, userId: string, tag: number): boolean {
+    const at = this.where.get(uid);
+    return !!at && at.user === userId && this.blocks.get(at.user)!.tags[at.slot] === tag;
+  }
+
   /** Store (or replace) a trace's unit vector and its group (task); null removes it (nothing to compare with). */
   upsert(uid: string, userId: string, v: Float32Array | null, group?: string, tag = 0): void {
     const at = this.put(uid, userId, v, group, tag);

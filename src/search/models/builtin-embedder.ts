@@ -27,7 +27,8 @@ const ZIPF = 0.06;
 export class BuiltinEmbedder {
   readonly dims: number;
   readonly model: string;
-  private readonly index = new Map<string, number>();
+  /** Word → row, built at the first embedding: a daemon embeds on its embedding thread, whose table this is not. */
+  private indexOf?: Map<string, number>;
   private readonly weights: Float32Array;
 
   constructor(
@@ -37,7 +38,6 @@ export class BuiltinEmbedder {
     if (sentence) assertAligned(wv, sentence);
     this.dims = wv.header.dims + (sentence?.header.dims ?? 0);
     this.model = sentence ? `${wv.header.source}+${sentence.header.source}` : wv.header.source;
-    wv.words.forEach((w, i) => this.index.set(w, i));
     this.weights = new Float32Array(wv.words.length);
     for (let r = 0; r < wv.words.length; r++) this.weights[r] = SIF_A / (SIF_A + ZIPF / (r + 1));
   }
@@ -72,7 +72,16 @@ export class BuiltinEmbedder {
   }
 
   private lookup(t: string): number | undefined {
-    return this.index.get(t) ?? this.index.get(stripAccents(t));
+    if (!this.indexOf) {
+      this.indexOf = new Map();
+      this.wv.words.forEach((w, i) => this.indexOf!.set(w, i));
+    }
+    return this.indexOf.get(t) ?? this.indexOf.get(stripAccents(t));
+  }
+
+  /** The tables it embeds with (for a thread that embeds with the same ones: see workers/embed-worker.ts). */
+  get tables(): { words: WordVectors; sentence?: WordVectors } {
+    return { words: this.wv, sentence: this.sentence };
   }
 
   /** The unit sentence vector of a text, or null when it has no known content word. */

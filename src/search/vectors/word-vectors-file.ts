@@ -57,11 +57,12 @@ export function decodeWordVectors(buf: Buffer): WordVectors {
   at += wordsLen;
   const expected = at + header.count * 4 + header.count * header.dims;
   if (words.length !== header.count || buf.length !== expected) throw new Error('truncated word-vector file');
-  // Copies, so the typed arrays are aligned and the file buffer can be dropped.
-  const scales = new Float32Array(header.count);
+  // Copies, so the typed arrays are aligned and the file buffer can be dropped; shared memory,
+  // so the daemon's embedding thread reads the same tables instead of a copy (tens of MB).
+  const scales = new Float32Array(new SharedArrayBuffer(header.count * 4));
   Buffer.from(scales.buffer).set(buf.subarray(at, at + header.count * 4));
   at += header.count * 4;
-  const values = new Int8Array(header.count * header.dims);
+  const values = new Int8Array(new SharedArrayBuffer(header.count * header.dims));
   Buffer.from(values.buffer).set(buf.subarray(at, at + values.length));
   return { header, words, scales, values };
 }

@@ -85,6 +85,8 @@ describe('semantic search fallbacks', () => {
     current: { index: builtinIndex, embedder },
     name: 'tiny@1',
     settle: () => false,
+    // Queries are embedded on the space's thread in a daemon; here on this one.
+    embedQuery: async (_: unknown, q: string) => embedder.embed(q),
     model: { ready: Promise.resolve(embedder) },
   } as unknown as BuiltinSpace;
 

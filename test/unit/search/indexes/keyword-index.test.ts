@@ -61,3 +61,22 @@ describe('KeywordIndex', () => {
     for (let k = 1; k < hits.length; k++) expect(hits[k - 1]!.score).toBeGreaterThanOrEqual(hits[k]!.score);
   });
 });
+
+describe('edits that leave the words alone (issue 17)', () => {
+  it('keep the document in place: no tombstone, the same scores', () => {
+    const i = index();
+    const before = i.search('u1', 'dentist planning');
+    for (let n = 0; n < 50; n++) i.upsert(t('b', 'Called the dentist about a cleaning', 'u1', { importance: 1 + (n % 5), version: 2 + n }));
+    expect(i.tombstones).toBe(0);
+    expect(i.search('u1', 'dentist planning')).toEqual(before);
+    // A changed text still replaces the document.
+    i.upsert(t('b', 'Called the plumber about the sink'));
+    expect(i.tombstones).toBe(1);
+    expect(uids(i, 'dentist')).toEqual([]);
+    expect(uids(i, 'plumber')).toEqual(['b']);
+    // Moving to another user is a new document too.
+    i.upsert(t('a', 'Planning the meetings for next quarter', 'u2'));
+    expect(uids(i, 'meetings')).toEqual([]);
+    expect(uids(i, 'meetings', 'u2')).toEqual(['a']);
+  });
+});

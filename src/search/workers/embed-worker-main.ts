@@ -1,0 +1,26 @@
+// The embedding thread of a daemon (started by embed-worker.ts): the built-in model's sentence
+// vectors of written traces and of queries, off the event loop that answers requests. The word
+// tables arrive on SharedArrayBuffers (word-vectors-file.ts), so this thread holds no second copy
+// of them; only the vocabulary's lookup table is its own.
+import { parentPort, workerData } from 'node:worker_threads';
+import { BuiltinEmbedder } from '../models/builtin-embedder.js';
+import type { WordVectors } from '../vectors/word-vectors-file.js';
+import type { EmbedReply, EmbedRequest } from './embed-worker.js';
+
+const { words, sentence } = workerData as { words: WordVectors; sentence?: WordVectors };
+const embedder = new BuiltinEmbedder(words, sentence);
+
+parentPort!.on('message', ({ id, texts }: EmbedRequest) => {
+  const dims = embedder.dims;
+  // One buffer per batch, handed over without a copy; `known` marks texts with a known word.
+  const vectors = new Float32Array(texts.length * dims);
+  const known = new Uint8Array(texts.length);
+  for (let i = 0; i < texts.length; i++) {
+    const v = embedder.embed(texts[i]!);
+    if (!v) continue;
+    vectors.set(v, i * dims);
+    known[i] = 1;
+  }
+  const reply: EmbedReply = { id, vectors, known };
+  parentPort!.postMessage(reply, [vectors.buffer, known.buffer]);
+});
