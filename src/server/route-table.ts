@@ -19,7 +19,7 @@ interface Entry {
   names: string[];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Case-insensitive, one trailing slash optional: how the paths of the table were always matched. */
 const normalize = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase();
@@ -52,7 +52,7 @@ export class RouteTable {
         .split(/(\{\w+\})/)
         .map((part) => {
           const p = /^\{(\w+)\}$/.exec(part);
-          if (!p) return escape(part);
+          if (!p) return escapeRegExp(part);
           names.push(p[1]!);
           return '([^\\/]+)';
         })
