@@ -72,8 +72,9 @@ export class RouteTable {
       for (const m of e.methods) {
         const key = `${m} ${path}`;
         if (this.fixed.has(key)) continue;
+        // Only when no earlier route with {params} takes the path (that one is found by scan, with its params).
         const first = this.scan(m, e.def.path);
-        if (first?.kind === 'route') this.fixed.set(key, first.def);
+        if (first?.kind === 'route' && first.def === e.def) this.fixed.set(key, e.def);
       }
       this.fixedMethods.set(path, this.allowedOn(e.def.path));
     }
