@@ -128,6 +128,9 @@ function bodyParser(def: RouteDef): ((ctx: Context) => Promise<void>) | undefine
   };
 }
 
+/** Undefined, null, a plain object or an array: what Koa itself would serialise as JSON. */
+const isJsonValue = (v: unknown) => v == null || (typeof v === 'object' && !Buffer.isBuffer(v) && typeof (v as { pipe?: unknown }).pipe !== 'function');
+
 function handle(def: RouteDef, services: Services, openapi: object) {
   return async (ctx: Context) => {
     let body: unknown;
@@ -145,11 +148,11 @@ function handle(def: RouteDef, services: Services, openapi: object) {
     if (def.produces) {
       ctx.type = def.produces;
       ctx.body = result;
-    } else {
+    } else if (isJsonValue(result)) {
       // Serialised here, with its type set as a header: Koa would otherwise look the type up
       // (mime-types) on every response before serialising the same way.
-      ctx.set('Content-Type', JSON_TYPE);
+      if (!ctx.response.get('Content-Type')) ctx.set('Content-Type', JSON_TYPE);
       ctx.body = JSON.stringify(result ?? {});
-    }
+    } else ctx.body = result; // a stream, a Buffer or text the handler made: Koa sends it as it is
   };
 }
