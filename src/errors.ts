@@ -57,7 +57,7 @@ export const ExitCode = {
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof AppError) {
-    if (err.code === 'daemon_unreachable') return ExitCode.unreachable;
+    if (err.code === 'daemon_unreachable' || err.code === 'daemon_timeout') return ExitCode.unreachable;
     if (err.code === 'usage') return ExitCode.usage;
     switch (err.status) {
       case 401:

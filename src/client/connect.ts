@@ -6,6 +6,7 @@ import { pidAlive } from '../platform/process.js';
 import { VERSION } from '../version.js';
 import { localUrl } from './daemon-url.js';
 import { ApiClient } from './http.js';
+import { timeoutFromEnv } from './timeouts.js';
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
@@ -73,16 +74,17 @@ export async function connect(o: ConnectOptions): Promise<ApiClient> {
   const paths = homePaths(home);
   const explicit = o.url ?? o.env.KAIROS_URL;
   const givenKey = o.apiKey ?? o.env.KAIROS_API_KEY;
+  const timeoutMs = timeoutFromEnv(o.env);
   const [state, credentials] = await Promise.all([
     explicit ? undefined : readDaemonState(paths.daemonJson),
     givenKey ? undefined : readCredentials(paths.credentials),
   ]);
-  if (explicit) return new ApiClient({ baseUrl: explicit, apiKey: givenKey ?? credentials?.api_key });
+  if (explicit) return new ApiClient({ baseUrl: explicit, apiKey: givenKey ?? credentials?.api_key, timeoutMs });
   if (state && state.version === VERSION && pidAlive(state.pid)) {
-    return new ApiClient({ baseUrl: localUrl(state), apiKey: givenKey ?? credentials?.api_key, rediscover: () => discover(home, o) });
+    return new ApiClient({ baseUrl: localUrl(state), apiKey: givenKey ?? credentials?.api_key, timeoutMs, rediscover: () => discover(home, o) });
   }
   const baseUrl = await discover(home, o);
   // A daemon started just now has only now written the owner's key.
   const apiKey = givenKey ?? (await readCredentials(paths.credentials))?.api_key;
-  return new ApiClient({ baseUrl, apiKey });
+  return new ApiClient({ baseUrl, apiKey, timeoutMs });
 }

@@ -2,6 +2,7 @@ import type { EndpointName, EndpointResponse } from '../contracts/endpoints.js';
 import { AppError } from '../errors.js';
 import type { CallRest, RawBody } from './call-args.js';
 import { type RawResponse, request } from './request.js';
+import { timeoutFor } from './timeouts.js';
 
 interface RequestOptions {
   query?: Record<string, unknown>;
@@ -17,6 +18,11 @@ export interface ClientOptions {
   /** Waits before retries after 429; injected so tests need not sleep. */
   sleep?: (ms: number) => Promise<void>;
   maxTries?: number;
+  /**
+   * Give up on a request when the daemon sends nothing for this long (ms; 0 waits for ever).
+   * Unset: 30 s, or 5 min for the endpoints whose work may be long (see `timeouts.ts`).
+   */
+  timeoutMs?: number;
   /**
    * Set when `baseUrl` is only what daemon.json says (no request has been answered there yet):
    * finds the daemon again (checks it, restarts or starts it) and gives its address. Used once,
@@ -78,10 +84,15 @@ export class ApiClient {
       if (params[p] === undefined) throw new Error(`${name}: the path parameter ${p} is missing.`);
       return encodeURIComponent(String(params[p]));
     });
-    return this.send(name.slice(0, space), path, { query: a?.query, body: a?.body, raw: a?.raw, headers: a?.headers }) as Promise<EndpointResponse<K>>;
+    return this.send(
+      name.slice(0, space),
+      path,
+      { query: a?.query, body: a?.body, raw: a?.raw, headers: a?.headers },
+      timeoutFor(name, this.opts.timeoutMs),
+    ) as Promise<EndpointResponse<K>>;
   }
 
-  private async send(method: string, path: string, o: RequestOptions): Promise<unknown> {
+  private async send(method: string, path: string, o: RequestOptions, timeoutMs: number): Promise<unknown> {
     const address = () => {
       const url = new URL(this.base + path);
       for (const [k, v] of Object.entries(o.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
@@ -104,8 +115,11 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       let res: RawResponse;
       try {
-        res = await request(url, { method, headers, body });
+        res = await request(url, { method, headers, body, timeoutMs });
       } catch (e) {
+        // Connected, then nothing for timeoutMs: a hung (or stopped) daemon. Never sent again: it
+        // may have received the request.
+        if ((e as NodeJS.ErrnoException).code === 'ETIMEDOUT') throw daemonTimeout(this.baseUrl, timeoutMs);
         // daemon.json named a daemon that is gone (or stopping): find it again, send once more.
         if (this.rediscover && NOT_CONNECTED.has((e as NodeJS.ErrnoException).code ?? '')) {
           await this.confirmedBaseUrl();
@@ -133,6 +147,15 @@ export class ApiClient {
       return text ? JSON.parse(text) : undefined;
     }
   }
+}
+
+function daemonTimeout(base: string, ms: number): AppError {
+  const s = ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`;
+  return new AppError(
+    504,
+    'daemon_timeout',
+    `The kairos daemon at ${base} accepted the request but sent nothing for ${s}: it may be hung or stopped (see "kairos daemon status" and its log). Set KAIROS_TIMEOUT_MS to wait longer (0 waits for ever).`,
+  );
 }
 
 function toAppError(status: number, text: string): AppError {

@@ -1,4 +1,3 @@
-import Router from '@koa/router';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError, badRequest, unauthorized } from '../errors.js';
@@ -14,10 +13,12 @@ import { traceId } from './middleware/trace-id.js';
 import { buildOpenApi } from './openapi.js';
 import type { RouteDef } from './route.js';
 import { authorize } from './route-auth.js';
+import { IMPLEMENTED_METHODS, RouteTable } from './route-table.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 
 const MiB = 1024 * 1024;
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The Koa app over the given services. Never listens: the daemon (or a test) does. */
 export function createApp(services: Services): Koa {
@@ -27,46 +28,66 @@ export function createApp(services: Services): Koa {
   const openapi = buildOpenApi(routes, { version: services.version });
   const limiter = limiterOf(services);
   const publicRoutes = new Set(routes.filter((r) => r.auth === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`));
-  const router = new Router();
-  for (const def of routes) {
-    const path = def.path.replace(/\{(\w+)\}/g, ':$1');
-    // Order matters: the credential is checked before a byte of the body is read.
-    router[def.method](path, authenticate(def, services, limiter), bodyParser(def), handle(def, services, openapi));
-  }
+  const table = new RouteTable(routes);
+  // Each route's steps made once. Order matters: the credential is checked before a byte of the
+  // body is read.
+  const steps = new Map(routes.map((def) => [def, routeSteps(def, services, limiter, openapi)]));
   app.use(errorEnvelope(services.logger));
   app.use(traceId());
   app.use(hostCheck(services.config.host));
   app.use(cors());
   app.use(rateLimit(limiter, (method, path) => publicRoutes.has(`${method} ${path}`)));
   app.use(mcpEndpoint(services, routes, openapi, limiter));
-  app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new AppError(405, 'method_not_allowed', 'Method not allowed on this route.') }));
+  app.use((ctx: Context, next: Next) => {
+    const m = table.match(ctx.method, ctx.path);
+    if (m.kind === 'route') {
+      ctx.params = m.params;
+      return steps.get(m.def)!(ctx);
+    }
+    if (!IMPLEMENTED_METHODS.has(ctx.method)) throw new AppError(501, 'not_implemented', `Method ${ctx.method} is not implemented.`);
+    if (m.kind === 'none') return next();
+    // The path exists for other methods: OPTIONS lists them, anything else is refused.
+    if (ctx.method === 'OPTIONS') {
+      ctx.status = 200;
+      ctx.body = '';
+      ctx.set('Allow', m.allow.join(', '));
+      return;
+    }
+    throw new AppError(405, 'method_not_allowed', 'Method not allowed on this route.');
+  });
   return app;
 }
 
-/** Resolve the credential and apply the route table's permission; sets `ctx.state.principal`. */
-function authenticate(def: RouteDef, services: Services, limiter: RateLimiter) {
-  return async (ctx: Context, next: Next) => {
+/**
+ * One route's pipeline as a single function: resolve the credential and apply the route table's
+ * permission (sets `ctx.state.principal`), read the body, validate and call the handler.
+ */
+function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, openapi: object) {
+  const fromQuery = typeof def.auth === 'object' && 'keyIn' in def.auth && def.auth.keyIn === 'query';
+  const readBody = bodyParser(def);
+  const run = handle(def, services, openapi);
+  return async (ctx: Context): Promise<void> => {
     assertRouteServed(def, services, `${ctx.method} ${ctx.path}`);
     ctx.state.limiter = limiter;
     // Public routes were counted in the address's anonymous bucket by the rate-limit middleware.
-    if (def.auth === 'none') return next();
-    const fromQuery = typeof def.auth === 'object' && 'keyIn' in def.auth && def.auth.keyIn === 'query';
-    let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
-    try {
-      principal = fromQuery
-        ? await resolvePrincipal(services, queryKey(ctx), {})
-        : await resolvePrincipal(services, bearerOf(ctx.get('authorization') || undefined), {
-            agentId: ctx.get('x-agent-id') || undefined,
-            userId: ctx.get('x-user-id') || undefined,
-          });
-    } catch (e) {
-      if (e instanceof AppError && e.status === 401) limiter.chargeAnonymous(ctx.ip);
-      throw e;
+    if (def.auth !== 'none') {
+      let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
+      try {
+        principal = fromQuery
+          ? await resolvePrincipal(services, queryKey(ctx), {})
+          : await resolvePrincipal(services, bearerOf(ctx.get('authorization') || undefined), {
+              agentId: ctx.get('x-agent-id') || undefined,
+              userId: ctx.get('x-user-id') || undefined,
+            });
+      } catch (e) {
+        if (e instanceof AppError && e.status === 401) limiter.chargeAnonymous(ctx.ip);
+        throw e;
+      }
+      authorize(principal, def.auth, ctx.params as Record<string, string | undefined>);
+      ctx.state.principal = principal;
     }
-    authorize(principal, def.auth, ctx.params as Record<string, string | undefined>);
-    ctx.state.principal = principal;
-    await next();
+    if (readBody) await readBody(ctx);
+    await run(ctx);
   };
 }
 
@@ -78,8 +99,9 @@ function queryKey(ctx: Context): string {
   return key;
 }
 
-function bodyParser(def: RouteDef) {
-  if (!def.body) return async (_ctx: Context, next: Next) => next();
+/** The body reader of a route with a body; undefined when it takes none (nothing to read). */
+function bodyParser(def: RouteDef): ((ctx: Context) => Promise<void>) | undefined {
+  if (!def.body) return undefined;
   const limit = def.bodyLimit ?? MiB;
   const parse = koaBody({
     json: true,
@@ -90,7 +112,7 @@ function bodyParser(def: RouteDef) {
     urlencoded: false,
     multipart: false,
   });
-  return async (ctx: Context, next: Next) => {
+  return async (ctx: Context) => {
     let parsed = false;
     try {
       await parse(ctx, async () => {
@@ -103,9 +125,11 @@ function bodyParser(def: RouteDef) {
       throw e;
     }
     if (deeperThan(ctx.request.body, MAX_JSON_DEPTH)) throw badRequest(`The body nests deeper than ${MAX_JSON_DEPTH} levels.`);
-    await next();
   };
 }
+
+/** Undefined, null, a plain object or an array: what Koa itself would serialise as JSON. */
+const isJsonValue = (v: unknown) => v == null || (typeof v === 'object' && !Buffer.isBuffer(v) && typeof (v as { pipe?: unknown }).pipe !== 'function');
 
 function handle(def: RouteDef, services: Services, openapi: object) {
   return async (ctx: Context) => {
@@ -124,6 +148,11 @@ function handle(def: RouteDef, services: Services, openapi: object) {
     if (def.produces) {
       ctx.type = def.produces;
       ctx.body = result;
-    } else ctx.body = result ?? {};
+    } else if (isJsonValue(result)) {
+      // Serialised here, with its type set as a header: Koa would otherwise look the type up
+      // (mime-types) on every response before serialising the same way.
+      if (!ctx.response.get('Content-Type')) ctx.set('Content-Type', JSON_TYPE);
+      ctx.body = JSON.stringify(result ?? {});
+    } else ctx.body = result; // a stream, a Buffer or text the handler made: Koa sends it as it is
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { ApiKey } from '../../contracts/auth.js';
 import { SCOPES, type Scope } from '../../contracts/scopes.js';
 import { forbidden, notFound, validationFailed } from '../../errors.js';
@@ -10,7 +10,8 @@ import type { Principal } from '../principal.js';
 type StoredKey = ApiKey & { hash: string };
 
 const SECRET_PREFIX = 'kairos_sk_';
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+/** One-shot `crypto.hash`: it runs on every authenticated request, and is several times cheaper than a Hash object. */
+export const hashSecret = (secret: string) => hash('sha256', secret, 'hex');
 
 export interface MintedKey {
   id: string;

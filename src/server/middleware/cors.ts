@@ -8,7 +8,7 @@ const EXPOSE_HEADERS = 'X-Trace-Id, RateLimit-Limit, RateLimit-Remaining, RateLi
 
 /** Local frontends (any port on localhost/127.0.0.1) may call the API from a browser. */
 export function cors() {
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context, next: Next) => {
     const origin = ctx.get('origin');
     const allowed = origin && LOCAL_ORIGIN.test(origin);
     if (allowed) {
@@ -25,6 +25,6 @@ export function cors() {
       ctx.status = 204;
       return;
     }
-    await next();
+    return next();
   };
 }

@@ -39,9 +39,18 @@ export const forbiddenHost = (host: string | undefined) =>
 /** 403 `forbidden_host` unless the Host header names this daemon (DNS rebinding defence). */
 export function hostCheck(configured: string) {
   const allowed = hostAllowed(configured);
-  return async (ctx: Context, next: Next) => {
+  // The answer for the Host headers seen last (almost always one or two): the check is a pure
+  // function of the header, worked out once per value. Bounded, so hostile values cannot grow it.
+  const seen = new Map<string, boolean>();
+  return (ctx: Context, next: Next) => {
     const header = ctx.get('host');
-    if (!allowed(hostName(header))) throw forbiddenHost(header);
-    await next();
+    let ok = seen.get(header);
+    if (ok === undefined) {
+      ok = allowed(hostName(header));
+      if (seen.size >= 64) seen.clear();
+      seen.set(header, ok);
+    }
+    if (!ok) throw forbiddenHost(header);
+    return next();
   };
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { Clock } from '../../domain/clock.js';
 import { AppError } from '../../errors.js';
@@ -73,19 +73,18 @@ export function limiterOf(owner: { config: { rateLimit: number }; clock: Clock }
  * route adds its own per-email bucket). Sets the RateLimit-* headers from that bucket.
  */
 export function rateLimit(limiter: RateLimiter, isPublic: (method: string, path: string) => boolean) {
-  return async (ctx: Context, next: Next) => {
+  return (ctx: Context, next: Next) => {
     if (!limiter.enabled) return next();
     const cred =
       ctx.get('authorization') ||
       (typeof ctx.query.key === 'string' ? ctx.query.key : '') ||
       (typeof ctx.query.access_token === 'string' ? ctx.query.access_token : '');
-    const bucket =
-      cred && !isPublic(ctx.method, ctx.path) ? createHash('sha256').update(cred).digest('base64url').slice(0, 16) + '|' + ctx.ip : `anon|${ctx.ip}`;
+    const bucket = cred && !isPublic(ctx.method, ctx.path) ? hash('sha256', cred, 'base64url').slice(0, 16) + '|' + ctx.ip : `anon|${ctx.ip}`;
     const b = limiter.hit(bucket);
     ctx.set('RateLimit-Limit', String(limiter.limit));
     ctx.set('RateLimit-Remaining', String(b.remaining));
     ctx.set('RateLimit-Reset', String(b.reset));
     if (b.over) throw limited(limiter.limit, '');
-    await next();
+    return next();
   };
 }
