@@ -55,14 +55,19 @@ function operations(doc: Schema): Operation[] {
   return ops;
 }
 
-/** The bytes of the store (db.json, journal segments, backups): what a refused request must not touch. */
+/**
+ * The bytes of the store (db.json, journal segments, backups): what a refused request must not
+ * touch. Not `search/`: the persisted search index is derived from accepted writes and saved in
+ * the background on a timer, whenever the embedding of earlier writes lands.
+ */
 function storeFingerprint(home: string): string {
   const h = createHash('sha256');
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (!/^daemon\.(log|json|lock)$/.test(e.name)) h.update(`${p}\0`).update(readFileSync(p)).update('\0');
+      if (e.isDirectory()) {
+        if (dir !== home || e.name !== 'search') walk(p);
+      } else if (!/^daemon\.(log|json|lock)$/.test(e.name)) h.update(`${p}\0`).update(readFileSync(p)).update('\0');
     }
   };
   walk(home);
