@@ -12,6 +12,11 @@ export interface MemoryReducerOptions {
   minGrowthBytes?: number;
   /** …and this share more. */
   growthShare?: number;
+  /**
+   * Never collect below this footprint: a small daemon (the tests', a home of a few thousand
+   * traces) has little to give back, and a pause for nothing could land in a request after all.
+   */
+  minFootprintBytes?: number;
   /** Told after each collection: the footprint before and the time it took. */
   onCollect?: (info: { beforeBytes: number; ms: number }) => void;
 }
@@ -59,14 +64,16 @@ function footprint(): number {
  * them, and the persisted search file behind it, ~170 MB of garbage that stayed resident through
  * 15 s of idling and the bench's load (RSS 514–532 MB; 348–358 MB after one full collection).
  * The pause (0.2–0.4 s at 100,000 traces on the 2-core machine) falls where the event loop has
- * been quiet for `quietLooks` looks in a row, so it does not land in a burst of requests.
+ * been quiet for `quietLooks` looks in a row, so it does not land in a burst of requests, and
+ * never in a small daemon (`minFootprintBytes`).
  */
 export function startMemoryReducer(o: MemoryReducerOptions = {}): MemoryReducer {
-  const everyMs = o.everyMs ?? 1000;
-  const quietLooks = o.quietLooks ?? 2;
+  const everyMs = o.everyMs ?? 250;
+  const quietLooks = o.quietLooks ?? 3;
   const quietShare = o.quietShare ?? 0.05;
   const minGrowth = o.minGrowthBytes ?? 48 * 2 ** 20;
   const growthShare = o.growthShare ?? 0.25;
+  const minFootprint = o.minFootprintBytes ?? 192 * 2 ** 20;
   // Nothing is known live until the first collection: the first quiet spell after a start makes one.
   let live = 0;
   let measureLive = false;
@@ -90,7 +97,7 @@ export function startMemoryReducer(o: MemoryReducerOptions = {}): MemoryReducer 
     }
     if (++quiet < quietLooks) return;
     const before = footprint();
-    if (before - live < Math.max(minGrowth, live * growthShare)) return;
+    if (before < minFootprint || before - live < Math.max(minGrowth, live * growthShare)) return;
     const t = performance.now();
     collecting = true;
     void collectAll().then(() => {
