@@ -17,6 +17,7 @@ import { VERSION } from '../version.js';
 import { ensureOwnerCredentials } from './credentials.js';
 import { hardenIntrinsics } from './harden.js';
 import { acquireLock, DaemonRunningError } from './lock.js';
+import { startMemoryReducer } from './memory-reducer.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
 import { startSyncTimer } from './sync-timer.js';
 
@@ -132,11 +133,16 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     setTimeout(beginModel, MODEL_AFTER_LISTEN_MS).unref();
     server.once('request', (_req, res) => res.once('finish', beginModel));
     logger.info({ url, version: VERSION, home: paths.home }, 'daemon started');
+    // What the start left behind (db.json's text, parsed copies, the search file) is collected once idle.
+    const reducer = startMemoryReducer({
+      onCollect: ({ beforeBytes, ms }) => logger.debug({ before_mb: Math.round(beforeBytes / 2 ** 20), ms: Math.round(ms) }, 'idle: garbage collected'),
+    });
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('daemon stopping');
+        reducer.stop();
         ws.close();
         // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.
         const closed = new Promise<void>((ok) => server.close(() => ok()));

@@ -1,0 +1,155 @@
+// What holds a daemon's memory at a given store size (issue 17: RSS ≤ 450 MB at 100k under load).
+// Fills a home as the perf bench does (or takes one: --home=DIR), starts the daemon with the
+// inspector on, waits until its search indexes are full and it idles, then prints, after the
+// restart and after a load of pull, search, edit and push (autocannon, 10 connections): RSS (and
+// its anonymous and file-backed parts), process.memoryUsage(), V8's heap spaces, and the same
+// after a full GC, so that live data, V8's headroom and what lies outside V8's heap separate.
+//
+//   node bench/_memory.mjs [size=100000] [--home=DIR] [--seconds=3] [--node-args="--max-semi-space-size=2"] [--env="MALLOC_ARENA_MAX=2"]
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import WebSocket from 'ws';
+import { fillHome } from './perf.mjs';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const opt = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
+const size = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 100_000);
+const seconds = Number(opt('seconds', '3'));
+const nodeArgs = opt('node-args', '').split(' ').filter(Boolean);
+const extraEnv = Object.fromEntries(
+  opt('env', '')
+    .split(' ')
+    .filter(Boolean)
+    .map((kv) => kv.split('=')),
+);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const MB = 2 ** 20;
+
+const given = opt('home', '');
+const home = given || (await fillHome(size)).home;
+const uids = JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).collections.traces.map((t) => t.uid);
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('KAIROS_')));
+const child = spawn(process.execPath, [...nodeArgs, '--inspect=127.0.0.1:0', join(ROOT, 'bin', 'kairos.js'), 'daemon', 'run', '--port', '0'], {
+  env: { ...env, ...extraEnv, KAIROS_HOME: home, KAIROS_RATE_LIMIT: '0', NO_COLOR: '1', DEBUG: 'true' },
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
+let stdout = '';
+let stderr = '';
+const wsUrl = new Promise((ok) => child.stderr.on('data', (d) => (stderr += d) && /ws:\/\/\S+/.test(stderr) && ok(/ws:\/\/\S+/.exec(stderr)[0])));
+const port = await new Promise((ok, fail) => {
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    const m = /listening on https?:\/\/[^\n]*:(\d+)\n/.exec(stdout);
+    if (m) ok(Number(m[1]));
+  });
+  child.once('exit', (c) => fail(new Error(`daemon exited ${c}: ${stderr.slice(-2000)}`)));
+});
+const base = `http://127.0.0.1:${port}`;
+const headers = { authorization: `Bearer ${JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')).api_key}`, 'content-type': 'application/json' };
+const ws = new WebSocket(await wsUrl);
+await new Promise((ok) => ws.once('open', ok));
+let seq = 0;
+const waiting = new Map();
+ws.on('message', (m) => {
+  const j = JSON.parse(m);
+  waiting.get(j.id)?.(j.result);
+  waiting.delete(j.id);
+});
+const call = (method, params = {}) => new Promise((ok) => waiting.set(++seq, ok) && ws.send(JSON.stringify({ id: seq, method, params })));
+const evaluate = async (expression) => JSON.parse((await call('Runtime.evaluate', { expression, returnByValue: false })).result.value);
+
+/** RSS from /proc in MB: the whole, the anonymous (heap, malloc) and the file-backed (code) parts. */
+function procRss() {
+  const s = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN) / 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile'), hwm: kb('VmHWM') };
+}
+const ticks = () => {
+  const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return Number(f[11]) + Number(f[12]);
+};
+
+const inside = `JSON.stringify((() => {
+  const v8 = process.getBuiltinModule('node:v8');
+  const m = process.memoryUsage();
+  const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, { size: s.space_size, used: s.space_used_size }]));
+  const h = v8.getHeapStatistics();
+  return { m, spaces, malloced: h.malloced_memory, external: h.external_memory };
+})())`;
+
+/** The figures as found, and (collect=true) after a full GC too: what is live, the rest being V8's headroom and garbage. */
+async function report(label, collect) {
+  const before = { proc: procRss(), v8: await evaluate(inside) };
+  const shown = [['as found', before]];
+  if (collect) {
+    await call('HeapProfiler.collectGarbage');
+    await call('HeapProfiler.collectGarbage');
+    shown.push(['after full GC', { proc: procRss(), v8: await evaluate(inside) }]);
+  }
+  const f = (x) => (x / MB).toFixed(1);
+  console.log(`\n## ${label}`);
+  for (const [name, s] of shown) {
+    const { m, spaces, malloced } = s.v8;
+    console.log(
+      `${name}: RSS ${s.proc.rss.toFixed(0)} MB (anon ${s.proc.anon.toFixed(0)}, file ${s.proc.file.toFixed(0)}; peak ${s.proc.hwm.toFixed(0)}); heapTotal ${f(m.heapTotal)}, heapUsed ${f(m.heapUsed)}, external ${f(m.external)} (arrayBuffers ${f(m.arrayBuffers)}), V8 malloced ${f(malloced)}`,
+    );
+    console.log(
+      `  spaces (size/used MB): ${Object.entries(spaces)
+        .filter(([, v]) => v.size > MB / 2)
+        .map(([k, v]) => `${k} ${f(v.size)}/${f(v.used)}`)
+        .join(', ')}`,
+    );
+  }
+}
+
+// Idle: the search indexes full (semantic answers) and three quiet seconds (≤ 5% of a CPU).
+for (;;) {
+  const r = await fetch(`${base}/memory/search`, { method: 'POST', headers, body: JSON.stringify({ query: 'warm', mode: 'semantic', limit: 1 }) }).then((x) =>
+    x.json(),
+  );
+  if (r.mode_used === 'semantic') break;
+  await sleep(500);
+}
+for (let quiet = 0; quiet < 3; ) {
+  const a = ticks();
+  await sleep(1000);
+  quiet = ticks() - a <= 5 ? quiet + 1 : 0;
+}
+console.log(`${size} traces; node ${[...nodeArgs].join(' ') || '(no flags)'}; env ${JSON.stringify(extraEnv)}`);
+await report('after restart, idle', false);
+const wait = Number(opt('wait', '0'));
+if (wait) {
+  await sleep(wait * 1000);
+  await report(`${wait} s later, idle`, false);
+}
+let n = 0;
+const requests = {
+  pull: { method: 'GET', path: '/memory/pull?task_id=bench-pull-ten' },
+  search: { method: 'POST', path: '/memory/search', body: JSON.stringify({ query: 'quillwort' }) },
+  edit: {
+    method: 'PATCH',
+    path: '/memory/edit',
+    setupRequest: (req) => ({ ...req, body: JSON.stringify({ uid: uids[(n++ * 7919) % uids.length], updates: { importance: 1 + (n % 5) } }) }),
+  },
+  push: {
+    method: 'POST',
+    path: '/memory/push',
+    body: JSON.stringify({ traces: [{ type: 'observation', task_id: 'bench-push', content: 'A pushed trace about the weekly review and the gym' }] }),
+  },
+};
+let rssMax = 0;
+const sampler = setInterval(() => (rssMax = Math.max(rssMax, procRss().rss)), 100);
+for (const phase of Object.keys(requests)) {
+  const r = await autocannon({ url: base, connections: 10, duration: seconds, headers, requests: [requests[phase]] });
+  console.log(`${phase}: ${Math.round(r.requests.average)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms; RSS max so far ${rssMax.toFixed(0)} MB`);
+}
+clearInterval(sampler);
+console.log(`RSS under load, max: ${rssMax.toFixed(0)} MB`);
+await report('after the load', true);
+ws.close();
+child.kill('SIGTERM');
+await new Promise((r) => child.once('exit', r));
+if (!given) rmSync(home, { recursive: true, force: true });
