@@ -11,7 +11,7 @@ import { errorEnvelope } from './middleware/errors.js';
 import { hostCheck } from './middleware/host-check.js';
 import { limiterOf, type RateLimiter, rateLimit } from './middleware/rate-limit.js';
 import { traceId } from './middleware/trace-id.js';
-import { buildOpenApi } from './openapi.js';
+import { openApiOnDemand } from './openapi.js';
 import type { RouteDef } from './route.js';
 import { authorize } from './route-auth.js';
 import { allRoutes } from './routes/index.js';
@@ -24,7 +24,7 @@ export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the envelope middleware, not printed by Koa
   const routes = allRoutes();
-  const openapi = buildOpenApi(routes, { version: services.version });
+  const openapi = openApiOnDemand(routes, { version: services.version });
   const limiter = limiterOf(services);
   const publicRoutes = new Set(routes.filter((r) => r.auth === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`));
   const router = new Router();
@@ -107,7 +107,7 @@ function bodyParser(def: RouteDef) {
   };
 }
 
-function handle(def: RouteDef, services: Services, openapi: object) {
+function handle(def: RouteDef, services: Services, openapi: () => object) {
   return async (ctx: Context) => {
     let body: unknown;
     let raw: string | undefined;
