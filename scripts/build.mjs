@@ -9,11 +9,15 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** Build dist/; returns tsc's exit status. */
+/**
+ * Build dist/ (tsc) and then dist/bundle/ (scripts/bundle.mjs, which bin/kairos.js runs);
+ * returns the first failing step's exit status, or 0.
+ */
 export function build() {
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-  return spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.json')], { stdio: 'inherit', cwd: ROOT }).status ?? 1;
+  const step = (args) => spawnSync(process.execPath, args, { stdio: 'inherit', cwd: ROOT }).status ?? 1;
+  return step([tsc, '-p', join(ROOT, 'tsconfig.json')]) || step([join(ROOT, 'scripts', 'bundle.mjs')]);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) process.exitCode = build();

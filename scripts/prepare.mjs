@@ -40,6 +40,7 @@ function staleness() {
   }
   const outputs = [...dist].filter(([p]) => p.endsWith('.js')).map(([, m]) => m);
   if (!outputs.length) return 'dist/ is empty';
+  if (!dist.has(join('bundle', 'main.js'))) return 'dist/ has no bundle/main.js';
   // tsc rewrites every output on each build: the oldest output is the time of the last build.
   if (Math.min(...outputs) < newestInput) return 'sources changed since the last build';
   return undefined;

@@ -10,7 +10,7 @@ import { errorEnvelope } from './middleware/errors.js';
 import { hostCheck } from './middleware/host-check.js';
 import { limiterOf, type RateLimiter, rateLimit } from './middleware/rate-limit.js';
 import { traceId } from './middleware/trace-id.js';
-import { buildOpenApi } from './openapi.js';
+import { openApiOnDemand } from './openapi.js';
 import type { RouteDef } from './route.js';
 import { authorize } from './route-auth.js';
 import { IMPLEMENTED_METHODS, RouteTable } from './route-table.js';
@@ -25,7 +25,7 @@ export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // errors are logged by the envelope middleware, not printed by Koa
   const routes = allRoutes();
-  const openapi = buildOpenApi(routes, { version: services.version });
+  const openapi = openApiOnDemand(routes, { version: services.version });
   const limiter = limiterOf(services);
   const publicRoutes = new Set(routes.filter((r) => r.auth === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`));
   const table = new RouteTable(routes);
@@ -62,7 +62,7 @@ export function createApp(services: Services): Koa {
  * One route's pipeline as a single function: resolve the credential and apply the route table's
  * permission (sets `ctx.state.principal`), read the body, validate and call the handler.
  */
-function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, openapi: object) {
+function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, openapi: () => object) {
   const fromQuery = typeof def.auth === 'object' && 'keyIn' in def.auth && def.auth.keyIn === 'query';
   const readBody = bodyParser(def);
   const run = handle(def, services, openapi);
@@ -131,7 +131,7 @@ function bodyParser(def: RouteDef): ((ctx: Context) => Promise<void>) | undefine
 /** Undefined, null, a plain object or an array: what Koa itself would serialise as JSON. */
 const isJsonValue = (v: unknown) => v == null || (typeof v === 'object' && !Buffer.isBuffer(v) && typeof (v as { pipe?: unknown }).pipe !== 'function');
 
-function handle(def: RouteDef, services: Services, openapi: object) {
+function handle(def: RouteDef, services: Services, openapi: () => object) {
   return async (ctx: Context) => {
     let body: unknown;
     let raw: string | undefined;

@@ -52,7 +52,7 @@ const isInitialize = (body: unknown) =>
  * gets a server whose tools its credential's scopes allow, calling the route table in-process.
  * Notifications follow the same commit feed as `/ws`.
  */
-export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: unknown, limiter: RateLimiter) {
+export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () => object, limiter: RateLimiter) {
   const sessions = new Map<string, Session>();
   const drop = (id: string | undefined) => {
     const s = id ? sessions.get(id) : undefined;

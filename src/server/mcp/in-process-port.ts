@@ -15,7 +15,7 @@ import type { Services } from '../services.js';
  * handler, with the caller's principal, without a network round trip. The result is passed
  * through JSON so a tool sees exactly what an HTTP client would.
  */
-export function inProcessPort(routes: RouteDef[], services: Services, openapi: unknown, principal: Principal): ApiPort {
+export function inProcessPort(routes: RouteDef[], services: Services, openapi: () => object, principal: Principal): ApiPort {
   const byName = new Map(routes.map((r) => [`${r.method.toUpperCase()} ${r.path}`, r]));
   return {
     async call(name: EndpointName, args: PortArgs = {}) {

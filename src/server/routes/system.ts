@@ -30,6 +30,7 @@ export const systemRoutes = [
     tag: 'system',
     summary: 'This OpenAPI 3.1 document',
     auth: 'none',
-    handler: ({ ctx }) => ctx.state.openapi,
+    // A function: the document is built at its first request (src/server/openapi.ts).
+    handler: ({ ctx }) => (ctx.state.openapi as () => object)(),
   }),
 ];
