@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -97,4 +98,49 @@ describe('ImportReader', () => {
     const [a, b] = await Promise.all([reader.read(makeIcs(100), 'UTC'), reader.read(makeIcs(50), 'UTC')]);
     expect([a.checked.length, b.checked.length]).toEqual([100, 50]);
   }, 60_000);
+
+  it.skipIf(!existsSync('/proc/self/environ'))(
+    'its child ends with the daemon, even a SIGKILLed one',
+    async () => {
+      // The child is found by a mark in its environment (it inherits its parent's). It leaves when
+      // its channel closes (platform/child-lifeline.ts); a parse under way (one synchronous call)
+      // finishes first. Failed with a child that kept a timer and no lifeline.
+      const mark = `KAIROS_READER_MARK=${process.pid}-${Date.now()}`;
+      const marked = () =>
+        readdirSync('/proc')
+          .filter((p) => /^\d+$/.test(p))
+          .filter((p) => {
+            try {
+              return readFileSync(`/proc/${p}/environ`, 'latin1').split('\0').includes(mark);
+            } catch {
+              return false;
+            }
+          });
+      const until = async (ok: () => boolean, ms: number) => {
+        for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (ok()) return true;
+        return ok();
+      };
+      const script = join(dir, 'daemon.mjs');
+      const reader = new URL('../../../../dist/domain/calendar/import-reader.js', import.meta.url).href;
+      const bench = new URL('../../../../bench/calendar.mjs', import.meta.url).href;
+      writeFileSync(
+        script,
+        `import { ImportReader } from ${JSON.stringify(reader)};
+import { makeIcs } from ${JSON.stringify(bench)};
+new ImportReader({ inlineMaxChars: 1000 }).read(makeIcs(40000), 'UTC').catch(() => {});
+setTimeout(() => {}, 120000);
+`,
+      );
+      const [name, value] = mark.split('=') as [string, string];
+      const parent = spawn(process.execPath, [script], { env: { ...process.env, [name]: value }, stdio: 'ignore' });
+      try {
+        expect(await until(() => marked().some((p) => Number(p) !== parent.pid), 30_000)).toBe(true);
+        parent.kill('SIGKILL');
+        expect(await until(() => marked().length === 0, 15_000)).toBe(true);
+      } finally {
+        parent.kill('SIGKILL');
+      }
+    },
+    60_000,
+  );
 });
