@@ -9,9 +9,9 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { dieWithParent, reportProgress } from '../../platform/child-lifeline.js';
 import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectors, encodeWordVectors } from '../vectors/word-vectors-file.js';
-import { dieWithParent, reportProgress } from '../../platform/child-lifeline.js';
 
 dieWithParent();
 const [input, source, out] = process.argv.slice(2);

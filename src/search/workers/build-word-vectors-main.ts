@@ -3,9 +3,9 @@
  * The conversion briefly needs ~0.5 GB; doing it in its own process keeps the daemon small.
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dieWithParent } from '../../platform/child-lifeline.js';
 import { buildWordVectors } from '../vectors/build-word-vectors.js';
 import { encodeWordVectors } from '../vectors/word-vectors-file.js';
-import { dieWithParent } from '../../platform/child-lifeline.js';
 
 dieWithParent();
 const [input, source, out] = process.argv.slice(2);
