@@ -6,15 +6,12 @@
 // after a full GC, so that live data, V8's headroom and what lies outside V8's heap separate.
 //
 //   node bench/_memory.mjs [size=100000] [--home=DIR] [--seconds=3] [--node-args="--max-semi-space-size=2"] [--env="MALLOC_ARENA_MAX=2"]
-import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
+import { startInspected, waitIdle } from './_inspected.mjs';
 import { fillHome } from './perf.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const opt = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
 const size = Number(process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 100_000);
 const seconds = Number(opt('seconds', '3'));
@@ -31,34 +28,8 @@ const MB = 2 ** 20;
 const given = opt('home', '');
 const home = given || (await fillHome(size)).home;
 const uids = JSON.parse(readFileSync(join(home, 'db.json'), 'utf8')).collections.traces.map((t) => t.uid);
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('KAIROS_')));
-const child = spawn(process.execPath, [...nodeArgs, '--inspect=127.0.0.1:0', join(ROOT, 'bin', 'kairos.js'), 'daemon', 'run', '--port', '0'], {
-  env: { ...env, ...extraEnv, KAIROS_HOME: home, KAIROS_RATE_LIMIT: '0', NO_COLOR: '1', DEBUG: 'true' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let stdout = '';
-let stderr = '';
-const wsUrl = new Promise((ok) => child.stderr.on('data', (d) => (stderr += d) && /ws:\/\/\S+/.test(stderr) && ok(/ws:\/\/\S+/.exec(stderr)[0])));
-const port = await new Promise((ok, fail) => {
-  child.stdout.on('data', (d) => {
-    stdout += d;
-    const m = /listening on https?:\/\/[^\n]*:(\d+)\n/.exec(stdout);
-    if (m) ok(Number(m[1]));
-  });
-  child.once('exit', (c) => fail(new Error(`daemon exited ${c}: ${stderr.slice(-2000)}`)));
-});
-const base = `http://127.0.0.1:${port}`;
-const headers = { authorization: `Bearer ${JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')).api_key}`, 'content-type': 'application/json' };
-const ws = new WebSocket(await wsUrl);
-await new Promise((ok) => ws.once('open', ok));
-let seq = 0;
-const waiting = new Map();
-ws.on('message', (m) => {
-  const j = JSON.parse(m);
-  waiting.get(j.id)?.(j.result);
-  waiting.delete(j.id);
-});
-const call = (method, params = {}) => new Promise((ok) => waiting.set(++seq, ok) && ws.send(JSON.stringify({ id: seq, method, params })));
+const d = await startInspected(home, { nodeArgs, env: extraEnv });
+const { child, base, headers, call } = d;
 const evaluate = async (expression) => JSON.parse((await call('Runtime.evaluate', { expression, returnByValue: false })).result.value);
 
 /** RSS from /proc in MB: the whole, the anonymous (heap, malloc) and the file-backed (code) parts. */
@@ -67,10 +38,6 @@ function procRss() {
   const kb = (k) => Number(new RegExp(`${k}:\\s+(\\d+) kB`).exec(s)?.[1] ?? NaN) / 1024;
   return { rss: kb('VmRSS'), anon: kb('RssAnon'), file: kb('RssFile'), hwm: kb('VmHWM') };
 }
-const ticks = () => {
-  const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(f[11]) + Number(f[12]);
-};
 
 const inside = `JSON.stringify((() => {
   const v8 = process.getBuiltinModule('node:v8');
@@ -105,19 +72,7 @@ async function report(label, collect) {
   }
 }
 
-// Idle: the search indexes full (semantic answers) and three quiet seconds (≤ 5% of a CPU).
-for (;;) {
-  const r = await fetch(`${base}/memory/search`, { method: 'POST', headers, body: JSON.stringify({ query: 'warm', mode: 'semantic', limit: 1 }) }).then((x) =>
-    x.json(),
-  );
-  if (r.mode_used === 'semantic') break;
-  await sleep(500);
-}
-for (let quiet = 0; quiet < 3; ) {
-  const a = ticks();
-  await sleep(1000);
-  quiet = ticks() - a <= 5 ? quiet + 1 : 0;
-}
+await waitIdle(d);
 console.log(`${size} traces; node ${[...nodeArgs].join(' ') || '(no flags)'}; env ${JSON.stringify(extraEnv)}`);
 await report('after restart, idle', false);
 const wait = Number(opt('wait', '0'));
@@ -149,7 +104,5 @@ for (const phase of Object.keys(requests)) {
 clearInterval(sampler);
 console.log(`RSS under load, max: ${rssMax.toFixed(0)} MB`);
 await report('after the load', true);
-ws.close();
-child.kill('SIGTERM');
-await new Promise((r) => child.once('exit', r));
+await d.stop();
 if (!given) rmSync(home, { recursive: true, force: true });

@@ -4,20 +4,16 @@
 // throughput, RSS and top self-time frames. The profiles are kept (.cpuprofile, for DevTools).
 //
 //   node bench/_profile.mjs [size=100000] [phases=pull,edit,push,search] [seconds=5]
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
-import WebSocket from 'ws';
+import { startInspected, waitIdle } from './_inspected.mjs';
 import { fillHome } from './perf.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const size = Number(process.argv[2] ?? 100_000);
 const phases = (process.argv[3] ?? 'pull,edit,push,search').split(',');
 const seconds = Number(process.argv[4] ?? 5);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The top self-time frames of a CPU profile. */
 function top(profile, n = 15) {
@@ -42,53 +38,11 @@ function top(profile, n = 15) {
 console.error(`# filling ${size} traces`);
 const { home, uids } = await fillHome(size);
 const out = mkdtempSync(join(tmpdir(), 'kairos-profile-'));
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('KAIROS_')));
-const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', join(ROOT, 'bin', 'kairos.js'), 'daemon', 'run', '--port', '0'], {
-  env: { ...env, KAIROS_HOME: home, KAIROS_RATE_LIMIT: '0', NO_COLOR: '1', DEBUG: 'true' },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let stdout = '';
-let stderr = '';
-const wsUrl = new Promise((ok) => child.stderr.on('data', (d) => (stderr += d) && /ws:\/\/\S+/.test(stderr) && ok(/ws:\/\/\S+/.exec(stderr)[0])));
-const port = await new Promise((ok, fail) => {
-  child.stdout.on('data', (d) => {
-    stdout += d;
-    const m = /listening on https?:\/\/[^\n]*:(\d+)\n/.exec(stdout);
-    if (m) ok(Number(m[1]));
-  });
-  child.once('exit', (c) => fail(new Error(`daemon exited ${c}: ${stderr.slice(-2000)}`)));
-});
-const base = `http://127.0.0.1:${port}`;
-const headers = { authorization: `Bearer ${JSON.parse(readFileSync(join(home, 'credentials.json'), 'utf8')).api_key}`, 'content-type': 'application/json' };
-const ws = new WebSocket(await wsUrl);
-await new Promise((ok) => ws.once('open', ok));
-let seq = 0;
-const waiting = new Map();
-ws.on('message', (m) => {
-  const j = JSON.parse(m);
-  waiting.get(j.id)?.(j.result);
-  waiting.delete(j.id);
-});
-const call = (method, params = {}) => new Promise((ok) => waiting.set(++seq, ok) && ws.send(JSON.stringify({ id: seq, method, params })));
+const d = await startInspected(home);
+const { child, base, headers, call } = d;
 const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) / 1024;
-const ticks = () => {
-  const f = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return Number(f[11]) + Number(f[12]);
-};
 
-// Idle: the search indexes full (semantic answers) and three quiet seconds (≤ 5% of a CPU).
-for (;;) {
-  const r = await fetch(`${base}/memory/search`, { method: 'POST', headers, body: JSON.stringify({ query: 'warm', mode: 'semantic', limit: 1 }) }).then((x) =>
-    x.json(),
-  );
-  if (r.mode_used === 'semantic') break;
-  await sleep(500);
-}
-for (let quiet = 0; quiet < 3; ) {
-  const a = ticks();
-  await sleep(1000);
-  quiet = ticks() - a <= 5 ? quiet + 1 : 0;
-}
+await waitIdle(d);
 console.log(`${size} traces, idle; RSS ${rss().toFixed(0)} MB`);
 await call('Profiler.enable');
 let n = 0;
@@ -118,7 +72,5 @@ for (const phase of phases) {
   console.log(`\n## ${phase}: ${Math.round(r.requests.average)}/s, p50 ${r.latency.p50} ms, p99 ${r.latency.p99} ms, RSS ≤ ${rssMax.toFixed(0)} MB (${file})`);
   console.log(top(profile));
 }
-ws.close();
-child.kill('SIGTERM');
-await new Promise((r) => child.once('exit', r));
+await d.stop();
 rmSync(home, { recursive: true, force: true });
