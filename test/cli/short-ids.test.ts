@@ -42,7 +42,10 @@ describe('short ids', () => {
   it('traces, events and keys by prefix; a prefix of nothing is not found (exit 5)', async () => {
     const push = await d.api('POST', '/memory/push', { body: { traces: [{ type: 'goal', task_id: 'short-ids', content: 'Swim 2 km' }] } });
     const uid: string = push.json.saved[0].uid;
-    const shown = await kairos(['--json', 'trace', 'show', uid.slice(0, 12)]);
+    // The reject above wrote a transition trace in the same few milliseconds: a fixed-length
+    // prefix can be shared by both (CI saw it), so take the shortest one that is unique.
+    const traces = (await d.api('GET', '/memory/pull?limit=100')).json.traces.map((t: { uid: string }) => t.uid);
+    const shown = await kairos(['--json', 'trace', 'show', unique(uid, traces)]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).uid).toBe(uid);
 
