@@ -69,3 +69,22 @@ export async function waitIdle({ base, headers, ticks }) {
     quiet = ticks() - a <= 5 ? quiet + 1 : 0;
   }
 }
+
+/** The autocannon request of each load phase (as the perf bench loads them): edit walks `uids` in a fixed stride. */
+export function phaseRequests(uids) {
+  let n = 0;
+  return {
+    pull: { method: 'GET', path: '/memory/pull?task_id=bench-pull-ten' },
+    search: { method: 'POST', path: '/memory/search', body: JSON.stringify({ query: 'quillwort' }) },
+    edit: {
+      method: 'PATCH',
+      path: '/memory/edit',
+      setupRequest: (req) => ({ ...req, body: JSON.stringify({ uid: uids[(n++ * 7919) % uids.length], updates: { importance: 1 + (n % 5) } }) }),
+    },
+    push: {
+      method: 'POST',
+      path: '/memory/push',
+      body: JSON.stringify({ traces: [{ type: 'observation', task_id: 'bench-push', content: 'A pushed trace about the weekly review and the gym' }] }),
+    },
+  };
+}

@@ -9,7 +9,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startInspected, waitIdle } from './_inspected.mjs';
+import { phaseRequests, startInspected, waitIdle } from './_inspected.mjs';
 import { fillHome } from './perf.mjs';
 
 const opt = (name, dflt) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? dflt;
@@ -80,21 +80,7 @@ if (wait) {
   await sleep(wait * 1000);
   await report(`${wait} s later, idle`, false);
 }
-let n = 0;
-const requests = {
-  pull: { method: 'GET', path: '/memory/pull?task_id=bench-pull-ten' },
-  search: { method: 'POST', path: '/memory/search', body: JSON.stringify({ query: 'quillwort' }) },
-  edit: {
-    method: 'PATCH',
-    path: '/memory/edit',
-    setupRequest: (req) => ({ ...req, body: JSON.stringify({ uid: uids[(n++ * 7919) % uids.length], updates: { importance: 1 + (n % 5) } }) }),
-  },
-  push: {
-    method: 'POST',
-    path: '/memory/push',
-    body: JSON.stringify({ traces: [{ type: 'observation', task_id: 'bench-push', content: 'A pushed trace about the weekly review and the gym' }] }),
-  },
-};
+const requests = phaseRequests(uids);
 let rssMax = 0;
 const sampler = setInterval(() => (rssMax = Math.max(rssMax, procRss().rss)), 100);
 for (const phase of Object.keys(requests)) {

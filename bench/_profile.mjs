@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { startInspected, waitIdle } from './_inspected.mjs';
+import { phaseRequests, startInspected, waitIdle } from './_inspected.mjs';
 import { fillHome } from './perf.mjs';
 
 const size = Number(process.argv[2] ?? 100_000);
@@ -45,21 +45,7 @@ const rss = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/
 await waitIdle(d);
 console.log(`${size} traces, idle; RSS ${rss().toFixed(0)} MB`);
 await call('Profiler.enable');
-let n = 0;
-const requests = {
-  pull: { method: 'GET', path: '/memory/pull?task_id=bench-pull-ten' },
-  search: { method: 'POST', path: '/memory/search', body: JSON.stringify({ query: 'quillwort' }) },
-  edit: {
-    method: 'PATCH',
-    path: '/memory/edit',
-    setupRequest: (req) => ({ ...req, body: JSON.stringify({ uid: uids[(n++ * 7919) % uids.length], updates: { importance: 1 + (n % 5) } }) }),
-  },
-  push: {
-    method: 'POST',
-    path: '/memory/push',
-    body: JSON.stringify({ traces: [{ type: 'observation', task_id: 'bench-push', content: 'A pushed trace about the weekly review and the gym' }] }),
-  },
-};
+const requests = phaseRequests(uids);
 for (const phase of phases) {
   await call('Profiler.start');
   let rssMax = 0;
