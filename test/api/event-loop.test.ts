@@ -17,20 +17,33 @@ const d = useDaemon({ env: { DEBUG: 'true' } });
 
 const BOUND_MS = 250;
 /**
- * A 10 MiB import (the body limit, ~47,000 events) is the case closest to the 100 ms goal: its
- * worst turn held the loop 83–97 ms at a load average of 2–5 and 82–131 ms at 4–9 since the file
- * is read in a child process (src/domain/calendar/import-reader.ts), against 119–381 ms with the
- * worker thread before it (alternate runs) — the worker's collections kept the daemon's thread
- * waiting on the memory-map lock and on futexes. Under `npm test`'s own load (many files at once
- * on 2 cores) a turn can go past 100 ms, so the bound asserted is 750 ms, which the code before
- * issue 14 broke by thirty times (22 s): the daemon never freezes on one.
+ * A 10 MiB import (the body limit, ~47,000 events) is read in a child process
+ * (src/domain/calendar/import-reader.ts) and stored in chunks: its worst turn held the loop 30–45 ms
+ * of CPU (gap 41–81 ms) on an idle machine and 29 ms (gap 50–73 ms) in CI runs, against 22 s before
+ * issue 14. Its earlier 130–140 ms worst gaps, seen when it ran early after a start, were the search
+ * model's load (the test below) landing in the same seconds.
  */
-const LARGE_IMPORT_BOUND_MS = 750;
+/** The search model's load, measured as CPU time held (not the clock), so a busy machine does not inflate it. */
+const MODEL_LOAD_BOUND_MS = 70;
 
 const { gap, held } = eventLoopProbe(d);
 const importIcs = (ics: string) => d.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' }, timeoutMs: 600_000 });
 
 describe('no request holds the event loop past the bound', () => {
+  it('the search model loads after the first answer in turns of its own, not in one (~90 ms before)', async () => {
+    await gap(); // the first answer starts the model's loading
+    let state: string | undefined;
+    for (let i = 0; i < 400 && state !== 'ready'; i++) {
+      state = (await d.api('GET', '/agent/status')).json.model?.state;
+      if (state !== 'ready') await new Promise((ok) => setTimeout(ok, 50));
+    }
+    expect(state).toBe('ready');
+    const g = await gap();
+    console.log(`event loop while the search model loaded: worst gap ${g.worst_gap_ms} ms, held ${g.worst_hold_ms} ms (${g.hold_measured})`);
+    // CPU time of the longest turn (waits for a core excluded): 20–31 ms now, 79–87 ms when both files were read and decoded at once.
+    expect(g.worst_hold_ms).toBeLessThan(MODEL_LOAD_BOUND_MS);
+  });
+
   it('the daemon settles after its start (warm-up: a small import, create and listing)', async () => {
     await gap();
     // In 2029 and under other UIDs: nothing the cases below count or overlap.
@@ -128,7 +141,7 @@ describe('no request holds the event loop past the bound', () => {
     expect(all.json.events.filter((e: { uid: string }) => e.uid.startsWith('bench-'))).toHaveLength(5000);
   }, 600_000);
 
-  it('importing a 10 MiB file (the body limit) never freezes the daemon (under 750 ms a turn; the 100 ms goal is not met at this size)', async () => {
+  it('importing a 10 MiB file (the body limit)', async () => {
     let n = 47_000;
     let ics = makeIcs(n);
     while (Buffer.byteLength(ics) > 10 * 1024 * 1024 - 4096) ics = makeIcs((n -= 200));
@@ -137,6 +150,6 @@ describe('no request holds the event loop past the bound', () => {
     );
     expect(result.status, result.text.slice(0, 300)).toBe(200);
     expect(result.json).toMatchObject({ imported: n, errors: [] });
-    expect(g.worst_hold_ms).toBeLessThan(LARGE_IMPORT_BOUND_MS);
+    expect(g.worst_hold_ms).toBeLessThan(BOUND_MS);
   }, 900_000);
 });

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -101,12 +102,10 @@ interface Derivation<T> {
   make: (out: string, lock: string) => Promise<void>;
 }
 
-const safe = (source: string) => source.replace(/[^\w.@-]/g, '_');
+/** The next turn of the event loop (after pending I/O): big pieces of work go in turns of their own. */
+const nextTurn = (): Promise<void> => new Promise((ok) => setImmediate(ok));
 
-/** A synchronous value stays synchronous: a daemon that starts with its files answers its first query semantically. */
-function then<A, B>(x: A | Promise<A>, f: (a: A) => B | Promise<B>): B | Promise<B> {
-  return x instanceof Promise ? x.then(f) : f(x);
-}
+const safe = (source: string) => source.replace(/[^\w.@-]/g, '_');
 
 class Closed extends Error {
   constructor() {
@@ -229,8 +228,13 @@ export class BuiltinModel {
     if (this.current) fn(this.current);
   }
 
-  private start(): BuiltinEmbedder | Promise<BuiltinEmbedder> {
-    const words = this.cached({
+  /**
+   * Load the shipped (or cached) files, or make them. Each file is read off the event loop and
+   * decoded in a turn of its own: read and decoded in one go, the two files held the daemon's
+   * loop ~90 ms right after its first answer (issue 14: no turn over 100 ms).
+   */
+  private async start(): Promise<BuiltinEmbedder> {
+    const words: Derivation<WordVectors> = {
       name: wordsFileName(),
       family: /^word-vectors-.*\.bin$/,
       what: 'word vectors',
@@ -239,15 +243,16 @@ export class BuiltinModel {
         const wink = locatePackage(MODEL_PACKAGE, MODEL_VERSION);
         return this.runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out], lock);
       },
-    });
-    return then(words, (w) => {
-      const sentence = this.cached(this.encoderWords(w));
-      if (!(sentence instanceof Promise)) return new BuiltinEmbedder(w.value, sentence.value);
-      // First start: the word vectors answer alone while the encoder's pass runs.
-      this.upgrade = sentence.then((s) => new BuiltinEmbedder(w.value, s.value));
-      this.upgrade.catch(() => {}); // reported through `complete`
-      return new BuiltinEmbedder(w.value);
-    });
+    };
+    const w = (await this.loadCopy(words)) ?? (await this.convert(words));
+    const encoder = this.encoderWords(w);
+    const sentence = await this.loadCopy(encoder);
+    await nextTurn();
+    if (sentence) return new BuiltinEmbedder(w.value, sentence.value);
+    // First start: the word vectors answer alone while the encoder's pass runs.
+    this.upgrade = this.convert(encoder).then((s) => new BuiltinEmbedder(w.value, s.value));
+    this.upgrade.catch(() => {}); // reported through `complete`
+    return new BuiltinEmbedder(w.value);
   }
 
   /** The sentence encoder's vectors of the words of `w`, row for row. */
@@ -268,25 +273,27 @@ export class BuiltinModel {
     };
   }
 
-  /** The derived file from the first folder that has a sound copy, else made now. */
-  private cached<T>(d: Derivation<T>): Cached<T> | Promise<Cached<T>> {
+  /** The derived file from the first folder that has a sound copy; undefined when none has (it is to be made). */
+  private async loadCopy<T>(d: Derivation<T>): Promise<Cached<T> | undefined> {
     for (const dir of this.opts.cacheDirs) {
       const file = join(dir, d.name);
       if (!existsSync(file)) continue;
       try {
-        return { file, value: d.decode(readFileSync(file)) };
+        const buf = await readFile(file);
+        await nextTurn();
+        return { file, value: d.decode(buf) };
       } catch (e) {
         this.log(`ignoring a damaged copy of the ${d.what}`, { file, error: (e as Error).message });
         if (dir === (this.opts.writeDir ?? this.opts.cacheDirs[0])) {
           try {
             unlinkSync(file);
           } catch {
-            // Read-only: made again below all the same.
+            // Read-only: made again all the same.
           }
         }
       }
     }
-    return this.convert(d);
+    return undefined;
   }
 
   private async convert<T>(d: Derivation<T>): Promise<Cached<T>> {
@@ -324,7 +331,9 @@ export class BuiltinModel {
         }
         await new Promise((ok) => setTimeout(ok, POLL_MS).unref());
       }
-      return { file, value: d.decode(readFileSync(file)) };
+      const buf = await readFile(file);
+      await nextTurn();
+      return { file, value: d.decode(buf) };
     } finally {
       this.preparing = undefined;
     }
