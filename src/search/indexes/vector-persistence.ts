@@ -36,7 +36,7 @@ export class PersistedVectors {
     }
     let d: DecodedVectors;
     try {
-      d = decodeVectorFile(buf, expect);
+      d = await decodeVectorFile(buf, expect, () => new Promise((ok) => setImmediate(ok)));
     } catch (e) {
       d = { rejected: (e as Error).message };
     }
