@@ -42,7 +42,9 @@ export async function main(argv: string[], streams: Streams = process, env: Node
         for (const s of validationSentences(err, argv)!) streams.stderr.write(`kairos: ${s}\n`);
       } else {
         streams.stderr.write(`kairos: ${err.message}\n`);
-        for (const d of err.details ?? []) streams.stderr.write(`  ${d.path}: ${d.message}\n`);
+        // A detail the message already says (a check that names its flag first, as `--at: …`) is not said twice.
+        for (const d of err.details ?? [])
+          if (!err.message.startsWith(`${d.path}:`) && !err.message.includes(d.message)) streams.stderr.write(`  ${d.path}: ${d.message}\n`);
       }
       return exitCodeFor(err);
     }

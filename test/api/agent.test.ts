@@ -410,10 +410,13 @@ describe('constraints', () => {
   });
 
   it('cadence counts proposals made today, rejected ones included', async () => {
-    const first = await as('POST', '/agent/plan', { actions: [{ kind: 'reflect', content: 'today' }] });
+    // At a set time: a reflection without one is placed now, and between 12:00 and 13:00 UTC now is
+    // the lunch block above (CI saw this test fail then). Cadence counts by the day of proposal.
+    const at = '2031-02-20T09:00:00Z';
+    const first = await as('POST', '/agent/plan', { actions: [{ kind: 'reflect', content: 'today', scheduled_for: at }] });
     expect(first.status, first.text).toBe(201);
     await as('POST', '/agent/reject', { plan_id: first.json.plan_id });
-    const r = await as('POST', '/agent/plan', { actions: [{ kind: 'reflect', content: 'again' }] });
+    const r = await as('POST', '/agent/plan', { actions: [{ kind: 'reflect', content: 'again', scheduled_for: at }] });
     expectError(r, 422, 'constraint_violation');
     expect(r.json.error.details[0]).toMatchObject({ rule: 'cadence', kind: 'reflect', max: 1, count: 1 });
   });

@@ -65,6 +65,8 @@ describe('kairos cal', () => {
       const r = await cal(['add', 'Lunch', '--at', at]);
       expect(r.code, at).toBe(6);
       expect(r.stderr).toMatch(/^kairos: --at: ".+" in ".+" is not a time of day/);
+      // Said once: the detail ("--at: … is not a time of day") is not repeated under the message.
+      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
     }
     const listed = await cal(['list', '--json']);
     expect(JSON.parse(listed.stdout).events.map((e: any) => e.title)).not.toContain('Lunch');
