@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CreateEventRequest, type EventOverride } from '../../contracts/calendar.js';
 import { AppError, type ErrorDetail, validationFailed } from '../../errors.js';
-import { type ImportedEvent, parseIcs } from '../../ical/import.js';
+import type { ImportedEvent, parseIcs } from '../../ical/import.js';
 import type { Problem } from '../../ical/scan.js';
 import { resolveImported } from './import-resolve.js';
 import { type EventCore, normalizeEvent } from './normalize.js';
@@ -109,13 +109,20 @@ export function checkImported(ev: ImportedEvent): ImportedCore {
 }
 
 /**
+ * The iCalendar parser (`ical/import.ts`), passed in rather than imported: it brings node-ical,
+ * rrule-temporal and two Temporal polyfills (a fifth of the daemon's code), which the daemon loads
+ * at its first import instead of at every start.
+ */
+export type IcsParser = typeof parseIcs;
+
+/**
  * Read and check a file, one step per event: the generator yields after the parse and after each
  * event's check (at most one expansion budget), so a caller on the event loop can give the loop
  * back between steps; run to its end, it returns the prepared import. The parse itself is one
  * step: callers on the loop give it only small files.
  */
-export function* prepareSteps(text: string, defaultTz: string): Generator<void, PreparedImport, void> {
-  const parsed = parseIcs(text, defaultTz);
+export function* prepareSteps(text: string, defaultTz: string, parse: IcsParser): Generator<void, PreparedImport, void> {
+  const parsed = parse(text, defaultTz);
   yield;
   const errors: Problem[] = [...parsed.errors];
   const warnings: Problem[] = [...parsed.warnings];
@@ -139,9 +146,9 @@ export function* prepareSteps(text: string, defaultTz: string): Generator<void, 
   return { checked, errors, warnings, skipped: parsed.skipped };
 }
 
-/** prepareSteps run to its end in one go (the worker thread). */
-export function prepareImport(text: string, defaultTz: string): PreparedImport {
-  const steps = prepareSteps(text, defaultTz);
+/** prepareSteps run to its end in one go (the reader's child process). */
+export function prepareImport(text: string, defaultTz: string, parse: IcsParser): PreparedImport {
+  const steps = prepareSteps(text, defaultTz, parse);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;

@@ -6,6 +6,7 @@
  * decoded in one turn (a 10 MiB file: ~47,000 events, 200–300 ms held).
  * A fresh process per file: whatever a hostile file does to this process's objects dies with it.
  */
+import { parseIcs } from '../../ical/import.js';
 import { dieWithParent } from '../../platform/child-lifeline.js';
 import { prepareImport } from './import-check.js';
 import type { ReaderMessage, ReaderRequest } from './import-reader.js';
@@ -26,7 +27,7 @@ process.on('message', (req: ReaderRequest) => {
   else {
     const text = Buffer.concat(parts).toString('utf8');
     parts.length = 0;
-    const out = prepareImport(text, req.defaultTz);
+    const out = prepareImport(text, req.defaultTz, parseIcs);
     const n = req.sliceItems;
     messages = [];
     for (let i = 0; i < out.checked.length; i += n) messages.push({ kind: 'checked', items: out.checked.slice(i, i + n) });

@@ -96,7 +96,8 @@ export class ImportReader {
   }
 
   private async inline(text: string, defaultTz: string): Promise<PreparedImport> {
-    const steps = prepareSteps(text, defaultTz);
+    const { parseIcs } = await import('../../ical/import.js');
+    const steps = prepareSteps(text, defaultTz, parseIcs);
     const slice = new TurnSlice();
     for (;;) {
       const r = steps.next();

@@ -1,4 +1,3 @@
-import { planPrompt } from '../core.js';
 import type { PlannerInput } from '../types.js';
 import type { PlannerProvider, ProviderPlan } from './provider.js';
 
@@ -8,6 +7,9 @@ export class DefaultProvider implements PlannerProvider {
   readonly model = null;
 
   async plan(input: PlannerInput): Promise<ProviderPlan> {
+    // Loaded at the first plan, not at the daemon's start: the grammar brings chrono-node (~50
+    // modules), which was a tenth of what a start loaded.
+    const { planPrompt } = await import('../core.js');
     return planPrompt(input);
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { prepareImport } from '../../../../src/domain/calendar/import-check.js';
+import { parseIcs } from '../../../../src/ical/import.js';
 import { describeShared, itShared, SHARED } from '../../../helpers/shared.js';
 
 /**
@@ -11,7 +12,7 @@ import { describeShared, itShared, SHARED } from '../../../helpers/shared.js';
  */
 const read = (path: string) => readFileSync(join(SHARED, 'fixtures/ics', path), 'utf8');
 const NY = 'America/New_York';
-const importOf = (path: string, tz = NY) => prepareImport(read(path), tz);
+const importOf = (path: string, tz = NY) => prepareImport(read(path), tz, parseIcs);
 const event = (r: ReturnType<typeof prepareImport>, uid: string) => {
   const e = r.checked.find((c) => c.uid === uid);
   expect(e, `no event ${uid}`).toBeDefined();
@@ -95,7 +96,7 @@ describeShared('iCalendar import fidelity (issue 18)', () => {
       /^(RECURRENCE-ID[^\r\n]*)(\r?\n)/m,
       '$1$2$1$2DTSTART:20190309T020000Z$2',
     );
-    const r = prepareImport(text, NY);
+    const r = prepareImport(text, NY, parseIcs);
     expect(r.checked.length + r.errors.length).toBeGreaterThan(0);
   });
 

@@ -9,6 +9,7 @@ import { makeIcs } from '../../../../bench/calendar.mjs';
 import { prepareImport } from '../../../../src/domain/calendar/import-check.js';
 import { ImportReader } from '../../../../src/domain/calendar/import-reader.js';
 import { AppError } from '../../../../src/errors.js';
+import { parseIcs } from '../../../../src/ical/import.js';
 
 /**
  * The reader of .ics imports (issue 14): large files are read in a child process, bounded in time
@@ -34,7 +35,7 @@ describe('ImportReader', () => {
     const reader = new ImportReader({ inlineMaxChars: 1000, childUrl: CHILD });
     const viaChild = await reader.read(ics, 'Europe/Berlin');
     expect(viaChild.checked).toHaveLength(400);
-    expect(viaChild).toEqual(prepareImport(ics, 'Europe/Berlin'));
+    expect(viaChild).toEqual(prepareImport(ics, 'Europe/Berlin', parseIcs));
   }, 60_000);
 
   it('hands over any text whole: characters outside the BMP across the parts it is sent in', async () => {
