@@ -248,6 +248,8 @@ export class BuiltinModel {
     const encoder = this.encoderWords(w);
     const sentence = await this.loadCopy(encoder);
     await nextTurn();
+    // Stopped while the files were read: nothing is to start from them any more.
+    if (this.closed) throw new Closed();
     if (sentence) return new BuiltinEmbedder(w.value, sentence.value);
     // First start: the word vectors answer alone while the encoder's pass runs.
     this.upgrade = this.convert(encoder).then((s) => new BuiltinEmbedder(w.value, s.value));
