@@ -1,5 +1,6 @@
 import { CreateEventRequest, type ImportReport } from '../../contracts/calendar.js';
 import type { StoredTrace } from '../../contracts/memory.js';
+import { nextTurn } from '../../platform/next-turn.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
@@ -7,7 +8,6 @@ import { actorOf, type Principal } from '../principal.js';
 import type { StoredEvent } from './event.js';
 import type { CheckedEvent, ImportedCore } from './import-check.js';
 import type { ImportReader } from './import-reader.js';
-import { nextTurn } from './turns.js';
 
 export { checkImported, type ImportedCore } from './import-check.js';
 

@@ -9,6 +9,7 @@ import {
 import type { StoredTrace } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
 import { icsPieces } from '../../ical/export.js';
+import { nextTurn } from '../../platform/next-turn.js';
 import type { Store, Tx } from '../../store/store.js';
 import { isTempoTag } from '../../time/tags.js';
 import { instantOf, wallAt } from '../../time/zone-cache.js';
@@ -26,7 +27,7 @@ import { ImportReader } from './import-reader.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
 import { assertWritable } from './read-only.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
-import { nextTurn, SLICE_MS, TurnSlice } from './turns.js';
+import { SLICE_MS, TurnSlice } from './turns.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
 export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;

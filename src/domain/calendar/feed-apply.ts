@@ -1,11 +1,11 @@
 import type { StoredTrace } from '../../contracts/memory.js';
+import { nextTurn } from '../../platform/next-turn.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import type { StoredEvent } from './event.js';
 import { FEED_FIELDS } from './event-fields.js';
 import type { ImportedCore, PreparedImport } from './import-check.js';
-import { nextTurn } from './turns.js';
 
 type Kind = 'created' | 'updated' | 'removed';
 

@@ -7,8 +7,7 @@
 /** A turn's share of work: well under the 100 ms bound, so a machine twice as slow keeps it. */
 export const SLICE_MS = 15;
 
-/** Resolves in a later turn of the loop, after the I/O that is waiting (setImmediate). */
-export const nextTurn = (): Promise<void> => new Promise((ok) => setImmediate(ok));
+import { nextTurn } from '../../platform/next-turn.js';
 
 /** What a slice stops while the loop is given back (an ExpansionBudget). */
 interface Pausable {

@@ -2,6 +2,7 @@ import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DIR_MODE, FILE_MODE } from '../../config/paths.js';
+import { nextTurn } from '../../platform/next-turn.js';
 import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows } from './vector-file.js';
 import type { RawRow, VectorIndex } from './vector-index.js';
 
@@ -36,7 +37,7 @@ export class PersistedVectors {
     }
     let d: DecodedVectors;
     try {
-      d = await decodeVectorFile(buf, expect, () => new Promise((ok) => setImmediate(ok)));
+      d = await decodeVectorFile(buf, expect, nextTurn);
     } catch (e) {
       d = { rejected: (e as Error).message };
     }

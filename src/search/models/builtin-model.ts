@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/config.js';
 import type { ModelStatus } from '../../contracts/status.js';
+import { nextTurn } from '../../platform/next-turn.js';
 import { DEFAULT_MAX_RANK } from '../vectors/build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectors, type WordVectors } from '../vectors/word-vectors-file.js';
@@ -101,9 +102,6 @@ interface Derivation<T> {
   /** Run the converter child that writes `out` (and holds `lock`). */
   make: (out: string, lock: string) => Promise<void>;
 }
-
-/** The next turn of the event loop (after pending I/O): big pieces of work go in turns of their own. */
-const nextTurn = (): Promise<void> => new Promise((ok) => setImmediate(ok));
 
 const safe = (source: string) => source.replace(/[^\w.@-]/g, '_');
 
@@ -281,9 +279,7 @@ export class BuiltinModel {
       const file = join(dir, d.name);
       if (!existsSync(file)) continue;
       try {
-        const buf = await readFile(file);
-        await nextTurn();
-        return { file, value: d.decode(buf) };
+        return await this.decodeFile(d, file);
       } catch (e) {
         this.log(`ignoring a damaged copy of the ${d.what}`, { file, error: (e as Error).message });
         if (dir === (this.opts.writeDir ?? this.opts.cacheDirs[0])) {
@@ -333,12 +329,17 @@ export class BuiltinModel {
         }
         await new Promise((ok) => setTimeout(ok, POLL_MS).unref());
       }
-      const buf = await readFile(file);
-      await nextTurn();
-      return { file, value: d.decode(buf) };
+      return await this.decodeFile(d, file);
     } finally {
       this.preparing = undefined;
     }
+  }
+
+  /** Read a derived file off the event loop, then decode it in a turn of its own. */
+  private async decodeFile<T>(d: Derivation<T>, file: string): Promise<Cached<T>> {
+    const buf = await readFile(file);
+    await nextTurn();
+    return { file, value: d.decode(buf) };
   }
 
   /**
