@@ -4,7 +4,7 @@ import { AppError, badRequest, unauthorized } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
 import { assertRouteServed, invokeRoute } from './invoke-route.js';
 import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js';
-import { mcpEndpoint } from './mcp/endpoint.js';
+import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
 import { cors } from './middleware/cors.js';
 import { errorEnvelope } from './middleware/errors.js';
 import { hostCheck } from './middleware/host-check.js';
@@ -13,7 +13,7 @@ import { traceId } from './middleware/trace-id.js';
 import { openApiOnDemand } from './openapi.js';
 import type { RouteDef } from './route.js';
 import { authorize } from './route-auth.js';
-import { IMPLEMENTED_METHODS, RouteTable } from './route-table.js';
+import { IMPLEMENTED_METHODS, type RouteMatch, RouteTable } from './route-table.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 
@@ -27,7 +27,6 @@ export function createApp(services: Services): Koa {
   const routes = allRoutes();
   const openapi = openApiOnDemand(routes, { version: services.version });
   const limiter = limiterOf(services);
-  const publicRoutes = new Set(routes.filter((r) => r.auth === 'none').map((r) => `${r.method.toUpperCase()} ${r.path}`));
   const table = new RouteTable(routes);
   // Each route's steps made once. Order matters: the credential is checked before a byte of the
   // body is read.
@@ -36,10 +35,17 @@ export function createApp(services: Services): Koa {
   app.use(traceId());
   app.use(hostCheck(services.config.host));
   app.use(cors());
-  app.use(rateLimit(limiter, (method, path) => publicRoutes.has(`${method} ${path}`)));
+  // The route is matched once: the rate limit needs to know whether it takes a credential.
+  const matchOf = (ctx: Context): RouteMatch => (ctx.state.match ??= table.match(ctx.method, ctx.path));
+  const countedLater = (ctx: Context) => {
+    if (ctx.path === MCP_PATH) return true;
+    const m = matchOf(ctx);
+    return m.kind === 'route' && m.def.auth !== 'none';
+  };
+  app.use(rateLimit(limiter, countedLater));
   app.use(mcpEndpoint(services, routes, openapi, limiter));
   app.use((ctx: Context, next: Next) => {
-    const m = table.match(ctx.method, ctx.path);
+    const m = matchOf(ctx);
     if (m.kind === 'route') {
       ctx.params = m.params;
       return steps.get(m.def)!(ctx);
@@ -69,7 +75,8 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
   return async (ctx: Context): Promise<void> => {
     assertRouteServed(def, services, `${ctx.method} ${ctx.path}`);
     ctx.state.limiter = limiter;
-    // Public routes were counted in the address's anonymous bucket by the rate-limit middleware.
+    // Public routes were counted in the address's anonymous bucket by the rate-limit middleware;
+    // the others count once their credential is known.
     if (def.auth !== 'none') {
       let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
       try {
@@ -80,9 +87,10 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
               userId: ctx.get('x-user-id') || undefined,
             });
       } catch (e) {
-        if (e instanceof AppError && e.status === 401) limiter.chargeAnonymous(ctx.ip);
+        if (e instanceof AppError && e.status === 401) limiter.chargeAnonymous(ctx.ip, ctx);
         throw e;
       }
+      limiter.charge(ctx, principal);
       authorize(principal, def.auth, ctx.params as Record<string, string | undefined>);
       ctx.state.principal = principal;
     }

@@ -4,12 +4,12 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { Scope } from '../contracts/scopes.js';
 import type { LiveEvent } from '../domain/events.js';
 import { hasScope, type Principal } from '../domain/principal.js';
-import { hashSecret } from '../domain/users/keys-service.js';
 import { AppError } from '../errors.js';
-import { bearerOf, resolvePrincipal } from './auth.js';
+import { authenticate, bearerOf } from './auth.js';
 import { forbiddenHost, hostAllowed, hostName } from './middleware/host-check.js';
 import { limiterOf } from './middleware/rate-limit.js';
 import type { Services } from './services.js';
+import { type CredentialStamp, sessionsOf } from './sessions.js';
 
 export const TOPICS = ['plans', 'traces', 'events'] as const;
 type Topic = (typeof TOPICS)[number];
@@ -36,10 +36,11 @@ interface Conn {
   allowed: Set<Topic>;
   /** Topics asked for (all allowed ones until a subscribe message). */
   topics: Set<Topic>;
-  /** The key's secret hash at connect, or the token's expiry: the credential must stay valid. */
-  keyHash?: string;
-  tokenExp?: number;
   alive: boolean;
+  /** The credential it was opened with, checked again before each frame and after each change. */
+  stamp: CredentialStamp;
+  /** Stops following the credential (the connection ended first). */
+  unfollow: () => void;
 }
 
 const REASONS: Record<number, string> = {
@@ -62,22 +63,13 @@ function refuse(socket: Duplex, status: number, code: string, message: string, h
   socket.destroy();
 }
 
-/** Seconds-since-epoch expiry of a JWT already verified at connect. */
-function tokenExpiry(token: string): number | undefined {
-  try {
-    const exp = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as { exp?: unknown }).exp;
-    return typeof exp === 'number' ? exp : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * `GET /ws`: authenticated by header or `?access_token=` (401 on the upgrade otherwise); pushes
  * `{id, type, at, data}` for the owning user's changes, in commit order. Each topic needs the
  * scope that reads its data. A client may narrow topics with `?topics=plans,traces` on the upgrade
  * or later with `{"type":"subscribe","topics":[...]}`.
- * A revoked, rotated or expired credential ends the connection (close code 4401).
+ * The connection ends (close code 4401) as soon as its credential stops standing: a key revoked,
+ * rotated or expired, a login token outdated by a password change or expired, a user removed.
  */
 export function attachWebSocket(server: Server, services: Services, opts: WebSocketOptions = {}): { close(): void } {
   const pingMs = opts.pingMs ?? 30_000;
@@ -85,16 +77,15 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const conns = new Set<Conn>();
 
-  const stillValid = (c: Conn): boolean => {
-    if (c.tokenExp !== undefined) return c.tokenExp * 1000 > services.clock.now().getTime();
-    if (!c.principal.keyId) return true;
-    const k = services.store.get('api_keys', c.principal.keyId);
-    if (!k || k.revoked_at || k.hash !== c.keyHash) return false;
-    return !k.expires_at || Date.parse(k.expires_at) > services.clock.now().getTime();
-  };
+  const sessions = sessionsOf(services);
   const drop = (c: Conn, code: number, reason: string) => {
     conns.delete(c);
+    c.unfollow();
     c.socket.close(code, reason);
+  };
+  const forget = (c: Conn) => {
+    conns.delete(c);
+    c.unfollow();
   };
   const sendError = (c: Conn, code: string, message: string) => c.socket.send(JSON.stringify({ type: 'error', error: { code, message } }));
 
@@ -109,16 +100,14 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
     if (url.pathname !== '/ws') return refuse(socket, 404, 'not_found', `No WebSocket route ${url.pathname}.`);
     const token = url.searchParams.get('access_token');
     const header = req.headers.authorization ?? (token ? `Bearer ${token}` : undefined);
-    let credential = '';
     Promise.resolve()
-      .then(() => {
-        credential = bearerOf(header);
-        return resolvePrincipal(services, credential, {
+      .then(() =>
+        authenticate(services, bearerOf(header), {
           agentId: (req.headers['x-agent-id'] as string | undefined) ?? undefined,
           userId: (req.headers['x-user-id'] as string | undefined) ?? undefined,
-        });
-      })
-      .then((p) => {
+        }),
+      )
+      .then(({ principal: p, stamp }) => {
         const allowed = new Set(TOPICS.filter((t) => TOPIC_SCOPES[t].some((s) => hasScope(p, s))));
         if (!allowed.size)
           return refuse(socket, 403, 'forbidden', 'This key reads none of plans, traces or events (it needs agent:*, memory:read or calendar:read).');
@@ -139,12 +128,14 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
             allowed,
             topics: new Set(asked?.length ? (asked as Topic[]) : allowed),
             alive: true,
-            ...(p.via === 'token' ? { tokenExp: tokenExpiry(credential) } : { keyHash: hashSecret(credential) }),
+            stamp,
+            unfollow: () => {},
           };
+          conn.unfollow = sessions.add(stamp, () => drop(conn, 4401, 'credential revoked or expired'));
           conns.add(conn);
           ws.on('pong', () => (conn.alive = true));
-          ws.on('close', () => conns.delete(conn));
-          ws.on('error', () => conns.delete(conn));
+          ws.on('close', () => forget(conn));
+          ws.on('error', () => forget(conn));
           ws.on('message', (raw) => {
             let msg: { type?: unknown; topics?: unknown };
             try {
@@ -184,7 +175,8 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
     const frame = JSON.stringify({ id: ev.id, type: ev.type, at: ev.at, data: ev.data });
     for (const c of conns) {
       if (c.principal.userId !== ev.user_id || !c.topics.has(topic)) continue;
-      if (!stillValid(c)) {
+      // The change that ended the credential may share this turn with the one being sent.
+      if (!sessions.valid(c.stamp)) {
         drop(c, 4401, 'credential revoked or expired');
         continue;
       }
@@ -199,12 +191,8 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   const ping = setInterval(() => {
     for (const c of conns) {
       if (!c.alive) {
-        conns.delete(c);
+        forget(c);
         c.socket.terminate();
-        continue;
-      }
-      if (!stillValid(c)) {
-        drop(c, 4401, 'credential revoked or expired');
         continue;
       }
       c.alive = false;
@@ -217,7 +205,10 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
     close() {
       clearInterval(ping);
       unsubscribe();
-      for (const c of conns) c.socket.close(1001, 'daemon stopping');
+      for (const c of conns) {
+        c.unfollow();
+        c.socket.close(1001, 'daemon stopping');
+      }
       conns.clear();
       wss.close();
     },

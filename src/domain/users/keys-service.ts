@@ -90,12 +90,25 @@ export class KeysService {
       await this.store.transact((tx) => tx.put('api_keys', { ...key, revoked_at: this.clock.now().toISOString() }));
   }
 
-  /** The live key for a presented secret, or undefined (unknown, revoked or expired). */
+  /** The live key for a presented secret, or undefined (unknown, revoked, expired, or its user gone). */
   verify(secret: string): StoredKey | undefined {
     const [key] = this.store.byIndex('api_keys', 'hash', hashSecret(secret));
-    if (!key || key.revoked_at) return undefined;
-    if (key.expires_at && Date.parse(key.expires_at) <= this.clock.now().getTime()) return undefined;
-    return key;
+    return key && this.live(key) ? key : undefined;
+  }
+
+  /**
+   * Whether the key `id` still holds the secret whose hash is `hash`: not revoked, rotated or
+   * expired, and its user still there. Long-lived sessions ask this again after every change.
+   */
+  stillHolds(id: string, hash: string): boolean {
+    const key = this.store.get('api_keys', id);
+    return key !== undefined && key.hash === hash && this.live(key);
+  }
+
+  private live(key: StoredKey): boolean {
+    if (key.revoked_at) return false;
+    if (key.expires_at && Date.parse(key.expires_at) <= this.clock.now().getTime()) return false;
+    return Boolean(this.store.get('users', key.user_id));
   }
 
   /** The key `id`, if the caller may touch it: admin any key, anyone else only the key it is calling with. */

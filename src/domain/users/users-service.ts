@@ -105,16 +105,26 @@ export class UsersService {
     return { token, token_type: 'Bearer', expires_at: new Date((now + TOKEN_TTL_S) * 1000).toISOString(), user_id: user.user_id };
   }
 
-  /** The principal of a login token, or undefined when it is not a valid, unexpired kairos token. */
-  async verifyToken(token: string): Promise<{ userId: string; scopes: Scope[] } | undefined> {
+  /** Whether a token of `userId` stamped with `gen` still stands (a password change raises the user's). */
+  tokenGenerationValid(userId: string, gen: number): boolean {
+    const user = this.get(userId);
+    return user !== undefined && (user.token_gen ?? 0) === gen;
+  }
+
+  /**
+   * The principal of a login token, or undefined when it is not a valid, unexpired kairos token.
+   * `gen` and `exp` let a session opened with the token tell later that it no longer stands.
+   */
+  async verifyToken(token: string): Promise<{ userId: string; scopes: Scope[]; gen: number; exp: number } | undefined> {
     try {
       const { payload } = await jwtVerify(token, this.jwtKey(), { issuer: ISSUER, algorithms: ['HS256'], currentDate: this.clock.now() });
       const user = payload.sub ? this.get(payload.sub) : undefined;
       if (!user) return undefined;
       // A password change since the token was issued ends it.
-      if ((typeof payload.gen === 'number' ? payload.gen : 0) !== (user.token_gen ?? 0)) return undefined;
+      const gen = typeof payload.gen === 'number' ? payload.gen : 0;
+      if (gen !== (user.token_gen ?? 0)) return undefined;
       // Scopes are recomputed from the user, so a token cannot outlive a change of role.
-      return { userId: user.user_id, scopes: tokenScopes(user) };
+      return { userId: user.user_id, scopes: tokenScopes(user), gen, exp: payload.exp ?? 0 };
     } catch {
       return undefined;
     }

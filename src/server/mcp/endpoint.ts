@@ -4,12 +4,14 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { Context, Next } from 'koa';
 import type { Principal } from '../../domain/principal.js';
 import { AppError, badRequest } from '../../errors.js';
-import { bearerOf, resolvePrincipal } from '../auth.js';
+import { authenticate, bearerOf } from '../auth.js';
 import { isLocalOrigin } from '../middleware/cors.js';
 import type { RateLimiter } from '../middleware/rate-limit.js';
 import type { RouteDef } from '../route.js';
 import type { Services } from '../services.js';
+import { type CredentialStamp, sessionsOf } from '../sessions.js';
 import { inProcessPort } from './in-process-port.js';
+import { workIn } from './work.js';
 
 export const MCP_PATH = '/mcp';
 /** Sessions the daemon keeps at once; the one idle longest is closed to make room. */
@@ -24,6 +26,8 @@ interface Session {
   owner: string;
   seen: number;
   close: () => void;
+  /** Stops following the credential (the session ended first). */
+  unfollow: () => void;
 }
 
 const ownerOf = (p: Principal) => `${p.keyId ?? `token:${p.authUserId}`}>${p.userId}`;
@@ -54,10 +58,12 @@ const isInitialize = (body: unknown) =>
  */
 export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () => object, limiter: RateLimiter) {
   const sessions = new Map<string, Session>();
+  const credentials = sessionsOf(services);
   const drop = (id: string | undefined) => {
     const s = id ? sessions.get(id) : undefined;
     if (!s || !id) return;
     sessions.delete(id);
+    s.unfollow();
     s.close();
   };
   const makeRoom = () => {
@@ -68,7 +74,7 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () 
     if (oldest) void oldest[1].transport.close().finally(() => drop(oldest[0]));
   };
 
-  async function open(principal: Principal): Promise<Session> {
+  async function open(principal: Principal, stamp: CredentialStamp): Promise<Session> {
     makeRoom();
     // The MCP SDK loads at the first session, not at every start of the daemon (~0.3 s here).
     const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
@@ -76,11 +82,14 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () 
       import('../../mcp/server.js'),
     ]);
     const port = inProcessPort(routes, services, openapi, principal);
-    const changes = (fn: (c: { type: string; data: unknown }) => void) => services.bus.subscribe((ev) => ev.user_id === principal.userId && fn(ev));
+    // Nothing more is sent once the credential stops standing, even in the turn that ends it.
+    const changes = (fn: (c: { type: string; data: unknown }) => void) =>
+      services.bus.subscribe((ev) => ev.user_id === principal.userId && credentials.valid(stamp) && fn(ev));
     const { server, close } = await createMcpServer(port, { version: services.version, changes });
     const session: Session = {
       owner: ownerOf(principal),
       seen: Date.now(),
+      unfollow: () => {},
       close: () => {
         close();
         void server.close().catch(() => {});
@@ -93,6 +102,9 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () 
     };
     session.transport.onclose = () => drop(session.transport.sessionId);
     await server.connect(session.transport);
+    // A revoked or rotated key, an outdated token or a removed user ends the session at once:
+    // its open SSE stream closes, and its id is forgotten.
+    session.unfollow = credentials.add(stamp, () => void session.transport.close().finally(() => drop(session.transport.sessionId)));
     return session;
   }
 
@@ -104,19 +116,25 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () 
     }
     if (!['GET', 'POST', 'DELETE'].includes(ctx.method)) throw new AppError(405, 'method_not_allowed', `${MCP_PATH} takes GET, POST and DELETE.`);
     let principal: Principal;
+    let stamp: CredentialStamp;
     try {
-      principal = await resolvePrincipal(services, bearerOf(ctx.get('authorization') || undefined), {
+      ({ principal, stamp } = await authenticate(services, bearerOf(ctx.get('authorization') || undefined), {
         agentId: ctx.get('x-agent-id') || undefined,
         userId: ctx.get('x-user-id') || undefined,
-      });
+      }));
     } catch (e) {
       if (e instanceof AppError && e.status === 401) {
         ctx.set('WWW-Authenticate', 'Bearer realm="kairos"');
-        limiter.chargeAnonymous(ctx.ip);
+        limiter.chargeAnonymous(ctx.ip, ctx);
       }
       throw e;
     }
     const body = ctx.method === 'POST' ? await readJson(ctx.req) : undefined;
+    // Work counts like API calls, each message of a batch on its own; the rest of a session's
+    // traffic (initialize, notifications, listings, the SSE stream, DELETE) only in a wider bucket.
+    const work = workIn(body);
+    if (work) limiter.charge(ctx, principal, work);
+    else limiter.chargeSessionControl(ctx, principal);
     const id = ctx.get('mcp-session-id');
     let session: Session | undefined;
     if (id) {
@@ -124,7 +142,7 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () 
       if (!session || session.owner !== ownerOf(principal)) {
         throw new AppError(404, 'not_found', 'No such MCP session (it ended, or the daemon restarted): initialize a new one.');
       }
-    } else if (isInitialize(body)) session = await open(principal);
+    } else if (isInitialize(body)) session = await open(principal, stamp);
     else throw badRequest('Start with an initialize request (no Mcp-Session-Id header was sent).');
     session.seen = Date.now();
     ctx.respond = false;
