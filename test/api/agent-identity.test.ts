@@ -47,7 +47,12 @@ describe('X-Agent-ID', () => {
     const mcp = await fetch(`${app.base}/mcp`, {
       method: 'POST',
       headers: { authorization: `Bearer ${plain}`, 'x-agent-id': 'claude', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
     });
     expect(mcp.status).toBe(403);
   });

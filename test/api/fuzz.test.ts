@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome, useDaemon } from '../helpers/daemon.js';
+import { ics, startFeedServer } from '../helpers/feed-server.js';
 import { Gen, type Schema } from '../helpers/fuzz-gen.js';
 
 /**
- * Seeded fuzzing of every operation in /openapi.json: random valid and hostile bodies and queries,
- * with and without keys. Whatever comes in: no 5xx, every error in the envelope, a store that is
+ * Seeded fuzzing of every operation in /openapi.json, and of `/mcp`: random valid and hostile
+ * bodies and queries (JSON-RPC messages and batches for `/mcp`), with and without keys. `url`
+ * fields name a feed server of the test's own on loopback (a feed, garbage, a redirect loop, a
+ * 404), so subscriptions and CalDAV accounts reach the network code, or addresses that must be
+ * refused. Whatever comes in: no 5xx, every error in the envelope, a store that is
  * byte-identical after every refused request, and /health still answering.
  *
  * Replay a failure with the seed and count it prints:
@@ -24,7 +30,12 @@ interface Operation {
   query: { name: string; required: boolean; schema: Schema }[];
   body?: Schema;
   rawTypes: string[];
+  /** The MCP endpoint, which /openapi.json does not list: JSON-RPC bodies, any of its methods. */
+  mcp?: true;
 }
+
+/** How many entries of the operation list are `/mcp`: about as often as the sync routes together. */
+const MCP_WEIGHT = 6;
 
 const ICS_BODIES = [
   'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//fuzz//EN\r\nBEGIN:VEVENT\r\nUID:fz-1\r\nDTSTART:20261124T090000Z\r\nDURATION:PT1H\r\nSUMMARY:Fuzz\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n',
@@ -76,21 +87,57 @@ function storeFingerprint(home: string): string {
 
 const shorten = (s: string, n = 600) => (s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s);
 
+/** A JSON-RPC error answer of the MCP transport (a malformed message, an unknown session). */
+const isJsonRpcError = (json: any) => json?.jsonrpc === '2.0' && typeof json.error?.code === 'number' && typeof json.error.message === 'string';
+
 describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
   const d = useDaemon(() => {
     const home = tempHome();
     // No snapshot during the run: a refused request must leave every store file byte-identical.
     writeFileSync(join(home, 'config.json'), JSON.stringify({ snapshot: { every_ops: 1_000_000_000, every_ms: 2_000_000_000 } }));
-    return { home, env: { DEBUG: 'true' } };
+    // The test's feed server is on loopback, which the outbound policy refuses unless allowed.
+    return { home, env: { DEBUG: 'true', KAIROS_OUTBOUND_ALLOW: '127.0.0.1,localhost,::1' } };
+  });
+  let feeds: Awaited<ReturnType<typeof startFeedServer>>;
+  beforeAll(async () => {
+    feeds = await startFeedServer();
+    feeds.routes.set('/feed.ics', { body: ics([{ uid: 'fuzz-feed-1', summary: 'Fuzzed feed', start: '20261124T090000Z' }]) });
+    feeds.routes.set('/garbage.ics', { body: 'BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nDTSTART:nope\r\n' });
+    feeds.routes.set('/loop', { status: 302, headers: { location: '/loop' } });
+    feeds.routes.set('/elsewhere', { status: 302, headers: { location: 'http://127.0.0.1:9/' } });
+    feeds.routes.set('/dav/', { status: 207, body: '<?xml version="1.0"?><multistatus xmlns="DAV:"><response><href>/dav/</href></response></multistatus>' });
+  });
+  afterAll(async () => {
+    await feeds?.close();
   });
 
   it('answers every generated request without a 5xx, in the envelope, touching nothing when it refuses', async () => {
     const doc = (await d.api('GET', '/openapi.json')).json;
     const ops = operations(doc);
     expect(ops.length).toBeGreaterThan(30);
+    for (let i = 0; i < MCP_WEIGHT; i++) ops.push({ method: 'POST', path: '/mcp', query: [], rawTypes: [], mcp: true });
     const creds = JSON.parse(readFileSync(join(d.home, 'credentials.json'), 'utf8'));
     const protectedIds = new Set<string>([creds.key_id, creds.user_id]);
-    const gen = new Gen(SEED, doc.components?.schemas ?? {});
+    const urls = ['/feed.ics', '/garbage.ics', '/loop', '/elsewhere', '/dav/', '/missing.ics'].map((p) => feeds.base + p);
+    const gen = new Gen(SEED, doc.components?.schemas ?? {}, urls);
+
+    // A live MCP session of the owner's, whose id fuzzed requests often carry; its tools' schemas feed the generator.
+    let live: { client: Client; transport: StreamableHTTPClientTransport };
+    const openLive = async (tries = 2): Promise<void> => {
+      const transport = new StreamableHTTPClientTransport(new URL(`${d.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${d.key}` } } });
+      const client = new Client({ name: 'fuzz', version: '1' });
+      try {
+        await client.connect(transport);
+      } catch (e) {
+        // A POST on a pooled connection the server was just closing (keep-alive) is not retried by fetch.
+        if (tries > 1) return openLive(tries - 1);
+        throw e;
+      }
+      live = { client, transport };
+    };
+    await openLive();
+    const tools = (await live!.client.listTools()).tools.map((t) => ({ name: t.name, inputSchema: t.inputSchema as Schema }));
+    const resources = (await live!.client.listResources()).resources.map((r) => r.uri);
 
     // One key per scope, so requests also come from narrow keys.
     const scopes: string[] = doc.paths['/auth/keys'].post.requestBody.content['application/json'].schema.properties.scopes.items.enum;
@@ -113,6 +160,7 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
     };
     for (let i = 0; i < COUNT && failures.length < MAX_FAILURES; i++) {
       const op = gen.pick(ops);
+      let method = op.method;
       const hostile = gen.chance(0.5);
       // Never aim at the owner's key or user by path: rotating the owner key would end the run, not find a bug.
       const pathIds = gen.seen.filter((x) => !protectedIds.has(x));
@@ -144,7 +192,16 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
       if (gen.chance(0.05)) headers['x-user-id'] = gen.pick(['usr_nope', '__proto__', creds.user_id]);
 
       let body: string | undefined;
-      if (op.body || op.rawTypes.length || (hostile && gen.chance(0.1))) {
+      let liveSid: string | undefined;
+      if (op.mcp) {
+        method = gen.chance(0.85) ? 'POST' : gen.pick(['GET', 'DELETE']);
+        const sid = gen.rand();
+        if (sid < 0.6) headers['mcp-session-id'] = liveSid = live!.transport.sessionId!;
+        else if (sid < 0.8) headers['mcp-session-id'] = gen.pick(['nope', '', '__proto__', '00000000-0000-0000-0000-000000000000']);
+        headers.accept = gen.chance(0.9) ? 'application/json, text/event-stream' : gen.pick(['application/json', 'text/event-stream', '*/*', 'text/html']);
+        headers['content-type'] = gen.chance(0.95) ? 'application/json' : 'text/plain';
+        body = gen.chance(0.95) ? JSON.stringify(gen.jsonRpc(tools, resources)) : gen.pick(['{"jsonrpc":', '[]', 'null', '[[[]]]', '']);
+      } else if (op.body || op.rawTypes.length || (hostile && gen.chance(0.1))) {
         const mode = gen.rand();
         if (op.rawTypes.length && mode < 0.3) {
           body = gen.pick(ICS_BODIES);
@@ -158,20 +215,38 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
         }
       }
 
-      const replay = `seed ${SEED}, request #${i + 1} (KAIROS_FUZZ_SEED=${SEED} KAIROS_FUZZ_COUNT=${i + 1}): ${op.method} ${shorten(url, 300)} auth=${auth} headers=${JSON.stringify({ ...headers, authorization: undefined })} body=${shorten(body ?? '')}`;
+      const replay = `seed ${SEED}, request #${i + 1} (KAIROS_FUZZ_SEED=${SEED} KAIROS_FUZZ_COUNT=${i + 1}): ${method} ${shorten(url, 300)} auth=${auth} headers=${JSON.stringify({ ...headers, authorization: undefined })} body=${shorten(body ?? '')}`;
       let res: Response;
+      let text: string;
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(new Error('timed out')), REQUEST_TIMEOUT_MS);
       try {
         res = await fetch(d.base + url, {
-          method: op.method,
+          method,
           headers: auth === 'owner' ? { ...headers, authorization: `Bearer ${d.key}` } : headers,
-          body: op.method === 'GET' || op.method === 'HEAD' ? undefined : body,
-          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+          body: method === 'GET' || method === 'HEAD' ? undefined : body,
+          signal: abort.signal,
         });
+        // An MCP session's SSE stream (GET) stays open: its headers are the answer.
+        if (op.mcp && method === 'GET' && res.ok) {
+          abort.abort();
+          text = '';
+        } else text = await res.text();
       } catch (e) {
         failures.push(`no answer within ${REQUEST_TIMEOUT_MS} ms (${(e as Error).message}) — ${replay}`);
         break;
+      } finally {
+        clearTimeout(timer);
       }
-      const text = await res.text();
+      // The live session was closed by a fuzzed DELETE (or ended with its credential): open another.
+      if (liveSid && method === 'DELETE' && res.ok) {
+        try {
+          await openLive();
+        } catch (e) {
+          failures.push(`no new MCP session after a DELETE (${(e as Error).message}, ${String((e as Error).cause)}) — ${replay}`);
+          break;
+        }
+      }
       counts[res.status] = (counts[res.status] ?? 0) + 1;
       if (res.status >= 500) failures.push(`5xx — ${replay} → ${res.status} ${shorten(text)}${logOf(res.headers.get('x-trace-id'))}`);
       const after = storeFingerprint(d.home);
@@ -184,11 +259,12 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
         }
         const env = json?.error;
         const ok =
-          env &&
-          /^[a-z][a-z0-9_]*$/.test(env.code) &&
-          typeof env.message === 'string' &&
-          env.message.length > 0 &&
-          env.trace_id === res.headers.get('x-trace-id');
+          (env &&
+            /^[a-z][a-z0-9_]*$/.test(env.code) &&
+            typeof env.message === 'string' &&
+            env.message.length > 0 &&
+            env.trace_id === res.headers.get('x-trace-id')) ||
+          (op.mcp && isJsonRpcError(json));
         if (!ok) failures.push(`not the error envelope — ${replay} → ${res.status} ${shorten(text)}`);
         if (after !== before) failures.push(`a refused request changed the store — ${replay} → ${res.status} ${shorten(text)}`);
       } else if (res.headers.get('content-type')?.includes('json')) {
@@ -208,6 +284,7 @@ describe(`API fuzz (seed ${SEED}, ${COUNT} requests)`, () => {
         }
       }
     }
+    await live!.client.close().catch(() => {});
     expect(failures, `${failures.length} failure(s):\n\n${failures.join('\n\n')}`).toEqual([]);
     // Both kinds of answers happened: the run reached the services, not only the validators.
     const ok = Object.entries(counts)

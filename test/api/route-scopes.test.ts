@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../../src/contracts/scope-list.js';
+import { FIXED_RESOURCES } from '../../src/mcp/resources.js';
+import { TOOLS } from '../../src/mcp/tools.js';
 import { type ApiResult, cliEnv, runCli, tempHome, useDaemon } from '../helpers/daemon.js';
 
 /**
@@ -10,7 +14,9 @@ import { type ApiResult, cliEnv, runCli, tempHome, useDaemon } from '../helpers/
  * /openapi.json, which the daemon builds from the same table that authorizes requests. A key
  * without the declared scope gets 403 and changes nothing; with it, never 401/403 (except where
  * the table notes a further check in the handler). A new route needs an entry in SAMPLES below,
- * and a public one a place in PUBLIC: otherwise this file fails.
+ * and a public one a place in PUBLIC: otherwise this file fails. The MCP endpoint is tried the
+ * same way: each key sees exactly the tools and resources whose route its scope meets, calls
+ * them without a refusal, and cannot call the others (TOOL_SAMPLES needs an entry per tool).
  */
 
 // Snapshots only on demand, so that the store's files change exactly when data changes.
@@ -39,8 +45,12 @@ const ICS = [
 ].join('\r\n');
 
 let registered = 0;
-/** A request to each route, valid enough to reach its handler. `{id}` is another key's id, `{plan_id}` an unknown plan. */
-const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
+type Sample = { query?: string; body?: unknown };
+/**
+ * A request to each route, valid enough to reach its handler (several where a route has variants
+ * that reach different code). `{id}` is another key's id, `{plan_id}` an unknown plan.
+ */
+const SAMPLES: Record<string, () => Sample | Sample[]> = {
   'GET /health': () => ({}),
   'GET /version': () => ({}),
   'GET /openapi.json': () => ({}),
@@ -76,7 +86,11 @@ const SAMPLES: Record<string, () => { query?: string; body?: unknown }> = {
   'GET /calendar/subscriptions': () => ({}),
   'POST /calendar/subscriptions/{id}/refresh': () => ({}),
   'DELETE /calendar/subscriptions/{id}': () => ({}),
-  'POST /calendar/sync/accounts': () => ({ body: { name: 'matrix', url: 'http://127.0.0.1:9/cal/', username: 'u', password: 'p' } }),
+  'POST /calendar/sync/accounts': () => [
+    { body: { name: 'matrix', url: 'http://127.0.0.1:9/cal/', username: 'u', password: 'p' } },
+    // The OAuth variant: a provider's grant is worth more than a password, so the same baseline first.
+    { body: { name: 'matrix-oauth', url: 'http://127.0.0.1:9/cal/', oauth: 'google' } },
+  ],
   'GET /calendar/sync/accounts': () => ({}),
   'POST /calendar/sync/run': () => ({}),
   'DELETE /calendar/sync/accounts/{name}': () => ({}),
@@ -116,12 +130,18 @@ function storeFingerprint(): string {
   return h.digest('hex');
 }
 
-async function call(op: Op, key: string): Promise<ApiResult> {
-  const sample = SAMPLES[op.id]!();
+/** Each sample of a route, sent with `key`. */
+async function calls(op: Op, key: string): Promise<ApiResult[]> {
   const path = op.path.replace('{id}', victim.id).replace('{plan_id}', 'pl_unknown').replace('{name}', 'unknown');
   const inQuery = op.auth && 'key_in' in op.auth && op.auth.key_in === 'query';
-  const query = [sample.query, inQuery ? `key=${encodeURIComponent(key)}` : undefined].filter(Boolean).join('&');
-  return d.api(op.method, path + (query ? `?${query}` : ''), { key: inQuery ? null : key, ...(sample.body !== undefined ? { body: sample.body } : {}) });
+  const out: ApiResult[] = [];
+  for (const sample of [SAMPLES[op.id]!()].flat()) {
+    const query = [sample.query, inQuery ? `key=${encodeURIComponent(key)}` : undefined].filter(Boolean).join('&');
+    out.push(
+      await d.api(op.method, path + (query ? `?${query}` : ''), { key: inQuery ? null : key, ...(sample.body !== undefined ? { body: sample.body } : {}) }),
+    );
+  }
+  return out;
 }
 
 /** Whether a key holding exactly `scope` meets a route's declared baseline (other keys' ids only for admin). */
@@ -190,9 +210,10 @@ describe('route × scope', () => {
 
     const before = storeFingerprint();
     for (const op of refused) {
-      const r = await call(op, key);
-      expect(r.status, `${op.id} with ${who}: ${r.text}`).toBe(403);
-      expect(r.json?.error?.code, op.id).toBe('forbidden');
+      for (const r of await calls(op, key)) {
+        expect(r.status, `${op.id} with ${who}: ${r.text}`).toBe(403);
+        expect(r.json?.error?.code, op.id).toBe('forbidden');
+      }
     }
     expect(storeFingerprint(), `a refused request of ${who} changed the store`).toBe(before);
     // The owner and the other key still work, unchanged.
@@ -200,11 +221,113 @@ describe('route × scope', () => {
     expect((await d.api('GET', '/memory/pull', { key: victim.key })).status).toBe(200);
 
     for (const op of allowed) {
-      const r = await call(op, key);
-      expect(r.status, `${op.id} with ${who}: ${r.text}`).not.toBe(401);
-      expect(r.status, `${op.id} with ${who}: ${r.text}`).toBeLessThan(500);
-      const note = (op.auth as { note?: string }).note;
-      if (!note || scope === 'admin') expect(r.status, `${op.id} with ${who}: ${r.text}`).not.toBe(403);
+      for (const r of await calls(op, key)) {
+        expect(r.status, `${op.id} with ${who}: ${r.text}`).not.toBe(401);
+        expect(r.status, `${op.id} with ${who}: ${r.text}`).toBeLessThan(500);
+        const note = (op.auth as { note?: string }).note;
+        if (!note || scope === 'admin') expect(r.status, `${op.id} with ${who}: ${r.text}`).not.toBe(403);
+      }
     }
   });
+});
+
+/** Arguments for each MCP tool, valid enough to reach its route (unknown ids answer not_found). */
+const TOOL_SAMPLES: Record<string, Record<string, unknown>> = {
+  memory_search: { query: 'matrix' },
+  memory_pull: {},
+  memory_push: { traces: [{ type: 'observation', task_id: 'matrix-mcp', content: 'from the MCP matrix' }] },
+  memory_history: { uid: 'tr_unknown' },
+  calendar_events: { start: '2025-06-01T00:00:00Z', end: '2025-06-08T00:00:00Z' },
+  calendar_free_slots: { start: '2025-06-02T08:00:00Z', end: '2025-06-02T12:00:00Z' },
+  tempo_profile: {},
+  plan_propose: { actions: [{ kind: 'add_event', title: 'matrix', scheduled_for: '2031-06-02T10:00:00Z', duration_minutes: 30 }] },
+  plan_status: { plan_id: 'pl_unknown' },
+  context_export: { export_format: 'summary' },
+};
+
+const mcpClients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(mcpClients.splice(0).map((c) => c.close().catch(() => {})));
+});
+
+async function mcpConnect(key: string): Promise<Client> {
+  const client = new Client({ name: 'route-scopes', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${d.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  mcpClients.push(client);
+  return client;
+}
+
+const toolText = (r: { content?: unknown }) => (r.content as { text?: string }[] | undefined)?.[0]?.text ?? '';
+/** A tool call's result; a call the session has no handler for at all (no tools) is an error too. */
+const callTool = (c: Client, name: string) =>
+  c.callTool({ name, arguments: TOOL_SAMPLES[name]! }).catch((e: unknown) => ({ isError: true, content: [{ type: 'text', text: String(e) }] }));
+
+describe('MCP tool × scope', () => {
+  it('every tool has a sample call here (add one for a new tool)', () => {
+    expect(TOOLS.map((t) => t.name).filter((n) => !TOOL_SAMPLES[n])).toEqual([]);
+  });
+
+  it('the feed key opens no MCP session (403)', async () => {
+    const r = await runCli(['--json', 'cal', 'subscribe-url'], { env: cliEnv(d) });
+    const key = new URL((JSON.parse(r.stdout) as { url: string }).url).searchParams.get('key')!;
+    const init = await fetch(`${d.base}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+      }),
+    });
+    expect(init.status).toBe(403);
+  });
+
+  // The feed key is above; admin last, as in the route matrix.
+  it.each(SCOPES.filter((s) => s !== 'admin' && s !== 'calendar:feed').concat('admin'))(
+    'a key with only %s sees and calls exactly the tools and resources its scope meets',
+    async (scope) => {
+      const minted = await d.api('POST', '/auth/keys', { body: { name: `mcp-only-${scope}`, scopes: [scope] } });
+      expect(minted.status, minted.text).toBe(201);
+      const byId = new Map(ops.map((o) => [o.id, o]));
+      const meets = (endpoint: string) => {
+        const auth = byId.get(endpoint)?.auth;
+        expect(auth, endpoint).toBeDefined();
+        return Boolean(auth && ('public' in auth || held(auth, scope, false)));
+      };
+      const c = await mcpConnect(minted.json.key);
+      const listed = (await c.listTools().catch(() => ({ tools: [] }))).tools.map((t) => t.name).sort();
+      expect(listed).toEqual(
+        TOOLS.filter((t) => meets(t.endpoint))
+          .map((t) => t.name)
+          .sort(),
+      );
+      // Fixed resources only: the trace template also lists one resource per trace.
+      const fixed = new Set(FIXED_RESOURCES.map((r) => r.uri));
+      const resources = (await c.listResources().catch(() => ({ resources: [] }))).resources
+        .map((r) => r.uri)
+        .filter((u) => fixed.has(u))
+        .sort();
+      expect(resources).toEqual(
+        FIXED_RESOURCES.filter((r) => meets(r.endpoint))
+          .map((r) => r.uri)
+          .sort(),
+      );
+
+      const before = storeFingerprint();
+      for (const t of TOOLS.filter((t) => !listed.includes(t.name))) {
+        const r = await callTool(c, t.name);
+        expect(r.isError, `${t.name} with ${scope}: ${toolText(r).slice(0, 300)}`).toBe(true);
+      }
+      for (const r of FIXED_RESOURCES.filter((r) => !resources.includes(r.uri)))
+        await expect(c.readResource({ uri: r.uri }), `${r.uri} with ${scope}`).rejects.toThrow();
+      expect(storeFingerprint(), `a refused MCP call of ${scope} changed the store`).toBe(before);
+
+      for (const name of listed) {
+        const r = await callTool(c, name);
+        if (r.isError) expect(toolText(r), `${name} with ${scope}`).not.toMatch(/"code":"(forbidden|unauthorized)"/);
+      }
+      for (const uri of resources) expect((await c.readResource({ uri })).contents.length, `${uri} with ${scope}`).toBeGreaterThan(0);
+    },
+  );
 });

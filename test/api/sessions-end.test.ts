@@ -14,8 +14,7 @@ import { testServices } from '../helpers/in-process.js';
  * A session (`/ws`, an MCP session and its SSE stream) ends as soon as its credential stops
  * standing, without waiting for a keep-alive or for the next event to send: a key revoked or
  * rotated, a login token outdated by a password change, a user removed. The app runs in-process
- * (keep-alive at its default of 30 s) so that the test can remove a user from the store, which
- * no route does.
+ * so that the test can remove a user from the store, which no route does.
  */
 const home = tempHome();
 let store: Store;
@@ -29,7 +28,8 @@ beforeAll(async () => {
   const services = testServices(store);
   const key = (await ensureOwnerCredentials(services, homePaths(home).credentials)).api_key;
   server = createServer(createApp(services).callback());
-  ws = attachWebSocket(server, services);
+  // The keep-alive sweep, which also checks credentials, is kept out of the way: only the push may close.
+  ws = attachWebSocket(server, services, { pingMs: 3_600_000 });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   api = apiCaller(base, key);
@@ -42,7 +42,7 @@ afterAll(async () => {
   removeHome(home);
 });
 
-/** Long enough for any push to land on a loaded machine; far shorter than the 30 s keep-alive. */
+/** Long enough for any push to land on a loaded machine. */
 const WAIT_MS = 5000;
 
 let users = 0;
@@ -78,7 +78,10 @@ describe('/ws ends with its credential, at once and without a further event', ()
   it('a login token, when the password changes', async () => {
     const p = await person();
     const c = await socket(p.token);
-    const changed = await api('POST', '/user/password', { key: p.token, body: { password: 'a brand new passphrase', current_password: 'correct horse battery' } });
+    const changed = await api('POST', '/user/password', {
+      key: p.token,
+      body: { password: 'a brand new passphrase', current_password: 'correct horse battery' },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(await closeCode(c)).toBe(4401);
   });
@@ -191,7 +194,10 @@ describe('an MCP session ends with its credential: its SSE stream closes, nothin
   it('a login token, when the password changes', async () => {
     const p = await person();
     const m = await mcpSession(p.token);
-    const changed = await api('POST', '/user/password', { key: p.token, body: { password: 'a brand new passphrase', current_password: 'correct horse battery' } });
+    const changed = await api('POST', '/user/password', {
+      key: p.token,
+      body: { password: 'a brand new passphrase', current_password: 'correct horse battery' },
+    });
     expect(changed.status, changed.text).toBe(200);
     expect(await endsWithin(m.ended)).toBe('ended');
     m.stop();

@@ -79,14 +79,29 @@ const STRINGS = [
 
 const NUMBERS = [0, 1, -1, 2, 3, 5, 15, 60, 1440, 1e6, -1e9, 2 ** 31, 2 ** 53, 0.5, -0.0, 1e308];
 
+/** Addresses for `url` fields that no test server can stand for: refused by validation or by the policy. */
+const HOSTILE_URLS = [
+  'file:///etc/passwd',
+  'ftp://127.0.0.1/x.ics',
+  'javascript:alert(1)',
+  'http://user:secret@127.0.0.1:9/cal/',
+  'webcal://127.0.0.1:9/feed.ics',
+  'http://[::1]:9/feed.ics',
+  'http://127.0.0.1:0/',
+  'http://127.0.0.1:9/' + 'a'.repeat(3000),
+  'not a url',
+];
+
 export class Gen {
   readonly rand: () => number;
   /** Ids and uids seen in successful responses: requests that name existing things reach deeper code. */
   readonly seen: string[] = [];
 
+  /** `urls`: addresses of the test's own servers, used for `url` fields so sync requests reach the network code. */
   constructor(
     seed: number,
     private readonly components: Record<string, Schema>,
+    private readonly urls: readonly string[] = [],
   ) {
     this.rand = prng(seed);
   }
@@ -158,7 +173,10 @@ export class Gen {
   private object(s: Schema, depth: number): Json {
     const out: Record<string, Json> = {};
     const required = new Set<string>(s.required ?? []);
-    for (const [k, sub] of Object.entries<Schema>(s.properties ?? {})) if (required.has(k) || this.chance(0.5)) out[k] = this.valid(sub, depth + 1);
+    for (const [k, sub] of Object.entries<Schema>(s.properties ?? {})) {
+      if (!required.has(k) && !this.chance(0.5)) continue;
+      out[k] = k === 'url' && this.chance(0.8) ? this.url() : this.valid(sub, depth + 1);
+    }
     if (s.additionalProperties && typeof s.additionalProperties === 'object' && this.chance(0.5))
       out[this.pick(['gym', 'meeting', '@morning', 'x'])] = this.valid(s.additionalProperties, depth + 1);
     return out;
@@ -181,6 +199,66 @@ export class Gen {
     const hi = s.maximum ?? (s.exclusiveMaximum !== undefined ? s.exclusiveMaximum - 1 : Math.max(lo + 100, 120));
     const n = this.chance(0.2) ? this.pick([lo, hi]) : lo + this.rand() * (hi - lo);
     return integer ? Math.round(n) : n;
+  }
+
+  /** An address for a `url` field: mostly the test's servers, sometimes one that must be refused. */
+  url(): string {
+    return this.urls.length && this.chance(0.7) ? this.pick(this.urls) : this.pick(HOSTILE_URLS);
+  }
+
+  /**
+   * One JSON-RPC message for `/mcp`, or a batch of them: requests and notifications of the
+   * protocol's methods with valid or hostile params (`tools` are the session's tools and input
+   * schemas), unknown methods, and messages missing their envelope.
+   */
+  jsonRpc(tools: readonly { name: string; inputSchema: Schema }[], resources: readonly string[]): Json {
+    if (this.chance(0.1)) return Array.from({ length: this.int(0, 6) }, () => this.rpcMessage(tools, resources));
+    return this.rpcMessage(tools, resources);
+  }
+
+  private rpcMessage(tools: readonly { name: string; inputSchema: Schema }[], resources: readonly string[]): Json {
+    const method = this.pick([
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+      'tools/call',
+      'tools/call',
+      'tools/call',
+      'resources/list',
+      'resources/read',
+      'resources/subscribe',
+      'prompts/list',
+      'prompts/get',
+      'completion/complete',
+      'ping',
+      'logging/setLevel',
+      'notifications/cancelled',
+      'sampling/createMessage',
+      '__proto__',
+      '',
+    ]);
+    let params: Json;
+    if (method === 'tools/call') {
+      const tool =
+        tools.length && this.chance(0.85) ? this.pick(tools) : { name: this.pick(['approve_plan', '__proto__', '', 'x'.repeat(300)]), inputSchema: {} };
+      params = { name: tool.name, arguments: this.chance(0.5) ? this.valid(tool.inputSchema) : this.hostile(tool.inputSchema) };
+    } else if (method === 'resources/read' || method === 'resources/subscribe')
+      params = {
+        uri:
+          this.chance(0.7) && resources.length
+            ? this.pick(resources)
+            : this.pick(['kairos://trace/__proto__', 'kairos://task/../context', 'file:///etc/passwd', '']),
+      };
+    else if (method === 'initialize')
+      params = { protocolVersion: this.pick(['2025-06-18', '2025-03-26', '1999-01-01', '']), capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } };
+    else if (method === 'prompts/get') params = { name: this.pick(['ground_full', 'catch_up', 'nope']), arguments: { task_id: this.pick(STRINGS) } };
+    else if (method === 'completion/complete')
+      params = { ref: { type: 'ref/prompt', name: 'ground_full' }, argument: { name: 'task_id', value: this.pick(STRINGS) } };
+    else params = this.chance(0.5) ? {} : this.hostile({ type: 'object' });
+    const msg: Record<string, Json> = { jsonrpc: '2.0', method, params };
+    if (!method.startsWith('notifications/')) msg.id = this.chance(0.9) ? this.int(1, 1e6) : this.pick<Json>(['x', null, { a: 1 }, -1] as Json[]);
+    if (this.chance(0.05)) delete msg.jsonrpc;
+    return this.chance(0.05) ? this.hostile({ type: 'object' }) : msg;
   }
 
   /** A value the schema should refuse (or that probes a corner it may not think of). */
