@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useApp } from '../helpers/in-process.js';
+import { MCP_INIT, mcpPost } from '../helpers/mcp-raw.js';
 
 /**
  * Who may name an agent with `X-Agent-ID`: a key minted for that agent (its own name only), a
@@ -44,17 +45,7 @@ describe('X-Agent-ID', () => {
       body: { actions: [{ kind: 'add_event', title: 'x', scheduled_for: '2031-01-01T10:00:00Z', duration_minutes: 30 }] },
     });
     expect(plan.status, plan.text).toBe(403);
-    const mcp = await fetch(`${app.base}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${plain}`, 'x-agent-id': 'claude', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    });
-    expect(mcp.status).toBe(403);
+    expect((await mcpPost(app.base, plain, MCP_INIT, { 'x-agent-id': 'claude' })).status).toBe(403);
   });
 
   it('on a key minted for that agent: accepted; another agent’s name: 403', async () => {

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { useApp } from '../helpers/in-process.js';
+import { MCP_INIT, mcpPost } from '../helpers/mcp-raw.js';
 
 /**
  * Rate limits count per parsed credential (the key's id, or the login token's user) and, on
@@ -49,13 +50,6 @@ describe('the bucket is the parsed credential, not the header text', () => {
   });
 });
 
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'limit-test', version: '1' } },
-};
-
 describe('/mcp counts work, not transport', () => {
   it('one-shot sessions cost one call each: as many tool calls as the limit succeed, the next is 429', async () => {
     const k = await mint();
@@ -77,8 +71,7 @@ describe('/mcp counts work, not transport', () => {
 
   it('each message of a batch counts: a batch of more tool calls than the limit is refused whole', async () => {
     const k = await mint();
-    const headers = { authorization: `Bearer ${k.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = await fetch(`${app.base}/mcp`, { method: 'POST', headers, body: JSON.stringify(INIT) });
+    const init = await mcpPost(app.base, k.key, MCP_INIT);
     expect(init.status).toBe(200);
     const sid = init.headers.get('mcp-session-id')!;
     await init.text();
@@ -88,7 +81,7 @@ describe('/mcp counts work, not transport', () => {
       method: 'tools/call',
       params: { name: 'memory_pull', arguments: { limit: 1 } },
     }));
-    const r = await fetch(`${app.base}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify(batch) });
+    const r = await mcpPost(app.base, k.key, batch, { 'mcp-session-id': sid });
     expect(r.status).toBe(429);
     expect((await r.json()).error.code).toBe('rate_limited');
     expect(r.headers.get('retry-after')).toBe('30');

@@ -8,6 +8,7 @@ import { SCOPES } from '../../src/contracts/scope-list.js';
 import { FIXED_RESOURCES } from '../../src/mcp/resources.js';
 import { TOOLS } from '../../src/mcp/tools.js';
 import { type ApiResult, cliEnv, runCli, tempHome, useDaemon } from '../helpers/daemon.js';
+import { MCP_INIT, mcpPost } from '../helpers/mcp-raw.js';
 
 /**
  * The route table, tried with a key of each single scope: generated from `x-kairos-auth` in
@@ -270,17 +271,7 @@ describe('MCP tool × scope', () => {
   it('the feed key opens no MCP session (403)', async () => {
     const r = await runCli(['--json', 'cal', 'subscribe-url'], { env: cliEnv(d) });
     const key = new URL((JSON.parse(r.stdout) as { url: string }).url).searchParams.get('key')!;
-    const init = await fetch(`${d.base}/mcp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-      }),
-    });
-    expect(init.status).toBe(403);
+    expect((await mcpPost(d.base, key, MCP_INIT)).status).toBe(403);
   });
 
   // The feed key is above; admin last, as in the route matrix.

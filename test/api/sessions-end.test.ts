@@ -9,6 +9,7 @@ import { attachWebSocket } from '../../src/server/ws.js';
 import { Store } from '../../src/store/store.js';
 import { apiCaller, removeHome, tempHome } from '../helpers/daemon.js';
 import { testServices } from '../helpers/in-process.js';
+import { MCP_INIT, mcpPost } from '../helpers/mcp-raw.js';
 
 /**
  * A session (`/ws`, an MCP session and its SSE stream) ends as soon as its credential stops
@@ -70,9 +71,9 @@ async function socket(credential: string) {
   return { s, messages, closed };
 }
 
-/** The close code, or 'still open' when nothing closed the connection within WAIT_MS. */
-const closeCode = (c: { closed: Promise<{ code: number }> }) =>
-  Promise.race([c.closed.then((x) => x.code), new Promise<string>((r) => setTimeout(() => r('still open'), WAIT_MS))]);
+/** What `p` settles to, or 'still open' when it does not within WAIT_MS. */
+const within = <T>(p: Promise<T>) => Promise.race([p, new Promise<string>((r) => setTimeout(() => r('still open'), WAIT_MS))]);
+const closeCode = (c: { closed: Promise<{ code: number }> }) => within(c.closed.then((x) => x.code));
 
 describe('/ws ends with its credential, at once and without a further event', () => {
   it('a login token, when the password changes', async () => {
@@ -116,29 +117,13 @@ describe('/ws ends with its credential, at once and without a further event', ()
   });
 });
 
-const INIT = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'sessions-test', version: '1' } },
-};
-
 /** One MCP session over raw HTTP, with its SSE stream (GET) read into `events`. */
 async function mcpSession(credential: string) {
   const post = async (body: unknown, sid?: string) => {
-    const r = await fetch(`${base}/mcp`, {
-      method: 'POST',
-      headers: {
-        authorization: `Bearer ${credential}`,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        ...(sid ? { 'mcp-session-id': sid } : {}),
-      },
-      body: JSON.stringify(body),
-    });
+    const r = await mcpPost(base, credential, body, sid ? { 'mcp-session-id': sid } : {});
     return { status: r.status, sid: r.headers.get('mcp-session-id'), text: await r.text() };
   };
-  const init = await post(INIT);
+  const init = await post(MCP_INIT);
   expect(init.status, init.text).toBe(200);
   const sid = init.sid!;
   expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, sid)).status).toBe(202);
@@ -161,7 +146,6 @@ async function mcpSession(credential: string) {
 }
 
 const soon = () => new Date(Date.now() + 3_600_000).toISOString();
-const endsWithin = (ended: Promise<string>) => Promise.race([ended, new Promise<string>((r) => setTimeout(() => r('still open'), WAIT_MS))]);
 
 describe('an MCP session ends with its credential: its SSE stream closes, nothing more is sent', () => {
   it('a key, when it is revoked', async () => {
@@ -173,7 +157,7 @@ describe('an MCP session ends with its credential: its SSE stream closes, nothin
     expect(m.events()).toContain('notifications/resources/updated');
 
     expect((await api('DELETE', `/auth/keys/${p.keyId}`)).status).toBe(200);
-    expect(await endsWithin(m.ended)).toBe('ended');
+    expect(await within(m.ended)).toBe('ended');
     const seen = m.events();
     // The same user's changes made another way reach no one on that session.
     const owner = await api('POST', '/calendar/create', { key: p.token, body: { title: 'after', scheduled_for: soon() } });
@@ -187,7 +171,7 @@ describe('an MCP session ends with its credential: its SSE stream closes, nothin
     const p = await person();
     const m = await mcpSession(p.token);
     await store.transact((tx) => tx.delete('users', p.userId));
-    expect(await endsWithin(m.ended)).toBe('ended');
+    expect(await within(m.ended)).toBe('ended');
     expect((await m.post({ jsonrpc: '2.0', id: 3, method: 'tools/list' }, m.sid)).status).toBe(401);
   });
 
@@ -199,7 +183,7 @@ describe('an MCP session ends with its credential: its SSE stream closes, nothin
       body: { password: 'a brand new passphrase', current_password: 'correct horse battery' },
     });
     expect(changed.status, changed.text).toBe(200);
-    expect(await endsWithin(m.ended)).toBe('ended');
+    expect(await within(m.ended)).toBe('ended');
     m.stop();
   });
 });
