@@ -4,17 +4,15 @@ import { forbidden, notFound, unauthorized } from '../errors.js';
 import type { Services } from './services.js';
 import type { CredentialStamp } from './sessions.js';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
-
 /** Pull the secret out of `Authorization: Bearer …`; anything else is a 401. */
 export function bearerOf(header: string | undefined): string {
   if (!header) throw unauthorized('Missing Authorization header; send "Authorization: Bearer <key>".');
-  const m = BEARER.exec(header);
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!m) throw unauthorized('Malformed Authorization header; expected "Bearer <key>".');
   return m[1]!;
 }
 
-export const looksLikeJwt = (s: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(s);
+const looksLikeJwt = (s: string) => /^[\w-]+\.[\w-]+\.[\w-]+$/.test(s);
 
 /** A resolved credential, with what a long-lived session needs to check it again later. */
 export interface Authenticated {
