@@ -60,7 +60,7 @@ export class Sessions {
   }
 
   /** End every session whose credential no longer stands. */
-  check(): void {
+  private check(): void {
     for (const e of [...this.open]) {
       if (this.valid(e.stamp)) continue;
       this.remove(e);

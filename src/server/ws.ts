@@ -78,14 +78,13 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   const conns = new Set<Conn>();
 
   const sessions = sessionsOf(services);
-  const drop = (c: Conn, code: number, reason: string) => {
-    conns.delete(c);
-    c.unfollow();
-    c.socket.close(code, reason);
-  };
   const forget = (c: Conn) => {
     conns.delete(c);
     c.unfollow();
+  };
+  const drop = (c: Conn, code: number, reason: string) => {
+    forget(c);
+    c.socket.close(code, reason);
   };
   const sendError = (c: Conn, code: string, message: string) => c.socket.send(JSON.stringify({ type: 'error', error: { code, message } }));
 
