@@ -7,6 +7,7 @@ import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { pidAlive } from '../../../platform/process.js';
 import { shortIds } from '../../input/resolve-id.js';
 import type { ProgramContext } from '../../kit.js';
+import { visible } from '../../output/terminal-text.js';
 import type { CompleteKind } from './id-kinds.js';
 
 /**
@@ -31,8 +32,9 @@ interface Candidate {
 
 type Get = <T>(path: string) => Promise<T>;
 
+// A shell shows these words on the terminal: made visible like any output.
 const oneLine = (s: string, n = 60) => {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = visible(s).replace(/\s+/g, ' ').trim();
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 };
 /** An instant as the shell user's own clock shows it: `2026-11-26 09:00`. */
