@@ -97,7 +97,7 @@ describe('human output shows control characters, never sends them', () => {
     expect(ev).toMatchObject({ title: TITLE, location: WHERE, description: ABOUT });
   });
 
-  it('kairos trace pull / show / search', async () => {
+  it('kairos trace pull / show / history', async () => {
     const push = await kairos(
       ['trace', 'push', '-'],
       JSON.stringify({ uid: 'hostile-trace', type: 'observation', task_id: 'esc', content: `Agenda ${HOSTILE}` }),
@@ -128,6 +128,29 @@ describe('human output shows control characters, never sends them', () => {
     expectSafe(refresh);
     const json = await kairos(['cal', 'subscriptions', '--json']);
     expect(JSON.parse(json.stdout).subscriptions[0].name).toBe(`Feed ${HOSTILE}`);
+  });
+
+  it('kairos watch: readable lines show the codes; --json lines keep them exactly', async () => {
+    // JSON escapes C0 itself; these it leaves as they are.
+    const content = 'Watched \u009b6n \u202etxt\x7f';
+    const watchOne = async (extra: string[]) => {
+      const w = kairos(['watch', '--topics', 'traces', '--count', '1', ...extra]);
+      let done = false;
+      void w.finally(() => (done = true));
+      // Pushed until the stream, once open, has seen one.
+      while (!done) {
+        await d.api('POST', '/memory/push', { body: { traces: [{ type: 'observation', task_id: 'watch', content }] } });
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      return w;
+    };
+    const readable = await watchOne([]);
+    expect(readable.code, readable.stderr).toBe(0);
+    expect(readable.stdout).toContain('Watched');
+    expectSafe(readable);
+    const json = await watchOne(['--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout).data.content).toBe(content);
   });
 
   it("an error's message is shown, not obeyed (main's error printing)", async () => {

@@ -107,6 +107,11 @@ export class IO {
     return this.plain ? text.replace(/\s+/g, ' ').trim() : clip(text, n);
   }
 
+  /** A line of JSON with --json (one event, one log line): written exactly as it is. */
+  jsonLine(text: string): void {
+    this.streams.stdout.write(text + '\n');
+  }
+
   /** A line of text that is the command's output (not a hint). */
   line(text: string): void {
     this.write(this.streams.stdout, text + '\n');
