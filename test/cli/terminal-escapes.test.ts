@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
-import { hasScript, Terminal } from '../helpers/terminal.js';
+import { hasScript, KEY, Terminal } from '../helpers/terminal.js';
 
 /**
  * Text from outside (an imported .ics, a trace's content, a feed server's answer) carries terminal
@@ -151,6 +151,37 @@ describe('human output shows control characters, never sends them', () => {
     const json = await watchOne(['--json']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout).data.content).toBe(content);
+  });
+
+  it.skipIf(!hasScript)('kairos review: questions and choices show the codes; a default accepted as shown keeps the title', async () => {
+    await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
+    const add = (title: string, at: string) => ({ kind: 'add_event', title, scheduled_for: at, duration_minutes: 30 });
+    const plan = await d.api('POST', '/agent/plan', {
+      body: { task_id: 'esc', actions: [add('Plain', '2031-03-03T09:00:00Z'), add(TITLE, '2031-03-03T11:00:00Z')] },
+    });
+    expect(plan.status, plan.text).toBe(201);
+    const t = new Terminal(['review'], cliEnv(d, { NO_COLOR: undefined }));
+    try {
+      await t.see('What now?');
+      await t.choose(2); // Edit an action
+      await t.see('Which action?');
+      await t.choose(1);
+      await t.see('Edit add_event “Standup ␛]0;pwned');
+      await t.choose(0); // Title
+      await t.see('New title:');
+      await t.type(KEY.enter);
+      await t.see('What now?');
+      await t.choose(1); // Approve only
+      await t.see('Reviewed: 1 approved');
+    } finally {
+      t.kill();
+    }
+    expect(t.raw).toContain('Standup ␛]0;pwned');
+    expect(t.raw).not.toContain(OSC);
+    expect(t.raw).not.toContain('\x1b[2J');
+    expect(t.raw).not.toContain('\u009b');
+    const after = await d.api('GET', `/agent/plans/${plan.json.plan_id}`);
+    expect(after.json.actions[1].title).toBe(TITLE);
   });
 
   it("an error's message is shown, not obeyed (main's error printing)", async () => {
