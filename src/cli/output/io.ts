@@ -73,9 +73,12 @@ export class IO {
    * with no readable form is printed as JSON).
    */
   data(value: unknown, readable?: () => string): void {
-    if (this.json) this.streams.stdout.write(JSON.stringify(value, null, this.stdoutIsTTY ? 2 : 0) + '\n');
-    else if (!readable) this.write(this.streams.stdout, JSON.stringify(value, null, this.stdoutIsTTY ? 2 : 0) + '\n');
-    else {
+    if (this.json || !readable) {
+      const json = JSON.stringify(value, null, this.stdoutIsTTY ? 2 : 0) + '\n';
+      // --json is exact; JSON shown for want of a readable form is human output like the rest.
+      if (this.json) this.streams.stdout.write(json);
+      else this.write(this.streams.stdout, json);
+    } else {
       const text = readable();
       if (text) this.write(this.streams.stdout, text.endsWith('\n') ? text : text + '\n');
     }
