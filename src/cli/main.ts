@@ -3,6 +3,7 @@ import { fastCommand } from './fast-path.js';
 import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
 import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
+import { forTerminal } from './output/terminal-text.js';
 import { createProgram } from './program.js';
 
 /** commander's own errors (help shown, a usage mistake), known without loading commander. */
@@ -33,22 +34,23 @@ export async function main(argv: string[], streams: Streams = process, env: Node
     // Ctrl-C at a prompt: the command said what it kept; exit as a shell reports an interrupt.
     if (isInterrupt(err)) return INTERRUPTED;
     const json = ctx.ran?.globals.json;
+    // An error's text may be a server's, an event's title or a trace's: shown, never obeyed.
+    const say = (text: string) => streams.stderr.write(forTerminal(text));
     if (err instanceof AppError) {
       // Loaded only for an error: the phrasing of the daemon's validation answers.
       const { validationSentences } = await import('./output/validation-text.js');
       if (json)
         streams.stderr.write(JSON.stringify({ error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) } }) + '\n');
       else if (validationSentences(err, argv)) {
-        for (const s of validationSentences(err, argv)!) streams.stderr.write(`kairos: ${s}\n`);
+        for (const s of validationSentences(err, argv)!) say(`kairos: ${s}\n`);
       } else {
-        streams.stderr.write(`kairos: ${err.message}\n`);
+        say(`kairos: ${err.message}\n`);
         // A detail the message already says (a check that names its flag first, as `--at: …`) is not said twice.
-        for (const d of err.details ?? [])
-          if (!err.message.startsWith(`${d.path}:`) && !err.message.includes(d.message)) streams.stderr.write(`  ${d.path}: ${d.message}\n`);
+        for (const d of err.details ?? []) if (!err.message.startsWith(`${d.path}:`) && !err.message.includes(d.message)) say(`  ${d.path}: ${d.message}\n`);
       }
       return exitCodeFor(err);
     }
-    streams.stderr.write(`kairos: ${(err as Error)?.stack ?? String(err)}\n`);
+    say(`kairos: ${(err as Error)?.stack ?? String(err)}\n`);
     return ExitCode.failure;
   }
 }

@@ -1,12 +1,13 @@
 import { readCredentials } from '../config/credentials.js';
-import { readDaemonState } from '../config/daemon-state.js';
 import { homePaths, resolveHome } from '../config/paths.js';
+import { assertOwnHome } from '../config/paths-trust.js';
 import { AppError } from '../errors.js';
 import { pidAlive } from '../platform/process.js';
 import { VERSION } from '../version.js';
 import { localUrl } from './daemon-url.js';
 import { ApiClient } from './http.js';
 import { timeoutFromEnv } from './timeouts.js';
+import { trustedDaemonState } from './trusted-daemon.js';
 
 export interface ConnectOptions {
   env: NodeJS.ProcessEnv;
@@ -23,7 +24,7 @@ async function autostart(home: string, o: ConnectOptions, dp: typeof import('./d
   // Several commands at once on a stopped home: the first one's daemon holds the lock while it
   // starts; the others wait for it rather than start daemons that can only lose.
   if (await lockHolder(home)) {
-    const s = await awaitStartingDaemon(home);
+    const s = await awaitStartingDaemon(home, o.env);
     if (s) return s;
   }
   // Said once, by the command that starts it: the others of a burst only wait for it.
@@ -49,7 +50,7 @@ async function discover(home: string, o: ConnectOptions): Promise<string> {
   // Spawning and stopping daemons (node:child_process) loads only on this path.
   const dp = await import('./daemon-process.js');
   const { runningDaemon, stopDaemon } = dp;
-  let s = await runningDaemon(home);
+  let s = await runningDaemon(home, o.env);
   if (s && s.version !== VERSION && o.autostart) {
     o.note(`kairos: restarting the daemon (it runs ${s.version}, this CLI is ${VERSION})`);
     await stopDaemon(home);
@@ -75,8 +76,10 @@ export async function connect(o: ConnectOptions): Promise<ApiClient> {
   const explicit = o.url ?? o.env.KAIROS_URL;
   const givenKey = o.apiKey ?? o.env.KAIROS_API_KEY;
   const timeoutMs = timeoutFromEnv(o.env);
+  // The home is read only when it is its owner's alone (the key and the address come from it).
+  if (!explicit || !givenKey) await assertOwnHome(home);
   const [state, credentials] = await Promise.all([
-    explicit ? undefined : readDaemonState(paths.daemonJson),
+    explicit ? undefined : trustedDaemonState(home, o.env),
     givenKey ? undefined : readCredentials(paths.credentials),
   ]);
   if (explicit) return new ApiClient({ baseUrl: explicit, apiKey: givenKey ?? credentials?.api_key, timeoutMs });

@@ -3,10 +3,12 @@ import { mkdir, open, readFile, stat, unlink, writeFile } from 'node:fs/promises
 import { fileURLToPath } from 'node:url';
 import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
+import { assertOwnHome } from '../config/paths-trust.js';
 import { AppError } from '../errors.js';
 import { pidAlive } from '../platform/process.js';
 import { localUrl } from './daemon-url.js';
 import { request } from './request.js';
+import { trustedDaemonState } from './trusted-daemon.js';
 
 const BIN = fileURLToPath(new URL('../../bin/kairos.js', import.meta.url));
 const START_TIMEOUT_MS = 10_000;
@@ -33,8 +35,8 @@ async function healthy(url: string): Promise<boolean> {
 export { localUrl } from './daemon-url.js';
 
 /** The running daemon of this home, if daemon.json names a live process that answers /health. */
-export async function runningDaemon(home: string): Promise<DaemonState | undefined> {
-  const s = await readDaemonState(homePaths(home).daemonJson);
+export async function runningDaemon(home: string, env: NodeJS.ProcessEnv): Promise<DaemonState | undefined> {
+  const s = await trustedDaemonState(home, env);
   if (!s || !pidAlive(s.pid)) return undefined;
   return (await healthy(localUrl(s))) ? s : undefined;
 }
@@ -60,11 +62,11 @@ export async function lockHolder(home: string): Promise<number | undefined> {
  * Wait for the daemon another process is starting on this home (it holds the lock) to answer.
  * Undefined when nothing is starting any more, or at the deadline.
  */
-export async function awaitStartingDaemon(home: string, deadline = Date.now() + START_TIMEOUT_MS): Promise<DaemonState | undefined> {
+export async function awaitStartingDaemon(home: string, env: NodeJS.ProcessEnv, deadline = Date.now() + START_TIMEOUT_MS): Promise<DaemonState | undefined> {
   while (Date.now() < deadline) {
-    const s = await runningDaemon(home);
+    const s = await runningDaemon(home, env);
     if (s) return s;
-    if (!(await lockHolder(home))) return runningDaemon(home);
+    if (!(await lockHolder(home))) return runningDaemon(home, env);
     await sleep(POLL_MS);
   }
   return undefined;
@@ -173,7 +175,7 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
   // As long as the starting command may wait for its daemon (it gives up and lets go by then).
   const deadline = Date.now() + START_GRACE_MS + 5000;
   while (!(await claimStart(paths.daemonStarting))) {
-    const s = await runningDaemon(home);
+    const s = await runningDaemon(home, env);
     if (s) return s;
     if (Date.now() > deadline) {
       throw new AppError(
@@ -186,7 +188,7 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
   }
   try {
     // It may have come up between our first look and the claim.
-    const running = await runningDaemon(home);
+    const running = await runningDaemon(home, env);
     if (running) return running;
     o.onSpawn?.();
     return await spawnAndWait(home, env, o);
@@ -226,7 +228,7 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
       if (!starting || deadline >= spawnedAt + START_GRACE_MS) break;
       deadline = spawnedAt + START_GRACE_MS;
     }
-    const s = await readDaemonState(paths.daemonJson);
+    const s = await trustedDaemonState(home, env);
     // Ours, or the daemon of a command that won the race to start it: either serves this home.
     if (s && pidAlive(s.pid) && (await healthy(localUrl(s)))) return s;
     if (exited !== null) {
@@ -257,6 +259,8 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
  * that holds the home but is not listening yet (daemon.json not written).
  */
 export async function stopDaemon(home: string, timeoutMs = STOP_TIMEOUT_MS): Promise<{ pid: number } | undefined> {
+  // Only its pid is used, so only the home's owner matters, not the host it names.
+  await assertOwnHome(home);
   const s = await readDaemonState(homePaths(home).daemonJson);
   const pid = s && pidAlive(s.pid) ? s.pid : await lockHolder(home);
   if (!pid) return undefined;

@@ -1,5 +1,6 @@
 import type { CliDeps } from '../kit.js';
 import { promptContext } from './interrupt.js';
+import { terminalPrompts } from './terminal-prompts.js';
 
 /** The questions asked at a terminal; injected so the flow is testable without one. */
 export interface Prompter {
@@ -12,11 +13,11 @@ export function inquirerPrompter(deps: CliDeps): Prompter {
   const ctx = promptContext({ stdin: deps.streams.stdin, output: deps.streams.stdout }) as never;
   return {
     async select(message, choices) {
-      const { select } = await import('@inquirer/prompts');
+      const { select } = await terminalPrompts();
       return select({ message, choices }, ctx);
     },
     async input(message, opts) {
-      const { input } = await import('@inquirer/prompts');
+      const { input } = await terminalPrompts();
       return input({ message, default: opts.default, validate: opts.validate }, ctx);
     },
   };

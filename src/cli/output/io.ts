@@ -2,6 +2,7 @@ import type { ChalkInstance } from 'chalk';
 import { shortIds } from '../input/resolve-id.js';
 import { plainChalk } from './plain-chalk.js';
 import { table, tsv } from './table.js';
+import { forTerminal, markedChalk } from './terminal-text.js';
 import { clip } from './text.js';
 
 export interface Streams {
@@ -21,7 +22,8 @@ export interface OutputFlags {
  * human output on a terminal and on a pipe (on a pipe: no colour, tables tab-separated without a
  * header, nothing cut or wrapped), and JSON only with --json. Hints and progress go to stderr only
  * when stderr is a terminal; warnings go to stderr always (not with -q). Colour is decided once:
- * off for NO_COLOR, --no-color or a non-TTY stdout.
+ * off for NO_COLOR, --no-color or a non-TTY stdout. Human text leaves through `forTerminal`: what
+ * came from outside cannot steer the terminal (terminal-text.ts).
  */
 export class IO {
   readonly chalk: ChalkInstance;
@@ -50,7 +52,7 @@ export class IO {
     this.json = Boolean(flags.json);
     this.quiet = Boolean(flags.quiet);
     this.env = env;
-    this.chalk = colorChalk && IO.wantsColor(streams, flags, env) ? colorChalk : plainChalk;
+    this.chalk = colorChalk && IO.wantsColor(streams, flags, env) ? markedChalk(colorChalk) : plainChalk;
   }
 
   get stdoutIsTTY(): boolean {
@@ -71,10 +73,14 @@ export class IO {
    * with no readable form is printed as JSON).
    */
   data(value: unknown, readable?: () => string): void {
-    if (this.json || !readable) this.streams.stdout.write(JSON.stringify(value, null, this.stdoutIsTTY ? 2 : 0) + '\n');
-    else {
+    if (this.json || !readable) {
+      const json = JSON.stringify(value, null, this.stdoutIsTTY ? 2 : 0) + '\n';
+      // --json is exact; JSON shown for want of a readable form is human output like the rest.
+      if (this.json) this.streams.stdout.write(json);
+      else this.write(this.streams.stdout, json);
+    } else {
       const text = readable();
-      if (text) this.streams.stdout.write(text.endsWith('\n') ? text : text + '\n');
+      if (text) this.write(this.streams.stdout, text.endsWith('\n') ? text : text + '\n');
     }
   }
 
@@ -104,22 +110,32 @@ export class IO {
     return this.plain ? text.replace(/\s+/g, ' ').trim() : clip(text, n);
   }
 
+  /** A line of JSON with --json (one event, one log line): written exactly as it is. */
+  jsonLine(text: string): void {
+    this.streams.stdout.write(text + '\n');
+  }
+
   /** A line of text that is the command's output (not a hint). */
   line(text: string): void {
-    this.streams.stdout.write(text + '\n');
+    this.write(this.streams.stdout, text + '\n');
   }
 
   /** A warning or a notice of a side effect (a daemon started): stderr, never with -q. */
   note(text: string): void {
-    if (!this.quiet) this.streams.stderr.write(text + '\n');
+    if (!this.quiet) this.write(this.streams.stderr, text + '\n');
   }
 
   /** A hint or progress that only makes sense to a person at a terminal: stderr when it is a TTY. */
   hint(text: string): void {
-    if (!this.quiet && this.streams.stderr.isTTY) this.streams.stderr.write(this.chalk.dim(text) + '\n');
+    if (!this.quiet && this.streams.stderr.isTTY) this.write(this.streams.stderr, this.chalk.dim(text) + '\n');
   }
 
   error(text: string): void {
-    this.streams.stderr.write(text + '\n');
+    this.write(this.streams.stderr, text + '\n');
+  }
+
+  /** The one place human text leaves for the terminal (JSON leaves exact, in `data`). */
+  private write(stream: NodeJS.WritableStream, text: string): void {
+    stream.write(forTerminal(text));
   }
 }

@@ -1,17 +1,19 @@
+import { STYLE_CODE, visible } from './terminal-text.js';
+
 type Cell = string | number | null | undefined;
 
-const cellText = (c: Cell) => (c === null || c === undefined ? '' : String(c));
-const ANSI = /\x1b\[[0-9;]*m/g;
+// A cell is measured as the terminal will show it: control characters in data made visible.
+const cellText = (c: Cell) => (c === null || c === undefined ? '' : visible(String(c)));
 
-/** Columns a text takes on a terminal: colour codes take none. */
-export const visibleWidth = (s: string) => [...s.replace(ANSI, '')].length;
+/** Columns a text takes on a terminal: the CLI's colour codes take none. */
+export const visibleWidth = (s: string) => [...s.replace(STYLE_CODE, '')].length;
 
 const padVisible = (s: string, w: number) => s + ' '.repeat(Math.max(0, w - visibleWidth(s)));
 
 /** A cell cut to `w` columns with an ellipsis (its colour dropped: a cut code would bleed). */
 function cut(s: string, w: number): string {
   if (visibleWidth(s) <= w) return s;
-  const plain = [...s.replace(ANSI, '')];
+  const plain = [...s.replace(STYLE_CODE, '')];
   return `${plain.slice(0, Math.max(0, w - 1)).join('')}…`;
 }
 

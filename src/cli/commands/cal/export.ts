@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { forTerminal } from '../../output/terminal-text.js';
 import { parseWhen } from './when.js';
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string; output?: string }>, deps: CliDeps): Promise<void> {
@@ -15,7 +16,8 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
   const text = await client.call('GET /calendar/export.ics', { query, headers: { accept: 'text/calendar' } });
   const count = (text.match(/^BEGIN:VEVENT\r?$/gm) ?? []).length;
   if (!opts.output || opts.output === '-') {
-    deps.streams.stdout.write(text);
+    // The file as it is on a pipe; on a terminal its titles are shown, not obeyed.
+    deps.streams.stdout.write(deps.io.plain ? text : forTerminal(text));
     return;
   }
   try {

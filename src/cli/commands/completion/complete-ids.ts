@@ -1,12 +1,14 @@
 import { localUrl } from '../../../client/daemon-process.js';
 import { request } from '../../../client/request.js';
+import { trustedDaemonState } from '../../../client/trusted-daemon.js';
 import { readCredentials } from '../../../config/credentials.js';
-import { readDaemonState } from '../../../config/daemon-state.js';
 import { homePaths, resolveHome } from '../../../config/paths.js';
+import { assertOwnHome } from '../../../config/paths-trust.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { pidAlive } from '../../../platform/process.js';
 import { shortIds } from '../../input/resolve-id.js';
 import type { ProgramContext } from '../../kit.js';
+import { visible } from '../../output/terminal-text.js';
 import type { CompleteKind } from './id-kinds.js';
 
 /**
@@ -31,8 +33,9 @@ interface Candidate {
 
 type Get = <T>(path: string) => Promise<T>;
 
+// A shell shows these words on the terminal: made visible like any output.
 const oneLine = (s: string, n = 60) => {
-  const t = s.replace(/\s+/g, ' ').trim();
+  const t = visible(s).replace(/\s+/g, ' ').trim();
   return t.length > n ? `${t.slice(0, n - 1)}…` : t;
 };
 /** An instant as the shell user's own clock shows it: `2026-11-26 09:00`. */
@@ -91,7 +94,7 @@ async function caldavAccounts(get: Get): Promise<Candidate[]> {
 /** The address of the daemon to ask, without starting one: KAIROS_URL, else the home's daemon.json if its process lives. */
 async function daemonUrl(env: NodeJS.ProcessEnv): Promise<string | undefined> {
   if (env.KAIROS_URL) return env.KAIROS_URL.replace(/\/+$/, '');
-  const s = await readDaemonState(homePaths(resolveHome(env)).daemonJson);
+  const s = await trustedDaemonState(resolveHome(env), env);
   return s && pidAlive(s.pid) ? localUrl(s) : undefined;
 }
 
@@ -106,7 +109,9 @@ export async function completeIds(ctx: ProgramContext, kind: CompleteKind, prefi
   try {
     const base = await daemonUrl(ctx.env);
     if (!base) return;
-    const apiKey = ctx.env.KAIROS_API_KEY ?? (await readCredentials(homePaths(resolveHome(ctx.env)).credentials))?.api_key;
+    const home = resolveHome(ctx.env);
+    if (!ctx.env.KAIROS_API_KEY) await assertOwnHome(home);
+    const apiKey = ctx.env.KAIROS_API_KEY ?? (await readCredentials(homePaths(home).credentials))?.api_key;
     const get: Get = async (path) => {
       const timeoutMs = deadline - Date.now();
       if (timeoutMs <= 0) throw new Error('out of time');

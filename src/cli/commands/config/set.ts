@@ -36,6 +36,6 @@ async function change(s: Setting, value: unknown, before: Record<string, unknown
     value === undefined ? `Removed ${s.key} from ${path} (the default applies)` : `Set ${s.key} = ${JSON.stringify(value)} in ${path}`,
   );
   if (s.env && deps.env[s.env]) deps.io.note(`kairos: ${s.env}=${deps.env[s.env]} in this environment overrides ${s.key}.`);
-  const daemon = await runningDaemon(home);
+  const daemon = await runningDaemon(home, deps.env);
   if (daemon) deps.io.note(`kairos: the daemon (pid ${daemon.pid}) read config.json when it started: restart it to apply this (kairos daemon restart).`);
 }

@@ -10,7 +10,7 @@ export async function run({ opts }: RunInput<{ follow?: boolean; lines: number }
     throw new AppError(404, 'not_found', `No daemon log yet at ${path}.`);
   });
   const lines = text.split('\n').filter(Boolean);
-  const show = (l: string) => deps.io.line(deps.io.json ? l : readableLine(l));
+  const show = (l: string) => (deps.io.json ? deps.io.jsonLine(l) : deps.io.line(readableLine(l)));
   for (const l of lines.slice(-opts.lines)) show(l);
   if (!opts.follow) return;
   let pos = Buffer.byteLength(text);

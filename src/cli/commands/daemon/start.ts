@@ -6,7 +6,7 @@ import { type BindOptions, bindArgs } from './bind-args.js';
 export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {
   const home = resolveHome(deps.env);
   // Running already, or being started by another command right now: that daemon serves this home.
-  const running = (await runningDaemon(home)) ?? ((await lockHolder(home)) ? await awaitStartingDaemon(home) : undefined);
+  const running = (await runningDaemon(home, deps.env)) ?? ((await lockHolder(home)) ? await awaitStartingDaemon(home, deps.env) : undefined);
   if (running) {
     deps.io.data({ status: 'running', already: true, ...running }, () => `kairos daemon already running at ${localUrl(running)} (pid ${running.pid})`);
     return;

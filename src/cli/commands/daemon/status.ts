@@ -6,7 +6,7 @@ import type { CliDeps, RunInput } from '../../kit.js';
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const home = resolveHome(deps.env);
   const log = homePaths(home).daemonLog;
-  const s = await runningDaemon(home);
+  const s = await runningDaemon(home, deps.env);
   if (!s) {
     // A process that holds the home but does not answer is not "not running": say which it is.
     const pid = await lockHolder(home);

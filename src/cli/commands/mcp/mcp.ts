@@ -18,7 +18,7 @@ export async function run({ opts }: RunInput<{ agent?: string }>, deps: CliDeps)
     // The port's arguments are the endpoint's own, already checked by the tool's schema.
     call: (name: string, args: object = {}) => client.call(name as never, { ...args, ...(headers ? { headers } : {}) } as never),
   };
-  const feed = liveChanges(client, (m) => deps.streams.stderr.write(`kairos mcp: ${m}\n`));
+  const feed = liveChanges(client, (m) => deps.io.error(`kairos mcp: ${m}`));
   try {
     await serveStdio(port, { version: VERSION, changes: feed.follow });
   } finally {

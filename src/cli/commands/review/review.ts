@@ -2,6 +2,7 @@ import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
 import { isInterrupt, promptContext } from '../../input/interrupt.js';
+import { terminalPrompts } from '../../input/terminal-prompts.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describeExecution, describePlan } from '../../output/plans.js';
 
@@ -51,7 +52,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     io.line(`Nothing to review: no proposed plans${opts.task ? ` for task ${opts.task}` : ''}.`);
     return;
   }
-  const { select, input } = await import('@inquirer/prompts');
+  const { select, input } = await terminalPrompts();
   const ctx = promptContext({ stdin: deps.streams.stdin, output: deps.streams.stdout }) as Parameters<typeof select>[1];
   const tally: Record<Decision, number> = { approved: 0, rejected: 0, skipped: 0 };
 

@@ -80,7 +80,7 @@ export async function run({ opts }: RunInput<{ topics?: string; count?: number }
         deps.io.error(`kairos: ${m.error?.message ?? 'the daemon reported an error'}`);
         return;
       }
-      if (deps.io.json) deps.io.line(JSON.stringify(m));
+      if (deps.io.json) deps.io.jsonLine(JSON.stringify(m));
       else deps.io.line(line(m, tz));
       if (opts.count !== undefined && ++seen >= opts.count) stop();
     });

@@ -1,8 +1,11 @@
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { table, visibleWidth } from '../../../../src/cli/output/table.js';
+import { forTerminal, markedChalk } from '../../../../src/cli/output/terminal-text.js';
 
-const dim = (s: string) => `\x1b[2m${s}\x1b[22m`;
-const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+// Colour as the IO's chalk makes it; stripped from what the terminal gets.
+const dim = markedChalk(new Chalk({ level: 1 })).dim;
+const strip = (s: string) => forTerminal(s).replace(/\x1b\[[0-9;]*m/g, '');
 
 describe('table', () => {
   it('aligns coloured cells by what the terminal shows (colour codes take no room)', () => {
@@ -39,5 +42,18 @@ describe('table', () => {
     expect(lines[2]!.indexOf('revoked')).toBe(state);
     // Without a width nothing is cut.
     expect(table(['ID', 'SCOPES'], [['k', scopes]])).toContain(scopes);
+  });
+
+  it('measures a cell as the terminal shows it: a control character in data takes one column', () => {
+    const out = table(
+      ['A', 'B'],
+      [
+        ['\x1b[2Jx', 'y'],
+        ['abcdef', 'z'],
+      ],
+    );
+    const lines = out.split('\n');
+    expect(lines[1]).toBe('␛[2Jx   y');
+    expect(lines[2]!.indexOf('z')).toBe(lines[1]!.indexOf('y'));
   });
 });
