@@ -186,7 +186,8 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
     async list() {
       const out: OAuthAccountSummary[] = [];
       for (const n of await files.names()) {
-        const a = await files.read(n);
+        // A damaged file names no owner to show it to; using or removing it by name says what is wrong.
+        const a = await files.read(n).catch(() => undefined);
         if (a) out.push(summarize(a));
       }
       return out;

@@ -5,11 +5,6 @@ import type { CliDeps, RunInput } from '../../kit.js';
 export async function run({ args, opts }: RunInput<{ yes?: boolean }>, deps: CliDeps): Promise<void> {
   const name = args[0]!;
   const client = await deps.client();
-  const { providers } = await client.call('GET /calendar/sync/oauth');
-  if (!providers.some((p) => p.name === name)) {
-    const { oauthNotFound } = await import('../../../sync/oauth/index.js');
-    throw oauthNotFound(name); // before any question
-  }
   if (!(await confirmOrYes(deps, opts.yes, `Remove the OAuth provider "${name}" (its tokens and client secret)?`))) {
     deps.io.note('kairos: nothing removed');
     return;
