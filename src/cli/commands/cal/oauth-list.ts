@@ -11,9 +11,10 @@ export function tokenState(a: OAuthAccountSummary, now: Date): string {
 }
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
-  const { providers: accounts } = await (await deps.client()).call('GET /calendar/sync/oauth');
+  const list = await (await deps.client()).call('GET /calendar/sync/oauth');
+  const accounts = list.providers;
   const now = new Date();
-  deps.io.data(accounts, () =>
+  deps.io.data(list, () =>
     accounts.length
       ? deps.io.table(
           ['NAME', 'ISSUER', 'CLIENT', 'VIA', 'ACCESS TOKEN', 'REFRESH', 'HOSTS'],

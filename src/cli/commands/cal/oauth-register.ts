@@ -55,7 +55,7 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
       .command('list')
       .description('your providers, the state of their grants and the hosts they may reach (never a token or secret)')
       .action(lazy(ctx, () => import('./oauth-list.js'))),
-    ['kairos cal oauth list', 'kairos cal oauth list --json | jq ".[].name"'],
+    ['kairos cal oauth list', 'kairos cal oauth list --json | jq ".providers[].name"'],
   );
   examples(
     oauth
