@@ -54,7 +54,7 @@ export const OAuthProviderConfig = z
           .regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, 'a scope has no spaces or quotes'),
       )
       .max(50),
-    /** Hosts the accounts using this provider may reach (`--allow-host`); absent: the issuer's own hosts (`defaultGrantHosts`). */
+    /** Hosts the accounts using this provider may reach (`--allow-host`); absent: the issuer's hosts (`grantHosts` in sync/oauth/hosts.ts). */
     allowed_hosts: z.array(OAuthHostPattern).min(1).max(50).optional(),
   })
   .refine((c) => c.issuer || c.endpoints, { message: 'give an issuer or the endpoints' });

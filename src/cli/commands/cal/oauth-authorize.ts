@@ -11,11 +11,6 @@ export interface HowOptions {
 }
 
 /**
- * Runs an authorization (a new provider, or `login` with a stored one) and says what the person
- * must do on stderr, always (not only on a TTY: without it nobody could finish the login). The
- * URL and the code stand on lines of their own so they can be copied.
- */
-/**
  * The OAuth providers of this home, and the kairos user this command acts for (the daemon tells who
  * the CLI's credential is): grants are theirs, and only their own login or an admin key uses them.
  * A provider written before grants had an owner is the home owner's (credentials.json names them).
@@ -29,6 +24,11 @@ export async function grantsOfCaller(deps: CliDeps): Promise<{ oauth: OAuthAccou
   return { oauth, user: who.user_id, hasDisplay };
 }
 
+/**
+ * Runs an authorization (a new provider, or `login` with a stored one) and says what the person
+ * must do on stderr, always (not only on a TTY: without it nobody could finish the login). The
+ * URL and the code stand on lines of their own so they can be copied.
+ */
 export async function authorizeWith(
   deps: CliDeps,
   how: HowOptions,
