@@ -38,6 +38,8 @@ export const ConfigFile = z
           .optional()
           .describe('how often the daemon looks for subscriptions and accounts that are due (default 60)'),
         caldav_every_minutes: z.number().int().min(1).max(1440).optional().describe('CalDAV sync interval (default 15)'),
+        max_subscriptions: z.number().int().min(0).max(10_000).optional().describe('subscriptions one user may have (default 50)'),
+        max_accounts: z.number().int().min(0).max(1000).optional().describe('CalDAV accounts one user may have (default 20)'),
       })
       .strict()
       .optional(),
@@ -59,8 +61,8 @@ export interface Config {
    * the cache; `cacheDir` is the per-user cache (XDG_CACHE_HOME) where missing files are made.
    */
   model: { dir?: string; cacheDir: string };
-  /** Calendar sync: how often due subscriptions and accounts are looked for, and the CalDAV interval. */
-  sync: { checkMs: number; caldavEveryMs: number };
+  /** Calendar sync: how often due subscriptions and accounts are looked for, the CalDAV interval, and the per-user caps. */
+  sync: { checkMs: number; caldavEveryMs: number; maxSubscriptions: number; maxAccounts: number };
 }
 
 export const DEFAULT_PORT = 7340;
@@ -132,6 +134,11 @@ export function resolveConfig(file: ConfigFile, env: NodeJS.ProcessEnv, flags: {
       backups: file.snapshot?.backups ?? 3,
     },
     model: { dir: env.KAIROS_MODEL_DIR?.trim() || undefined, cacheDir: userCacheDir(env) },
-    sync: { checkMs: (file.sync?.check_seconds ?? 60) * 1000, caldavEveryMs: (file.sync?.caldav_every_minutes ?? 15) * 60_000 },
+    sync: {
+      checkMs: (file.sync?.check_seconds ?? 60) * 1000,
+      caldavEveryMs: (file.sync?.caldav_every_minutes ?? 15) * 60_000,
+      maxSubscriptions: file.sync?.max_subscriptions ?? 50,
+      maxAccounts: file.sync?.max_accounts ?? 20,
+    },
   };
 }

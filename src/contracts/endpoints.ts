@@ -33,6 +33,7 @@ import {
   TraceSummaryRequest,
   TraceSummaryResponse,
 } from './memory.js';
+import { OAuthProviderList, OAuthProviderParams, OAuthProviderRemoved } from './oauth.js';
 import { PreviewRequest, PreviewResponse, RespondRequest, RespondResponse } from './planner.js';
 import {
   ApproveRequest,
@@ -134,6 +135,8 @@ export const endpoints = {
   'GET /calendar/sync/accounts': { response: AccountList },
   'POST /calendar/sync/run': { query: SyncRunQuery, response: SyncRunList },
   'DELETE /calendar/sync/accounts/{name}': { params: AccountNameParams, response: AccountRemoved },
+  'GET /calendar/sync/oauth': { response: OAuthProviderList },
+  'DELETE /calendar/sync/oauth/{name}': { params: OAuthProviderParams, response: OAuthProviderRemoved },
 
   'GET /tempo/tags': { query: TempoQuery, response: TagList },
   'GET /tempo/profile': { query: TempoQuery, response: TempoProfile },

@@ -12,6 +12,7 @@ import type { Principal } from '../domain/principal.js';
 import type { CalDavConnector } from '../domain/sync/caldav-port.js';
 import { CaldavService } from '../domain/sync/caldav-service.js';
 import type { FeedFetcher } from '../domain/sync/feed-port.js';
+import { OAuthGrants } from '../domain/sync/oauth-grants.js';
 import { SubscriptionsService } from '../domain/sync/subscriptions-service.js';
 import { TempoService, tempoProfileParts } from '../domain/tempo/tempo-service.js';
 import { KeysService } from '../domain/users/keys-service.js';
@@ -72,7 +73,16 @@ export function createServices(deps: ServiceDeps) {
     planner: deps.planner === null ? undefined : (deps.planner ?? planner),
     logger: deps.logger,
   });
-  const subscriptions = new SubscriptionsService({ store, clock, calendar, fetcher: deps.feedFetcher ?? createFeedFetcher(), logger: deps.logger });
+  const subscriptions = new SubscriptionsService({
+    store,
+    clock,
+    calendar,
+    fetcher: deps.feedFetcher ?? createFeedFetcher(),
+    logger: deps.logger,
+    maxPerUser: deps.config.sync.maxSubscriptions,
+  });
+  const tokens = createOAuthTokenSource(store.paths.home, () => users.owner()?.user_id);
+  const oauthGrants = new OAuthGrants(tokens);
   const caldav = new CaldavService({
     store,
     clock,
@@ -80,13 +90,15 @@ export function createServices(deps: ServiceDeps) {
     calendar,
     connector: deps.caldav ?? createCalDavConnector(),
     secrets: createSecretFile(store.paths.syncSecrets),
-    tokens: createOAuthTokenSource(store.paths.home),
+    tokens,
+    grants: oauthGrants,
+    maxAccounts: deps.config.sync.maxAccounts,
     announceTrace: (t, k) => memory.announce(t, k),
     logger: deps.logger,
     everyMs: deps.config.sync.caldavEveryMs,
   });
   const chat = { respond: (p: Principal, req: RespondRequest) => planner.respond(p, req, plans) };
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat, subscriptions, caldav };
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat, subscriptions, caldav, oauthGrants };
 }
 
 export type Services = ReturnType<typeof createServices>;

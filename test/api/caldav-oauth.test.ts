@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BearerProxy, startBearerProxy } from '../helpers/bearer-proxy.js';
@@ -85,9 +85,9 @@ afterAll(async () => {
 });
 
 suite('CalDAV with an OAuth provider', () => {
-  it('refuses an unknown provider (422 naming it and `kairos cal oauth add`), both kinds of credentials, or neither; stores nothing', async () => {
+  it('refuses an unknown provider (404 naming it and `kairos cal oauth add`), both kinds of credentials, or neither; stores nothing', async () => {
     const unknown = await d.api('POST', '/calendar/sync/accounts', { body: { name: 'team', url: proxy.via(team), oauth: 'nosuch' } });
-    expect(unknown.status).toBe(422);
+    expect(unknown.status).toBe(404);
     expect(unknown.json.error.code).toBe('oauth_provider_not_found');
     expect(unknown.json.error.message).toContain('"nosuch"');
     expect(unknown.json.error.message).toContain('kairos cal oauth add nosuch');
@@ -107,7 +107,7 @@ suite('CalDAV with an OAuth provider', () => {
     expect(cliNeither.code).toBe(2);
     expect(cliNeither.stderr).toContain('--oauth <provider>');
     const cliUnknown = await cal(['sync', 'add', 'team', '--collection', proxy.via(team), '--oauth', 'nosuch']);
-    expect(cliUnknown.code).toBe(6);
+    expect(cliUnknown.code).toBe(5);
     expect(cliUnknown.stderr).toContain('kairos cal oauth add nosuch');
     expect(proxy.counts.requests).toBe(0);
   });
@@ -140,6 +140,25 @@ suite('CalDAV with an OAuth provider', () => {
     expect(out.status).toBe(200);
     expect(out.text).toContain('SUMMARY:Made in kairos');
     expect(proxy.counts.withoutBearer).toBe(0);
+  });
+
+  it("a sync checks the provider's hosts again: an account off them fails with oauth_host_not_allowed, and no token is sent", async () => {
+    const path = join(d.home, 'oauth', 'prov.json');
+    const original = readFileSync(path, 'utf8');
+    const f = JSON.parse(original);
+    expect(f.owner).toBe(d.userId);
+    writeFileSync(path, JSON.stringify({ ...f, provider: { ...f.provider, allowed_hosts: ['dav.example.org'] } }));
+    try {
+      const requests = proxy.counts.requests;
+      const r = await run();
+      expect(r.status).toBe('failed');
+      expect(r.error.code).toBe('oauth_host_not_allowed');
+      expect(r.error.message).toContain('dav.example.org');
+      expect(proxy.counts.requests).toBe(requests);
+    } finally {
+      writeFileSync(path, original);
+    }
+    expect((await run()).status).toBe('ok');
   });
 
   it('an access token that expired is replaced by a refreshed one (the refresh token rotates) and the sync goes on', async () => {

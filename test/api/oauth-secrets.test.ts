@@ -22,6 +22,7 @@ beforeAll(async () => {
   await oauth.authorize(
     { name: 'work', issuer: as.issuer, client_id: as.confidentialClient.id, client_secret: as.confidentialClient.secret, scopes: ['openid', 'offline_access'] },
     {
+      owner: 'usr_owner',
       mode: 'loopback',
       prompt: () => {},
       openUrl: async (url) => {

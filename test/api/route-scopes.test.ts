@@ -95,6 +95,8 @@ const SAMPLES: Record<string, () => Sample | Sample[]> = {
   'GET /calendar/sync/accounts': () => ({}),
   'POST /calendar/sync/run': () => ({}),
   'DELETE /calendar/sync/accounts/{name}': () => ({}),
+  'GET /calendar/sync/oauth': () => ({}),
+  'DELETE /calendar/sync/oauth/{name}': () => ({}),
   'GET /tempo/tags': () => ({}),
   'GET /tempo/profile': () => ({}),
   'POST /tempo/adjust': () => ({ body: { preferences: { tag_mappings: { gym: '@morning' } } } }),

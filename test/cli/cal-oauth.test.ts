@@ -3,31 +3,33 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browse } from '../helpers/browser.js';
-import { BIN, cleanEnv, removeHome, runCli, tempHome } from '../helpers/daemon.js';
+import { BIN, cleanEnv, cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
 import { startAuthServer, type TestAuthServer } from '../helpers/oauth-server.js';
 
 /**
  * `kairos cal oauth` end to end: the spawned CLI against a real authorization server
  * (oidc-provider) on loopback. The person reads the URL or code the CLI prints on stderr and
- * signs in with an HTTP client that submits the server's own pages. No daemon is involved: the
- * authorization runs where the person is, and the tokens go to the home folder.
+ * signs in with an HTTP client that submits the server's own pages. The authorization runs where
+ * the person is and the tokens go to the home folder, as the grant of the user the daemon says the
+ * CLI's credential is; `list` and `remove` ask the daemon.
  */
 
+const d = useDaemon();
 let as: TestAuthServer;
 let home: string;
 beforeAll(async () => {
   as = await startAuthServer();
-  home = tempHome();
+  home = d.home;
 });
 afterAll(async () => {
   await as.close();
-  removeHome(home);
 });
+const env = (extra: Record<string, string | undefined> = {}) => ({ env: cliEnv(d, extra) });
 
 /** Spawns kairos with no display (no browser to open) and lets the test wait for a line on stderr. */
 function kairos(args: string[], input = '') {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: cleanEnv({ KAIROS_HOME: home, DISPLAY: undefined, WAYLAND_DISPLAY: undefined }),
+    env: cleanEnv({ ...cliEnv(d), DISPLAY: undefined, WAYLAND_DISPLAY: undefined }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -105,13 +107,13 @@ describe('kairos cal oauth', () => {
   });
 
   it('list shows both providers and no secret, as a table and as JSON', async () => {
-    const r = await runCli(['cal', 'oauth', 'list', '--json'], { env: { KAIROS_HOME: home } });
+    const r = await runCli(['cal', 'oauth', 'list', '--json'], env());
     expect(r.code, r.stderr).toBe(0);
-    const list = JSON.parse(r.stdout);
+    const list = JSON.parse(r.stdout).providers;
     expect(list.map((a: { name: string }) => a.name)).toEqual(['dev', 'test']);
     expect(list[0]).toMatchObject({ issuer: as.issuer, client_id: as.confidentialClient.id, via: 'device', has_client_secret: true, has_refresh_token: true });
-    const plain = await runCli(['cal', 'oauth', 'list'], { env: { KAIROS_HOME: home } });
-    expect(plain.stdout.split('\n')[1]).toMatch(/^test\thttp:\/\/127\.0\.0\.1:\d+\tkairos-public\tloopback\tvalid for \d+ min\tyes$/);
+    const plain = await runCli(['cal', 'oauth', 'list'], env());
+    expect(plain.stdout.split('\n')[1]).toMatch(/^test\thttp:\/\/127\.0\.0\.1:\d+\tkairos-public\tloopback\tvalid for \d+ min\tyes\t127\.0\.0\.1$/);
     for (const name of ['test', 'dev']) {
       const f = file(name);
       for (const secret of [f.grant.access_token, f.grant.refresh_token, as.confidentialClient.secret]) expect(r.stdout + plain.stdout).not.toContain(secret);
@@ -120,7 +122,7 @@ describe('kairos cal oauth', () => {
 
   it('check --refresh rotates the refresh token; after the provider revokes the grant, check fails with the command to authorize again', async () => {
     const before = file('test').grant;
-    const ok = await runCli(['cal', 'oauth', 'check', 'test', '--refresh'], { env: { KAIROS_HOME: home } });
+    const ok = await runCli(['cal', 'oauth', 'check', 'test', '--refresh'], env());
     expect(ok.code, ok.stderr).toBe(0);
     const after = file('test').grant;
     expect(after.refresh_token).not.toBe(before.refresh_token);
@@ -132,12 +134,12 @@ describe('kairos cal oauth', () => {
       body: new URLSearchParams({ token: after.refresh_token, client_id: as.publicClient }),
     });
     expect(rev.status).toBe(200);
-    const r = await runCli(['cal', 'oauth', 'check', 'test', '--refresh'], { env: { KAIROS_HOME: home } });
+    const r = await runCli(['cal', 'oauth', 'check', 'test', '--refresh'], env());
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('was revoked or has expired');
     expect(r.stderr).toContain('kairos cal oauth login test');
     expect(r.stderr).not.toContain(after.refresh_token);
-    const j = await runCli(['--json', 'cal', 'oauth', 'check', 'test', '--refresh'], { env: { KAIROS_HOME: home } });
+    const j = await runCli(['--json', 'cal', 'oauth', 'check', 'test', '--refresh'], env());
     expect(JSON.parse(j.stderr).error.code).toBe('oauth_grant_revoked');
   });
 
@@ -146,30 +148,52 @@ describe('kairos cal oauth', () => {
     const [, url] = await k.stderrMatch(/^ {2}(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)$/m);
     await browse(url!, { login: 'alice', password: 'any' });
     expect((await k.done).code).toBe(0);
-    expect((await runCli(['cal', 'oauth', 'check', 'test', '--refresh'], { env: { KAIROS_HOME: home } })).code).toBe(0);
+    expect((await runCli(['cal', 'oauth', 'check', 'test', '--refresh'], env())).code).toBe(0);
   });
 
   it('remove wants --yes off a terminal, then deletes the tokens and secret; an unknown name is exit 5', async () => {
-    const no = await runCli(['cal', 'oauth', 'remove', 'dev'], { env: { KAIROS_HOME: home } });
+    const no = await runCli(['cal', 'oauth', 'remove', 'dev'], env());
     expect(no.code).toBe(2);
     expect(no.stderr).toContain('--yes');
-    const r = await runCli(['cal', 'oauth', 'remove', 'dev', '--yes'], { env: { KAIROS_HOME: home } });
+    const r = await runCli(['cal', 'oauth', 'remove', 'dev', '--yes'], env());
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('the provider revoked the grant');
     expect(readdirSync(join(home, 'oauth'))).toEqual(['test.json']);
-    const gone = await runCli(['cal', 'oauth', 'check', 'dev'], { env: { KAIROS_HOME: home } });
+    const gone = await runCli(['cal', 'oauth', 'check', 'dev'], env());
     expect(gone.code).toBe(5);
     expect(gone.stderr).toContain('kairos cal oauth add dev');
   });
 
+  it("an agent's key cannot add, list or remove providers (exit 4); a second user's login sees none of the owner's and removes none", async () => {
+    const key = await d.api('POST', '/auth/keys', { body: { name: 'bot', agent_id: 'bot', scopes: ['calendar:read', 'calendar:write'] } });
+    const agent = env({ KAIROS_API_KEY: key.json.key });
+    const add = await runCli(['cal', 'oauth', 'add', 'mine', '--issuer', as.issuer, '--client-id', as.publicClient, '--device'], agent);
+    expect(add.code).toBe(4);
+    expect(add.stderr).toContain("an agent's key cannot");
+    expect((await runCli(['cal', 'oauth', 'list'], agent)).code).toBe(4);
+    expect((await runCli(['cal', 'oauth', 'remove', 'test', '--yes'], agent)).code).toBe(4);
+
+    await d.api('POST', '/user/register', { body: { email: 'eve@example.com', password: 'correct horse battery', display_name: 'Eve' } });
+    const login = await d.api('POST', '/user/login', { key: null, body: { email: 'eve@example.com', password: 'correct horse battery' } });
+    const other = env({ KAIROS_API_KEY: login.json.token });
+    const list = await runCli(['--json', 'cal', 'oauth', 'list'], other);
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual({ providers: [] });
+    const rm = await runCli(['cal', 'oauth', 'remove', 'test', '--yes'], other);
+    expect(rm.code).toBe(5);
+    const check = await runCli(['cal', 'oauth', 'check', 'test'], other);
+    expect(check.code).toBe(5);
+    expect(readdirSync(join(home, 'oauth')).filter((f) => f.endsWith('.json'))).toEqual(['test.json']);
+  });
+
   it('refuses bad input with a usage error and writes nothing', async () => {
-    const noIssuer = await runCli(['cal', 'oauth', 'add', 'x', '--client-id', 'c'], { env: { KAIROS_HOME: home } });
+    const noIssuer = await runCli(['cal', 'oauth', 'add', 'x', '--client-id', 'c'], env());
     expect(noIssuer.code).toBe(2);
     expect(noIssuer.stderr).toContain('--issuer');
-    const badName = await runCli(['cal', 'oauth', 'add', '../evil', '--issuer', as.issuer, '--client-id', 'c'], { env: { KAIROS_HOME: home } });
+    const badName = await runCli(['cal', 'oauth', 'add', '../evil', '--issuer', as.issuer, '--client-id', 'c'], env());
     expect(badName.code).toBe(2);
     expect(badName.stderr).toContain('not valid');
-    const unreachable = await runCli(['cal', 'oauth', 'add', 'gone', '--issuer', 'http://127.0.0.1:9/', '--client-id', 'c'], { env: { KAIROS_HOME: home } });
+    const unreachable = await runCli(['cal', 'oauth', 'add', 'gone', '--issuer', 'http://127.0.0.1:9/', '--client-id', 'c'], env());
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain('Cannot reach the OAuth provider "gone"');
     expect(readdirSync(join(home, 'oauth'))).toEqual(['test.json']);

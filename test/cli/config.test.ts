@@ -36,6 +36,8 @@ describe('kairos config without a daemon', () => {
       'snapshot.backups',
       'sync.check_seconds',
       'sync.caldav_every_minutes',
+      'sync.max_subscriptions',
+      'sync.max_accounts',
     ]);
     expect(rows).toContainEqual(['port', '7340', 'default']);
     expect(rows).toContainEqual(['rate_limit', '0', 'env KAIROS_RATE_LIMIT']);

@@ -13,6 +13,8 @@ import type { EventBus } from '../events.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import type { Principal } from '../principal.js';
 import { type CalDavConnector, type CalDavCredentials, CalDavError, type CalDavSession, type RemoteObject } from './caldav-port.js';
+import { capReached } from './caps.js';
+import type { OAuthGrants } from './oauth-grants.js';
 import type { SecretStore } from './secret-port.js';
 import type { TokenSource } from './token-port.js';
 
@@ -31,6 +33,10 @@ export interface CaldavDeps {
   secrets: SecretStore;
   /** Access tokens of accounts that authenticate with an OAuth provider. */
   tokens: TokenSource;
+  /** Who may sign an account with which provider, and the hosts it may then reach. */
+  grants: OAuthGrants;
+  /** The most CalDAV accounts one user may have. */
+  maxAccounts: number;
   announceTrace: (t: StoredTrace, kind: 'created') => void;
   logger: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
   /** Interval of the daemon's periodic sync. */
@@ -59,19 +65,16 @@ export class CaldavService {
 
   /**
    * Add an account: the credentials are tried first (nothing is stored when they fail). An OAuth
-   * account names a provider of the daemon's home; only that name is stored, its tokens stay in
-   * the provider's file.
+   * account names one of the caller's providers and a URL on its hosts; only the name is stored,
+   * its tokens stay in the provider's file.
    */
   async add(p: Principal, req: AddAccountRequest): Promise<CaldavAccount> {
     const id = accountId(p.userId, req.name);
     if (this.d.store.get('caldav_accounts', id)) throw conflict(`You already have a sync account named "${req.name}".`, 'account_exists');
+    if (this.d.store.byIndex('caldav_accounts', 'user_id', p.userId).length >= this.d.maxAccounts)
+      throw capReached('CalDAV accounts', 'sync.max_accounts', this.d.maxAccounts);
     const oauth = 'oauth' in req ? req.oauth : null;
-    if (oauth !== null && !(await this.d.tokens.has(oauth)))
-      throw new AppError(
-        422,
-        'oauth_provider_not_found',
-        `No OAuth provider named "${oauth}" is set up in the daemon's home folder. Add it first with: kairos cal oauth add ${oauth} --issuer URL --client-id ID — then add the account again. The account was not added.`,
-      );
+    if (oauth !== null) await this.d.grants.attach(p, oauth, req.url);
     const creds: CalDavCredentials = 'oauth' in req ? this.bearer(req.oauth) : { username: req.username, password: req.password };
     // A collection that cannot be reached or read, or a grant that no longer holds, is something to correct: 422, nothing stored.
     await this.d.connector.open(req.url, creds).catch((e: unknown) => {
@@ -97,6 +100,10 @@ export class CaldavService {
       ctag: null,
     };
     await this.d.store.transact((tx) => {
+      // Checked again here: two adds may both have passed the first check while their servers answered.
+      if (tx.get('caldav_accounts', id)) throw conflict(`You already have a sync account named "${req.name}".`, 'account_exists');
+      if (tx.byIndex('caldav_accounts', 'user_id', p.userId).length >= this.d.maxAccounts)
+        throw capReached('CalDAV accounts', 'sync.max_accounts', this.d.maxAccounts);
       tx.put('caldav_accounts', acct);
     });
     return this.view(acct);
@@ -353,7 +360,10 @@ export class CaldavService {
 
   /** What a sync run of the account authenticates with: its stored password, or its provider's tokens. */
   private async credentials(acct: StoredCaldavAccount): Promise<CalDavCredentials> {
-    if (acct.auth === 'oauth' && acct.oauth_provider) return this.bearer(acct.oauth_provider);
+    if (acct.auth === 'oauth' && acct.oauth_provider) {
+      await this.d.grants.reach(acct.user_id, acct.oauth_provider, acct.url);
+      return this.bearer(acct.oauth_provider);
+    }
     const secret = await this.d.secrets.get(acct.id);
     if (!secret) throw new CalDavError('caldav_auth_failed', `No password is stored for "${acct.name}": remove the account and add it again.`);
     return secret;

@@ -7,6 +7,7 @@ import type { PreparedImport } from '../calendar/import-check.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { assertOwner, type Principal } from '../principal.js';
+import { capReached } from './caps.js';
 import { FeedError, type FeedFetcher } from './feed-port.js';
 import { defaultFeedName, fetchableUrl } from './feed-url.js';
 
@@ -24,6 +25,8 @@ export interface SubscriptionsDeps {
   calendar: FeedCalendar;
   fetcher: FeedFetcher;
   logger: { warn(obj: object, msg?: string): void };
+  /** The most subscriptions one user may have. */
+  maxPerUser: number;
 }
 
 const MINUTE = 60_000;
@@ -57,6 +60,8 @@ export class SubscriptionsService {
       last_modified: null,
     };
     await this.d.store.transact((tx) => {
+      if (tx.byIndex('subscriptions', 'user_id', p.userId).length >= this.d.maxPerUser)
+        throw capReached('subscriptions', 'sync.max_subscriptions', this.d.maxPerUser);
       tx.put('subscriptions', sub);
     });
     const refresh = await this.refreshOnce(sub.id);

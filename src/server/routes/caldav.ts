@@ -8,6 +8,8 @@ export const caldavRoutes = [
     tag: 'calendar',
     summary: 'Add a CalDAV collection to sync with (the credentials are tried first; the password is kept in the home folder, mode 0600)',
     auth: 'calendar:write',
+    authNote:
+      "with `oauth`: the provider must be the user's own and the key their login or `admin` (an agent key: 403 `oauth_grant_forbidden`), the URL on the provider's hosts",
     handler: ({ body, principal, services }) => services.caldav.add(principal, body),
   }),
   route({
@@ -30,5 +32,21 @@ export const caldavRoutes = [
     summary: 'Remove an account and its stored password; its events stay in kairos',
     auth: 'calendar:write',
     handler: ({ params, principal, services }) => services.caldav.remove(principal, params.name),
+  }),
+  route({
+    ...endpoint('GET /calendar/sync/oauth'),
+    tag: 'calendar',
+    summary: 'Your OAuth providers and the state of their grants (never a token or secret)',
+    auth: 'calendar:read',
+    authNote: "the user's own login or `admin`; an agent key gets 403 `oauth_grant_forbidden`",
+    handler: async ({ principal, services }) => ({ providers: await services.oauthGrants.list(principal) }),
+  }),
+  route({
+    ...endpoint('DELETE /calendar/sync/oauth/{name}'),
+    tag: 'calendar',
+    summary: 'Remove one of your OAuth providers: its tokens and client secret are deleted and the provider is asked to revoke the grant',
+    auth: 'calendar:write',
+    authNote: "the user's own login or `admin`; an agent key gets 403 `oauth_grant_forbidden`, another user's provider 404",
+    handler: ({ params, principal, services }) => services.oauthGrants.remove(principal, params.name),
   }),
 ];

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import * as oauth from 'oauth4webapi';
 import { type OAuthAccountFile, type OAuthAccountSummary, OAuthProviderConfig } from '../../contracts/oauth.js';
 import { AppError } from '../../errors.js';
-import { AccountFiles, oauthDir, summarize } from './accounts.js';
+import { AccountFiles, type HomeOwner, oauthDir, summarize } from './accounts.js';
 import { deviceGrant } from './device.js';
-import { grantExpired, grantRevoked, providerFailed } from './errors.js';
+import { grantExpired, grantRevoked, oauthNotFound, providerFailed } from './errors.js';
 import { withFileLock } from './file-lock.js';
 import { grantFrom } from './grant.js';
 import { loopbackGrant, safeCode } from './loopback.js';
@@ -12,6 +12,7 @@ import { hasDisplay, openBrowser } from './open-browser.js';
 import type { Prompter } from './prompt.js';
 import { asClient, asServer, clientAuth, requestOptions, resolveServer, tokenEndpointError } from './server.js';
 
+export type { HomeOwner } from './accounts.js';
 export { oauthNotFound, reauthorizeCommand } from './errors.js';
 export { hasDisplay } from './open-browser.js';
 export type { AuthorizationPrompt, Prompter } from './prompt.js';
@@ -19,11 +20,15 @@ export type { AuthorizationPrompt, Prompter } from './prompt.js';
 export interface OAuthDeps {
   /** The kairos home: accounts live in `<home>/oauth/`. */
   home: string;
+  /** The home's owner user, who owns the grants written before grants had an owner. */
+  homeOwner?: HomeOwner;
   now?: () => Date;
   env?: NodeJS.ProcessEnv;
 }
 
 export interface AuthorizeOptions {
+  /** The kairos user the grant is for: a new provider becomes theirs; `login` refuses a provider of another user. */
+  owner: string;
   /** `loopback`: authorization code + PKCE through a browser; `device`: RFC 8628, for a terminal without one. */
   mode: 'loopback' | 'device';
   /** Shows the person what to do (the URL, or the device code). */
@@ -58,13 +63,16 @@ export interface OAuthAccounts {
   forget(name: string): Promise<{ removed: boolean; revoked: boolean }>;
   /** Whether a provider of that name is stored (even with a damaged file). */
   has(name: string): Promise<boolean>;
+  /** Every provider of the home, whoever owns it: callers show a user only theirs. */
   list(): Promise<OAuthAccountSummary[]>;
   get(name: string): Promise<OAuthAccountSummary>;
+  /** Rewrites the files written before grants had an owner as the home owner's; returns their names. */
+  migrate(): Promise<string[]>;
 }
 
 /** Builds the OAuth module for one kairos home. Nothing runs until a method is called. */
 export function createOAuth(deps: OAuthDeps): OAuthAccounts {
-  const files = new AccountFiles(deps.home);
+  const files = new AccountFiles(deps.home, deps.homeOwner);
   const now = deps.now ?? (() => new Date());
   const env = deps.env ?? process.env;
   const inflight = new Map<string, Promise<string>>();
@@ -78,16 +86,27 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
     }
     const p = parsed.data;
     files.path(p.name); // refuses a bad name before any network
+    await assertNameFree(p.name, o.owner);
     const m = await resolveServer(p);
     const openUrl = o.openUrl === null ? undefined : (o.openUrl ?? (hasDisplay(env) ? (u: string) => openBrowser(u) : undefined));
     const res =
       o.mode === 'device'
         ? await deviceGrant(p, m, { prompt: o.prompt, sleep: o.sleep })
         : await loopbackGrant(p, m, { prompt: o.prompt, openUrl, timeoutMs: o.timeoutMs ?? 5 * 60_000 });
-    const account: OAuthAccountFile = { version: 1, provider: p, server: m, grant: grantFrom(res, now(), o.mode) };
+    const account: OAuthAccountFile = { version: 2, owner: o.owner, provider: p, server: m, grant: grantFrom(res, now(), o.mode) };
     // Under the refresh lock: a refresh of the old grant running elsewhere must not write over the new one.
-    await withFileLock(lockPath(p.name), `refreshing the token of "${p.name}"`, () => files.write(account));
+    await withFileLock(lockPath(p.name), `refreshing the token of "${p.name}"`, async () => {
+      await assertNameFree(p.name, o.owner);
+      await files.write(account);
+    });
     return summarize(account);
+  }
+
+  /** A provider's name is one file for the whole home: another user's provider of that name is never replaced. */
+  async function assertNameFree(name: string, owner: string): Promise<void> {
+    const existing = await files.read(name).catch(() => undefined);
+    if (existing && existing.owner !== owner)
+      throw new AppError(409, 'oauth_provider_exists', `Another user of this kairos has an OAuth provider named "${name}"; choose another name.`);
   }
 
   function needsRefresh(a: OAuthAccountFile, minValidity: number): boolean {
@@ -133,6 +152,7 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
 
     async login(name, o) {
       const a = await files.get(name);
+      if (a.owner !== o.owner) throw oauthNotFound(name);
       return authorize(a.provider, o);
     },
 
@@ -166,7 +186,8 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
     async list() {
       const out: OAuthAccountSummary[] = [];
       for (const n of await files.names()) {
-        const a = await files.read(n);
+        // A damaged file names no owner to show it to; using or removing it by name says what is wrong.
+        const a = await files.read(n).catch(() => undefined);
         if (a) out.push(summarize(a));
       }
       return out;
@@ -174,6 +195,21 @@ export function createOAuth(deps: OAuthDeps): OAuthAccounts {
 
     async get(name) {
       return summarize(await files.get(name));
+    },
+
+    async migrate() {
+      const done: string[] = [];
+      for (const name of await files.names()) {
+        // Under the refresh lock, reading again inside it: a refresh elsewhere may be rotating this grant.
+        const migrated = await withFileLock(lockPath(name), `refreshing the token of "${name}"`, async () => {
+          const l = await files.load(name).catch(() => undefined);
+          if (!l?.legacy) return false;
+          await files.write(l.account);
+          return true;
+        });
+        if (migrated) done.push(name);
+      }
+      return done;
     },
   };
 }

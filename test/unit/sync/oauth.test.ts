@@ -15,6 +15,8 @@ import { startAuthServer, type TestAuthServer } from '../../helpers/oauth-server
  * and consents on the server's own pages.
  */
 
+/** The kairos user the grants of these tests belong to. */
+const OWNER = 'usr_owner';
 let as: TestAuthServer;
 const homes: string[] = [];
 beforeAll(async () => {
@@ -85,7 +87,7 @@ describe('authorization code + PKCE through a loopback redirect (RFC 8252)', () 
     const h = home();
     const o = createOAuth({ home: h });
     const p = person('alice');
-    const summary = await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    const summary = await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     const page = await p.seen.browsed!;
 
     const url = new URL((p.seen.prompts[0] as { url: string }).url);
@@ -121,6 +123,7 @@ describe('authorization code + PKCE through a loopback redirect (RFC 8252)', () 
     let forged: Response | undefined;
     let browsed: Promise<BrowseResult> | undefined;
     const done = o.authorize(publicProvider(), {
+      owner: OWNER,
       mode: 'loopback',
       openUrl: null,
       prompt: (pr) => {
@@ -140,7 +143,7 @@ describe('authorization code + PKCE through a loopback redirect (RFC 8252)', () 
   it('without a browser that answers, the wait ends with a clear timeout and nothing is stored', async () => {
     const h = home();
     const o = createOAuth({ home: h });
-    const err = await o.authorize(publicProvider(), { mode: 'loopback', openUrl: null, prompt: () => {}, timeoutMs: 300 }).catch((e) => e);
+    const err = await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', openUrl: null, prompt: () => {}, timeoutMs: 300 }).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect(err.code).toBe('oauth_timeout');
     expect(await o.list()).toEqual([]);
@@ -153,7 +156,7 @@ describe('device authorization grant (RFC 8628)', () => {
     const o = createOAuth({ home: h });
     const p = person('carol');
     const cfg = { ...publicProvider('dev'), client_id: as.confidentialClient.id, client_secret: as.confidentialClient.secret };
-    const summary = await o.authorize(cfg, { mode: 'device', prompt: p.prompt });
+    const summary = await o.authorize(cfg, { owner: OWNER, mode: 'device', prompt: p.prompt });
     const page = await p.seen.browsed!;
     expect(page.body).toMatch(/Sign-in Success|success/i);
     const shown = p.seen.prompts[0] as Extract<AuthorizationPrompt, { kind: 'device' }>;
@@ -174,6 +177,7 @@ describe('refusals and providers without metadata', () => {
     let page: Promise<BrowseResult> | undefined;
     const err = await o
       .authorize(publicProvider('dev'), {
+        owner: OWNER,
         mode: 'device',
         prompt: (p) => {
           if (p.kind === 'device') page = browse(p.verification_uri_complete!, {}, { press: { abort: 'yes' } });
@@ -198,7 +202,7 @@ describe('refusals and providers without metadata', () => {
         scopes: ['openid', 'offline_access'],
         endpoints: { authorization_endpoint: `${as.issuer}/auth`, token_endpoint: `${as.issuer}/token`, revocation_endpoint: `${as.issuer}/token/revocation` },
       },
-      { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl },
+      { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl },
     );
     expect(summary).toMatchObject({ name: 'manual', issuer: as.issuer, has_refresh_token: true });
     expect(await userinfo(await o.accessToken('manual', { forceRefresh: true }))).toEqual({ status: 200, sub: 'hana' });
@@ -206,10 +210,12 @@ describe('refusals and providers without metadata', () => {
 
   it('an issuer with no metadata, and a bad name, are clear errors before any login', async () => {
     const o = createOAuth({ home: home() });
-    const none = await o.authorize({ ...publicProvider(), issuer: `${as.issuer}/nothing-here` }, { mode: 'loopback', prompt: () => {} }).catch((e) => e);
+    const none = await o
+      .authorize({ ...publicProvider(), issuer: `${as.issuer}/nothing-here` }, { owner: OWNER, mode: 'loopback', prompt: () => {} })
+      .catch((e) => e);
     expect(none.code).toBe('oauth_provider_error');
     expect(none.message).toContain('--token-endpoint');
-    const bad = await o.authorize({ ...publicProvider(), name: '../../etc/passwd' }, { mode: 'loopback', prompt: () => {} }).catch((e) => e);
+    const bad = await o.authorize({ ...publicProvider(), name: '../../etc/passwd' }, { owner: OWNER, mode: 'loopback', prompt: () => {} }).catch((e) => e);
     expect(bad.code).toBe('usage');
   });
 });
@@ -220,7 +226,7 @@ describe('refresh tokens', () => {
     const c = clock();
     const o = createOAuth({ home: h, now: c.now });
     const p = person('dave');
-    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     const before = stored(h, 'test').grant;
     expect(await o.accessToken('test')).toBe(before.access_token); // still valid: no refresh
 
@@ -248,7 +254,7 @@ describe('refresh tokens', () => {
     const h = home();
     const c = clock();
     const p = person('erin');
-    await createOAuth({ home: h, now: c.now }).authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    await createOAuth({ home: h, now: c.now }).authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     c.offsetMs = 2 * 3600_000;
     // Two module instances over one home stand for the daemon and a CLI command.
     const [a, b] = await Promise.all([createOAuth({ home: h, now: c.now }).accessToken('test'), createOAuth({ home: h, now: c.now }).accessToken('test')]);
@@ -261,7 +267,7 @@ describe('refresh tokens', () => {
     const h = home();
     const p = person('ivan');
     const o = createOAuth({ home: h });
-    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
     writeFileSync(join(h, 'oauth', 'test.lock'), `${dead}\n`);
     const before = stored(h, 'test').grant.access_token;
@@ -276,7 +282,7 @@ describe('a revoked grant', () => {
     const c = clock();
     const o = createOAuth({ home: h, now: c.now });
     const p = person('frank');
-    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     const grant = stored(h, 'test').grant;
     await revokeAtServer(grant.refresh_token);
 
@@ -294,8 +300,59 @@ describe('a revoked grant', () => {
     expect(stored(h, 'test').grant.refresh_token).toBe(grant.refresh_token); // nothing half-written
 
     const again = person('frank');
-    await o.login('test', { mode: 'loopback', prompt: again.prompt, openUrl: again.openUrl });
+    await o.login('test', { owner: OWNER, mode: 'loopback', prompt: again.prompt, openUrl: again.openUrl });
     expect(await userinfo(await o.accessToken('test'))).toEqual({ status: 200, sub: 'frank' });
+  });
+});
+
+describe('the owner of a grant', () => {
+  it("is recorded in the file; another user's provider of the same name is neither replaced nor logged in again", async () => {
+    const h = home();
+    const o = createOAuth({ home: h });
+    const p = person('kim');
+    const summary = await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    expect(summary).toMatchObject({ owner: OWNER, allowed_hosts: ['127.0.0.1'] });
+    expect(stored(h, 'test')).toMatchObject({ version: 2, owner: OWNER });
+    const before = stored(h, 'test').grant;
+    const taken = await o.authorize(publicProvider(), { owner: 'usr_other', mode: 'loopback', prompt: () => {}, openUrl: null }).catch((e) => e);
+    expect(taken.code).toBe('oauth_provider_exists');
+    expect(taken.status).toBe(409);
+    const login = await o.login('test', { owner: 'usr_other', mode: 'loopback', prompt: () => {}, openUrl: null }).catch((e) => e);
+    expect(login.code).toBe('oauth_provider_not_found');
+    expect(stored(h, 'test')).toMatchObject({ owner: OWNER, grant: before });
+  });
+
+  it('an allow-list given at add replaces the issuer hosts', async () => {
+    const h = home();
+    const p = person('lee');
+    const summary = await createOAuth({ home: h }).authorize(
+      { ...publicProvider(), allowed_hosts: ['dav.example.com', '*.example.net:8443'] },
+      { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl },
+    );
+    expect(summary.allowed_hosts).toEqual(['dav.example.com', '*.example.net:8443']);
+    const bad = await createOAuth({ home: h })
+      .authorize({ ...publicProvider('bad'), allowed_hosts: ['https://dav.example.com/'] }, { owner: OWNER, mode: 'loopback', prompt: () => {} })
+      .catch((e) => e);
+    expect(bad.code).toBe('usage');
+    expect(bad.message).toContain('allowed_hosts');
+  });
+
+  it("a file without an owner is the home owner's; migrate rewrites it under the lock, keeping the grant", async () => {
+    const h = home();
+    const p = person('max');
+    await createOAuth({ home: h }).authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    const { owner: _o, ...old } = stored(h, 'test');
+    writeFileSync(join(h, 'oauth', 'test.json'), JSON.stringify({ ...old, version: 1 }));
+    const unknown = await createOAuth({ home: h })
+      .get('test')
+      .catch((e) => e);
+    expect(unknown.code).toBe('oauth_owner_unknown');
+    const o = createOAuth({ home: h, homeOwner: async () => 'usr_home' });
+    expect((await o.get('test')).owner).toBe('usr_home');
+    expect(stored(h, 'test').version).toBe(1);
+    expect(await o.migrate()).toEqual(['test']);
+    expect(stored(h, 'test')).toEqual({ ...old, version: 2, owner: 'usr_home' });
+    expect(await o.migrate()).toEqual([]);
   });
 });
 
@@ -304,7 +361,7 @@ describe('a damaged account file', () => {
     const h = home();
     const o = createOAuth({ home: h });
     const p = person('jo');
-    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     const path = join(h, 'oauth', 'test.json');
     const secretish = 'half-written-token-0123456789';
     writeFileSync(path, `{"version":1,"grant":{"access_token":"${secretish}"`);
@@ -324,7 +381,7 @@ describe('forget', () => {
     const h = home();
     const o = createOAuth({ home: h });
     const p = person('gina');
-    await o.authorize(publicProvider(), { mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
+    await o.authorize(publicProvider(), { owner: OWNER, mode: 'loopback', prompt: p.prompt, openUrl: p.openUrl });
     const grant = stored(h, 'test').grant;
     expect(await o.forget('test')).toEqual({ removed: true, revoked: true });
     expect(readdirSync(join(h, 'oauth'))).toEqual([]);

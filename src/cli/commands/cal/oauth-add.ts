@@ -12,6 +12,7 @@ interface AddOptions extends HowOptions {
   tokenEndpoint?: string;
   deviceEndpoint?: string;
   revocationEndpoint?: string;
+  allowHost?: string[];
 }
 
 export async function run({ args, opts }: RunInput<AddOptions>, deps: CliDeps): Promise<void> {
@@ -36,6 +37,7 @@ export async function run({ args, opts }: RunInput<AddOptions>, deps: CliDeps): 
     client_id: opts.clientId,
     ...(secret ? { client_secret: secret } : {}),
     scopes: [...new Set((opts.scope ?? []).flatMap((s) => s.split(/\s+/)).filter(Boolean))],
+    ...(opts.allowHost?.length ? { allowed_hosts: [...new Set(opts.allowHost.map((h) => h.trim().toLowerCase()))] } : {}),
   };
   await authorizeWith(deps, opts, (o, oauth) => oauth.authorize(config, o));
 }

@@ -1,5 +1,6 @@
-import { resolveHome } from '../../../config/paths.js';
-import type { OAuthAccountSummary } from '../../../contracts/oauth.js';
+import { readCredentials } from '../../../config/credentials.js';
+import { homePaths, resolveHome } from '../../../config/paths.js';
+import { grantForbidden, mayUseGrants, type OAuthAccountSummary } from '../../../contracts/oauth.js';
 import type { AuthorizeOptions, OAuthAccounts } from '../../../sync/oauth/index.js';
 import type { CliDeps } from '../../kit.js';
 
@@ -7,6 +8,20 @@ export interface HowOptions {
   device?: boolean;
   /** commander's `--no-browser`: false when given. */
   browser?: boolean;
+}
+
+/**
+ * The OAuth providers of this home, and the kairos user this command acts for (the daemon tells who
+ * the CLI's credential is): grants are theirs, and only their own login or an admin key uses them.
+ * A provider written before grants had an owner is the home owner's (credentials.json names them).
+ */
+export async function grantsOfCaller(deps: CliDeps): Promise<{ oauth: OAuthAccounts; user: string; hasDisplay: (env: NodeJS.ProcessEnv) => boolean }> {
+  const who = await (await deps.client()).call('GET /auth/whoami');
+  if (!mayUseGrants(who)) throw grantForbidden();
+  const { createOAuth, hasDisplay } = await import('../../../sync/oauth/index.js');
+  const home = resolveHome(deps.env);
+  const oauth = createOAuth({ home, env: deps.env, homeOwner: async () => (await readCredentials(homePaths(home).credentials))?.user_id });
+  return { oauth, user: who.user_id, hasDisplay };
 }
 
 /**
@@ -19,11 +34,11 @@ export async function authorizeWith(
   how: HowOptions,
   run: (o: AuthorizeOptions, oauth: OAuthAccounts) => Promise<OAuthAccountSummary>,
 ): Promise<void> {
-  const { createOAuth, hasDisplay } = await import('../../../sync/oauth/index.js');
-  const oauth = createOAuth({ home: resolveHome(deps.env), env: deps.env });
+  const { oauth, user, hasDisplay } = await grantsOfCaller(deps);
   const say = (l: string) => deps.io.error(l);
   const summary = await run(
     {
+      owner: user,
       mode: how.device ? 'device' : 'loopback',
       openUrl: how.browser === false ? null : undefined,
       prompt: (p) => {

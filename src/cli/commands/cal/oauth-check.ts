@@ -1,11 +1,12 @@
-import { resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { grantsOfCaller } from './oauth-authorize.js';
 
 /** Uses the grant as sync would (refreshing when due, or now with --refresh) and reports its state; the token itself is never printed. */
 export async function run({ args, opts }: RunInput<{ refresh?: boolean }>, deps: CliDeps): Promise<void> {
-  const { createOAuth } = await import('../../../sync/oauth/index.js');
-  const oauth = createOAuth({ home: resolveHome(deps.env), env: deps.env });
+  const { oauth, user } = await grantsOfCaller(deps);
+  const { oauthNotFound } = await import('../../../sync/oauth/index.js');
   const name = args[0]!;
+  if ((await oauth.get(name)).owner !== user) throw oauthNotFound(name);
   await oauth.accessToken(name, { forceRefresh: Boolean(opts.refresh) });
   const a = await oauth.get(name);
   deps.io.data(

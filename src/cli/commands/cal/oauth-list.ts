@@ -1,4 +1,3 @@
-import { resolveHome } from '../../../config/paths.js';
 import type { OAuthAccountSummary } from '../../../contracts/oauth.js';
 import type { CliDeps, RunInput } from '../../kit.js';
 
@@ -12,14 +11,14 @@ export function tokenState(a: OAuthAccountSummary, now: Date): string {
 }
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
-  const { createOAuth } = await import('../../../sync/oauth/index.js');
-  const accounts = await createOAuth({ home: resolveHome(deps.env), env: deps.env }).list();
+  const list = await (await deps.client()).call('GET /calendar/sync/oauth');
+  const accounts = list.providers;
   const now = new Date();
-  deps.io.data(accounts, () =>
+  deps.io.data(list, () =>
     accounts.length
       ? deps.io.table(
-          ['NAME', 'ISSUER', 'CLIENT', 'VIA', 'ACCESS TOKEN', 'REFRESH'],
-          accounts.map((a) => [a.name, a.issuer, a.client_id, a.via, tokenState(a, now), a.has_refresh_token ? 'yes' : 'no']),
+          ['NAME', 'ISSUER', 'CLIENT', 'VIA', 'ACCESS TOKEN', 'REFRESH', 'HOSTS'],
+          accounts.map((a) => [a.name, a.issuer, a.client_id, a.via, tokenState(a, now), a.has_refresh_token ? 'yes' : 'no', a.allowed_hosts.join(',')]),
         )
       : deps.io.plain
         ? ''

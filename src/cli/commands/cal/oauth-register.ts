@@ -3,9 +3,11 @@ import { examples } from '../../examples.js';
 import { collect, lazy, type ProgramContext } from '../../kit.js';
 
 /**
- * `kairos cal oauth …`: OAuth 2.0 providers for calendar sync (issue 21). These commands run the
+ * `kairos cal oauth …`: OAuth 2.0 providers for calendar sync. These commands run the
  * authorization here, where the person and the browser are, and keep the tokens in the home
- * folder (`<home>/oauth/`, mode 0600); `kairos cal sync add --oauth <name>` uses them by name.
+ * folder (`<home>/oauth/`, mode 0600), as the grant of the user the CLI's credential is (the
+ * daemon says who); `kairos cal sync add --oauth <name>` uses them by name. `list` and `remove`
+ * ask the daemon, which shows and removes only the caller's own.
  */
 export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
   const oauth = cal.command('oauth').description('OAuth 2.0 providers for calendar sync (Google, Fastmail …): authorize, list, check, remove');
@@ -26,12 +28,17 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
         .option('--authorization-endpoint <url>', 'the authorization endpoint, for a provider without an issuer')
         .option('--token-endpoint <url>', 'the token endpoint, for a provider without an issuer')
         .option('--device-endpoint <url>', 'the device authorization endpoint, for a provider without an issuer')
-        .option('--revocation-endpoint <url>', 'the revocation endpoint, for a provider without an issuer'),
+        .option('--revocation-endpoint <url>', 'the revocation endpoint, for a provider without an issuer')
+        .option(
+          '--allow-host <host>',
+          "a host the calendars signed with this provider are on (repeatable; host, host:port or *.domain); default: the issuer's hosts",
+          collect,
+        ),
     ).action(lazy(ctx, () => import('./oauth-add.js'))),
     [
       'kairos cal oauth add google --issuer https://accounts.google.com --client-id 1234.apps.googleusercontent.com --client-secret-stdin --scope https://www.googleapis.com/auth/calendar < secret.txt',
       'kairos cal oauth add work --issuer https://id.example.com --client-id kairos --scope "openid offline_access calendar" --device',
-      'kairos cal oauth add home --token-endpoint https://auth.example.net/token --authorization-endpoint https://auth.example.net/authorize --client-id kairos',
+      'kairos cal oauth add home --token-endpoint https://auth.example.net/token --authorization-endpoint https://auth.example.net/authorize --client-id kairos --allow-host dav.example.net',
     ],
   );
   examples(
@@ -46,9 +53,9 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
   examples(
     oauth
       .command('list')
-      .description('providers and the state of their grants (never a token or secret)')
+      .description('your providers, the state of their grants and the hosts they may reach (never a token or secret)')
       .action(lazy(ctx, () => import('./oauth-list.js'))),
-    ['kairos cal oauth list', 'kairos cal oauth list --json | jq ".[].name"'],
+    ['kairos cal oauth list', 'kairos cal oauth list --json | jq ".providers[].name"'],
   );
   examples(
     oauth

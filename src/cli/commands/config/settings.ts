@@ -36,6 +36,8 @@ const BINDINGS: Record<string, { env?: string; effective(c: Config): string | nu
   'snapshot.backups': { effective: (c) => c.snapshot.backups, example: '3' },
   'sync.check_seconds': { effective: (c) => c.sync.checkMs / 1000, example: '60' },
   'sync.caldav_every_minutes': { effective: (c) => c.sync.caldavEveryMs / 60_000, example: '15' },
+  'sync.max_subscriptions': { effective: (c) => c.sync.maxSubscriptions, example: '50' },
+  'sync.max_accounts': { effective: (c) => c.sync.maxAccounts, example: '20' },
 };
 
 const unwrap = (s: z.ZodType): z.ZodType => (s instanceof z.ZodOptional || s instanceof z.ZodNullable ? unwrap(s.unwrap() as z.ZodType) : s);
