@@ -23,12 +23,11 @@ let otherToken: string;
 beforeAll(async () => {
   feed = await startFeedServer();
   for (let n = 1; n <= 5; n++) feed.routes.set(`/f${n}.ics`, { body: ics([{ uid: `f${n}`, summary: `Feed ${n}`, start: '20310601T100000Z' }]) });
-  if (HAS_RADICALE) rad = await startRadicale();
   const reg = await d.api('POST', '/user/register', { body: { email: 'cap@example.com', password: 'correct horse battery', display_name: 'Cap' } });
   expect(reg.status, reg.text).toBe(201);
   const login = await d.api('POST', '/user/login', { key: null, body: { email: 'cap@example.com', password: 'correct horse battery' } });
   otherToken = login.json.token;
-}, 30_000);
+}, 60_000);
 afterAll(async () => {
   await feed?.close();
   await rad?.stop();
@@ -57,16 +56,22 @@ describe('per-user caps', () => {
     expect((await subscribe(5)).status).toBe(201);
   });
 
-  it.skipIf(!HAS_RADICALE)('a CalDAV account past sync.max_accounts is 422 limit_exceeded naming the limit; nothing is stored', async () => {
-    const work = await rad!.mkcalendar('work');
-    const home = await rad!.mkcalendar('home');
-    const add = (name: string, url: string) => d.api('POST', '/calendar/sync/accounts', { body: { name, url, username: rad!.user, password: rad!.password } });
-    const ok = await add('work', work);
-    expect(ok.status, ok.text).toBe(201);
-    const r = await add('home', home);
-    expect(r.status, r.text).toBe(422);
-    expect(r.json.error.code).toBe('limit_exceeded');
-    expect(r.json.error.details).toEqual([{ path: 'sync.max_accounts', message: 'at most 1 CalDAV accounts per user' }]);
-    expect((await d.api('GET', '/calendar/sync/accounts')).json.accounts.map((a: { name: string }) => a.name)).toEqual(['work']);
-  });
+  it.skipIf(!HAS_RADICALE)(
+    'a CalDAV account past sync.max_accounts is 422 limit_exceeded naming the limit; nothing is stored',
+    async () => {
+      rad = await startRadicale();
+      const work = await rad!.mkcalendar('work');
+      const home = await rad!.mkcalendar('home');
+      const add = (name: string, url: string) =>
+        d.api('POST', '/calendar/sync/accounts', { body: { name, url, username: rad!.user, password: rad!.password } });
+      const ok = await add('work', work);
+      expect(ok.status, ok.text).toBe(201);
+      const r = await add('home', home);
+      expect(r.status, r.text).toBe(422);
+      expect(r.json.error.code).toBe('limit_exceeded');
+      expect(r.json.error.details).toEqual([{ path: 'sync.max_accounts', message: 'at most 1 CalDAV accounts per user' }]);
+      expect((await d.api('GET', '/calendar/sync/accounts')).json.accounts.map((a: { name: string }) => a.name)).toEqual(['work']);
+    },
+    60_000,
+  );
 });
