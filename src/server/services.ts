@@ -21,6 +21,7 @@ import type { Store } from '../store/store.js';
 import { createCalDavConnector } from '../sync/caldav-client.js';
 import { createFeedFetcher } from '../sync/feed-fetcher.js';
 import { createOAuthTokenSource } from '../sync/oauth-token-source.js';
+import { createOutboundClient } from '../sync/outbound/outbound-client.js';
 import { createSecretFile } from '../sync/secret-file.js';
 
 export interface Logger {
@@ -38,7 +39,7 @@ export interface ServiceDeps {
   startedAt: Date;
   /** Tests: the planner the plans service asks (null: none, so prompt-only plans are refused). */
   planner?: Planner | null;
-  /** Tests: how feeds are fetched (default: node:http(s), src/sync/feed-fetcher.ts). */
+  /** Tests: how feeds are fetched (default: the outbound client, src/sync/feed-fetcher.ts). */
   feedFetcher?: FeedFetcher;
   /** Tests: how CalDAV servers are reached (default: tsdav, src/sync/caldav-client.ts). */
   caldav?: CalDavConnector;
@@ -72,13 +73,14 @@ export function createServices(deps: ServiceDeps) {
     planner: deps.planner === null ? undefined : (deps.planner ?? planner),
     logger: deps.logger,
   });
-  const subscriptions = new SubscriptionsService({ store, clock, calendar, fetcher: deps.feedFetcher ?? createFeedFetcher(), logger: deps.logger });
+  const outbound = createOutboundClient(deps.config.outbound);
+  const subscriptions = new SubscriptionsService({ store, clock, calendar, fetcher: deps.feedFetcher ?? createFeedFetcher(outbound), logger: deps.logger });
   const caldav = new CaldavService({
     store,
     clock,
     bus,
     calendar,
-    connector: deps.caldav ?? createCalDavConnector(),
+    connector: deps.caldav ?? createCalDavConnector({ client: outbound }),
     secrets: createSecretFile(store.paths.syncSecrets),
     tokens: createOAuthTokenSource(store.paths.home),
     announceTrace: (t, k) => memory.announce(t, k),
