@@ -73,14 +73,14 @@ export function createServices(deps: ServiceDeps) {
     planner: deps.planner === null ? undefined : (deps.planner ?? planner),
     logger: deps.logger,
   });
-  const outbound = createOutboundClient(deps.config.outbound);
-  const subscriptions = new SubscriptionsService({ store, clock, calendar, fetcher: deps.feedFetcher ?? createFeedFetcher(outbound), logger: deps.logger });
+  const fetcher = deps.feedFetcher ?? createFeedFetcher(createOutboundClient(deps.config.outbound));
+  const subscriptions = new SubscriptionsService({ store, clock, calendar, fetcher, logger: deps.logger });
   const caldav = new CaldavService({
     store,
     clock,
     bus,
     calendar,
-    connector: deps.caldav ?? createCalDavConnector({ client: outbound }),
+    connector: deps.caldav ?? createCalDavConnector({ outbound: deps.config.outbound }),
     secrets: createSecretFile(store.paths.syncSecrets),
     tokens: createOAuthTokenSource(store.paths.home),
     announceTrace: (t, k) => memory.announce(t, k),

@@ -9,12 +9,13 @@ import {
   type RemoteRef,
 } from '../domain/sync/caldav-port.js';
 import { AppError } from '../errors.js';
-import { createOutboundClient, type OutboundClient } from './outbound/outbound-client.js';
+import { DavThread } from './dav-thread.js';
+import { createOutboundClient, type OutboundOptions } from './outbound/outbound-client.js';
 import { OutboundError } from './outbound/outbound-error.js';
 
 export interface CalDavOptions {
-  /** How requests go out (default: the outbound client with its default policy and limits). */
-  client?: OutboundClient;
+  /** The outbound client's policy and limits (default: its defaults). */
+  outbound?: OutboundOptions;
   /** Objects per calendar-multiget (default 100). */
   batch?: number;
 }
@@ -27,13 +28,18 @@ export interface CalDavOptions {
  * name the status only — and never the credentials, which travel only in the Authorization header.
  */
 export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector {
-  const client = opts.client ?? createOutboundClient();
+  const client = createOutboundClient(opts.outbound);
+  const dav = new DavThread(opts.outbound ?? {});
   const batch = opts.batch ?? 100;
   const fetch = (input: RequestInfo | URL, init?: RequestInit) => client.fetch(input instanceof Request ? input.url : input, init);
+  // The reports whose multistatus is parsed run on the CalDAV thread; PUT and DELETE stay here.
+  const propfind = (p: Record<string, unknown>) => dav.call('propfind', p);
+  const syncCollection = (p: Record<string, unknown>) => dav.call('syncCollection', p);
+  const calendarMultiGet = (p: Record<string, unknown>) => dav.call('calendarMultiGet', p);
   return {
     async open(url: string, creds: CalDavCredentials): Promise<CalDavSession> {
       // tsdav loads at the first sync, not at every start of the daemon.
-      const { calendarMultiGet, createObject, deleteObject, propfind, syncCollection, updateObject } = await import('tsdav');
+      const { createObject, deleteObject, updateObject } = await import('tsdav');
       const base = url.endsWith('/') ? url : `${url}/`;
       const bearer = 'provider' in creds ? creds : undefined;
       const basic = 'password' in creds ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : '';
@@ -101,7 +107,6 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
                 depth: '0',
                 props: { 'd:resourcetype': {}, 'cs:getctag': {}, 'd:sync-token': {}, 'd:supported-report-set': {} },
                 headers,
-                fetch,
               }),
             davStatus,
           ),
@@ -120,7 +125,7 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       const listing = async (): Promise<RemoteRef[]> => {
         const rs = check(
           await guard('when listing the collection', () =>
-            authed((headers) => propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetch }), davStatus),
+            authed((headers) => propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers }), davStatus),
           ),
           'when listing the collection',
         );
@@ -129,7 +134,7 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       const ctagNow = async (): Promise<string | null> => {
         const rs = check(
           await guard('when asked for its ctag', () =>
-            authed((headers) => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers, fetch }), davStatus),
+            authed((headers) => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers }), davStatus),
           ),
           'when asked for its ctag',
         );
@@ -150,7 +155,6 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
                     syncLevel: 1,
                     syncToken: state.syncToken ?? '',
                     headers,
-                    fetch,
                   }),
                 davStatus,
               ),
@@ -190,7 +194,6 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
                       objectUrls: part,
                       depth: '1',
                       headers,
-                      fetch,
                     }),
                   davStatus,
                 ),
