@@ -43,6 +43,20 @@ export const ConfigFile = z
       })
       .strict()
       .optional(),
+    outbound: z
+      .object({
+        allow_hosts: z
+          .array(z.string().min(1).max(253))
+          .max(100)
+          .optional()
+          .describe(
+            'hosts, addresses or CIDR ranges kairos may fetch from although they are loopback, private or link-local (e.g. a CalDAV server on the LAN)',
+          ),
+        max_mib: z.number().int().min(1).max(1024).optional().describe('largest answer accepted from a feed, CalDAV or OAuth server, in MiB (default 10)'),
+        timeout_seconds: z.number().int().min(1).max(600).optional().describe('deadline of one outbound request, body included (default 30)'),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type ConfigFile = z.infer<typeof ConfigFile>;
@@ -63,6 +77,11 @@ export interface Config {
   model: { dir?: string; cacheDir: string };
   /** Calendar sync: how often due subscriptions and accounts are looked for, the CalDAV interval, and the per-user caps. */
   sync: { checkMs: number; caldavEveryMs: number; maxSubscriptions: number; maxAccounts: number };
+  /**
+   * Requests to other servers (feeds, CalDAV, OAuth): the hosts the address policy lets through
+   * (config.json's list, then KAIROS_OUTBOUND_ALLOW's comma list), the body cap and the deadline.
+   */
+  outbound: { allowHosts: string[]; maxBytes: number; timeoutMs: number };
 }
 
 export const DEFAULT_PORT = 7340;
@@ -139,6 +158,11 @@ export function resolveConfig(file: ConfigFile, env: NodeJS.ProcessEnv, flags: {
       caldavEveryMs: (file.sync?.caldav_every_minutes ?? 15) * 60_000,
       maxSubscriptions: file.sync?.max_subscriptions ?? 50,
       maxAccounts: file.sync?.max_accounts ?? 20,
+    },
+    outbound: {
+      allowHosts: [...(file.outbound?.allow_hosts ?? []), ...(env.KAIROS_OUTBOUND_ALLOW ?? '').split(',')].map((h) => h.trim()).filter(Boolean),
+      maxBytes: (file.outbound?.max_mib ?? 10) * 1024 * 1024,
+      timeoutMs: (file.outbound?.timeout_seconds ?? 30) * 1000,
     },
   };
 }

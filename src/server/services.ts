@@ -22,6 +22,7 @@ import type { Store } from '../store/store.js';
 import { createCalDavConnector } from '../sync/caldav-client.js';
 import { createFeedFetcher } from '../sync/feed-fetcher.js';
 import { createOAuthTokenSource } from '../sync/oauth-token-source.js';
+import { createOutboundClient } from '../sync/outbound/outbound-client.js';
 import { createSecretFile } from '../sync/secret-file.js';
 
 export interface Logger {
@@ -39,7 +40,7 @@ export interface ServiceDeps {
   startedAt: Date;
   /** Tests: the planner the plans service asks (null: none, so prompt-only plans are refused). */
   planner?: Planner | null;
-  /** Tests: how feeds are fetched (default: node:http(s), src/sync/feed-fetcher.ts). */
+  /** Tests: how feeds are fetched (default: the outbound client, src/sync/feed-fetcher.ts). */
   feedFetcher?: FeedFetcher;
   /** Tests: how CalDAV servers are reached (default: tsdav, src/sync/caldav-client.ts). */
   caldav?: CalDavConnector;
@@ -77,7 +78,7 @@ export function createServices(deps: ServiceDeps) {
     store,
     clock,
     calendar,
-    fetcher: deps.feedFetcher ?? createFeedFetcher(),
+    fetcher: deps.feedFetcher ?? createFeedFetcher(createOutboundClient(deps.config.outbound)),
     logger: deps.logger,
     maxPerUser: deps.config.sync.maxSubscriptions,
   });
@@ -88,7 +89,7 @@ export function createServices(deps: ServiceDeps) {
     clock,
     bus,
     calendar,
-    connector: deps.caldav ?? createCalDavConnector(),
+    connector: deps.caldav ?? createCalDavConnector({ outbound: deps.config.outbound }),
     secrets: createSecretFile(store.paths.syncSecrets),
     tokens,
     grants: oauthGrants,

@@ -9,27 +9,37 @@ import {
   type RemoteRef,
 } from '../domain/sync/caldav-port.js';
 import { AppError } from '../errors.js';
+import { DavThread } from './dav-thread.js';
+import { createOutboundClient, type OutboundOptions } from './outbound/outbound-client.js';
+import { OutboundError } from './outbound/outbound-error.js';
 
 export interface CalDavOptions {
-  /** Each request, connect to last byte (default 30 s). */
-  timeoutMs?: number;
+  /** The outbound client's policy and limits (default: its defaults). */
+  outbound?: OutboundOptions;
   /** Objects per calendar-multiget (default 100). */
   batch?: number;
 }
 
 /**
  * The CalDAV port over tsdav's request builders (PROPFIND, REPORT sync-collection and
- * calendar-multiget, PUT and DELETE with If-Match / If-None-Match). tsdav keeps the raw body of a
- * failed answer; nothing of it goes into our errors, which name the status only — and never the
- * credentials, which travel only in the Authorization header.
+ * calendar-multiget, PUT and DELETE with If-Match / If-None-Match), each sent through the outbound
+ * client (tsdav's `fetch` hook): the address policy, the body cap and the deadline hold for every
+ * request. tsdav keeps the raw body of a failed answer; nothing of it goes into our errors, which
+ * name the status only — and never the credentials, which travel only in the Authorization header.
  */
 export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector {
-  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const client = createOutboundClient(opts.outbound);
+  const dav = new DavThread(opts.outbound ?? {});
   const batch = opts.batch ?? 100;
+  const fetch = (input: RequestInfo | URL, init?: RequestInit) => client.fetch(input instanceof Request ? input.url : input, init);
+  // The reports whose multistatus is parsed run on the CalDAV thread; PUT and DELETE stay here.
+  const propfind = (p: Record<string, unknown>) => dav.call('propfind', p);
+  const syncCollection = (p: Record<string, unknown>) => dav.call('syncCollection', p);
+  const calendarMultiGet = (p: Record<string, unknown>) => dav.call('calendarMultiGet', p);
   return {
     async open(url: string, creds: CalDavCredentials): Promise<CalDavSession> {
       // tsdav loads at the first sync, not at every start of the daemon.
-      const { calendarMultiGet, createObject, deleteObject, propfind, syncCollection, updateObject } = await import('tsdav');
+      const { createObject, deleteObject, updateObject } = await import('tsdav');
       const base = url.endsWith('/') ? url : `${url}/`;
       const bearer = 'provider' in creds ? creds : undefined;
       const basic = 'password' in creds ? `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}` : '';
@@ -51,18 +61,18 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       };
       const davStatus = (rs: DAVResponse[]) => (rs.length === 1 && rs[0] && !rs[0].props && !rs[0].ok ? rs[0].status : undefined);
       const resStatus = (r: Response) => r.status;
-      const fetchOptions = () => ({ signal: AbortSignal.timeout(timeoutMs) });
       const guard = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
         try {
           return await fn();
         } catch (e) {
           // Ours (CalDavError) or the token source's (an AppError naming the provider and its fix).
           if (e instanceof CalDavError || e instanceof AppError) throw e;
-          const name = (e as Error).name;
-          if (name === 'TimeoutError' || name === 'AbortError')
-            throw new CalDavError('caldav_timeout', `The CalDAV server did not answer ${what} within ${timeoutMs / 1000} s.`);
-          const cause = ((e as Error).cause as NodeJS.ErrnoException | undefined)?.code;
-          throw new CalDavError('caldav_unreachable', `The CalDAV server at ${new URL(base).host} could not be reached (${cause ?? 'network error'}) ${what}.`);
+          if (e instanceof OutboundError && e.code === 'timeout')
+            throw new CalDavError('caldav_timeout', `The CalDAV server did not answer ${what}: ${e.message}.`);
+          if (e instanceof OutboundError && e.code === 'too_large')
+            throw new CalDavError('caldav_too_large', `The CalDAV server's answer ${what} was too large: ${e.message}.`);
+          if (e instanceof OutboundError) throw new CalDavError('caldav_unreachable', `The CalDAV server at ${e.message} ${what}.`);
+          throw new CalDavError('caldav_unreachable', `The CalDAV server at ${new URL(base).host} gave no usable answer ${what}.`);
         }
       };
       const failed = (status: number, what: string): CalDavError => {
@@ -97,7 +107,6 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
                 depth: '0',
                 props: { 'd:resourcetype': {}, 'cs:getctag': {}, 'd:sync-token': {}, 'd:supported-report-set': {} },
                 headers,
-                fetchOptions: fetchOptions(),
               }),
             davStatus,
           ),
@@ -116,7 +125,7 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       const listing = async (): Promise<RemoteRef[]> => {
         const rs = check(
           await guard('when listing the collection', () =>
-            authed((headers) => propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers, fetchOptions: fetchOptions() }), davStatus),
+            authed((headers) => propfind({ url: base, depth: '1', props: { 'd:getetag': {} }, headers }), davStatus),
           ),
           'when listing the collection',
         );
@@ -125,7 +134,7 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
       const ctagNow = async (): Promise<string | null> => {
         const rs = check(
           await guard('when asked for its ctag', () =>
-            authed((headers) => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers, fetchOptions: fetchOptions() }), davStatus),
+            authed((headers) => propfind({ url: base, depth: '0', props: { 'cs:getctag': {} }, headers }), davStatus),
           ),
           'when asked for its ctag',
         );
@@ -146,7 +155,6 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
                     syncLevel: 1,
                     syncToken: state.syncToken ?? '',
                     headers,
-                    fetchOptions: fetchOptions(),
                   }),
                 davStatus,
               ),
@@ -186,7 +194,6 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
                       objectUrls: part,
                       depth: '1',
                       headers,
-                      fetchOptions: fetchOptions(),
                     }),
                   davStatus,
                 ),
@@ -208,8 +215,8 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
             authed((headers) => {
               const h = { ...headers, 'content-type': 'text/calendar; charset=utf-8' };
               return 'ifNoneMatch' in cond
-                ? createObject({ url, data, headers: { ...h, 'If-None-Match': '*' }, fetchOptions: fetchOptions() })
-                : updateObject({ url, data, etag: cond.ifMatch ?? undefined, headers: h, fetchOptions: fetchOptions() });
+                ? createObject({ url, data, headers: { ...h, 'If-None-Match': '*' }, fetch })
+                : updateObject({ url, data, etag: cond.ifMatch ?? undefined, headers: h, fetch });
             }, resStatus),
           );
           await res.body?.cancel();
@@ -220,7 +227,7 @@ export function createCalDavConnector(opts: CalDavOptions = {}): CalDavConnector
         async delete(href, ifMatch) {
           const url = new URL(href, base).toString();
           const res = await guard('when removing an event', () =>
-            authed((headers) => deleteObject({ url, etag: ifMatch ?? undefined, headers, fetchOptions: fetchOptions() }), resStatus),
+            authed((headers) => deleteObject({ url, etag: ifMatch ?? undefined, headers, fetch }), resStatus),
           );
           await res.body?.cancel();
           // Already gone is what we wanted.

@@ -12,12 +12,17 @@ export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'kairos-test-'));
 }
 
-/** Environment for a spawned kairos: no inherited KAIROS_* or DEBUG, no colour. */
+/** The loopback names and addresses the tests' own servers use, for KAIROS_OUTBOUND_ALLOW. */
+export const LOOPBACK_ALLOW = '127.0.0.1,localhost,::1';
+
+/** Environment for a spawned kairos: no inherited KAIROS_* or DEBUG, no colour; loopback let through the outbound policy. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith('KAIROS_') || k === 'DEBUG') delete env[k];
   delete env.NODE_ENV;
-  return { ...env, NO_COLOR: '1', KAIROS_RATE_LIMIT: '0', ...extra };
+  // Feeds, Radicale and the OAuth server of the tests listen on loopback, which the outbound
+  // address policy refuses by default; the policy's own tests pass KAIROS_OUTBOUND_ALLOW: ''.
+  return { ...env, NO_COLOR: '1', KAIROS_RATE_LIMIT: '0', KAIROS_OUTBOUND_ALLOW: LOOPBACK_ALLOW, ...extra };
 }
 
 export interface ApiResult<T = any> {

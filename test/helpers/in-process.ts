@@ -10,7 +10,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { createApp } from '../../src/server/app.js';
 import { createServices, type ServiceDeps, type Services } from '../../src/server/services.js';
 import { Store } from '../../src/store/store.js';
-import { apiCaller, type TestDaemon, tempHome } from './daemon.js';
+import { apiCaller, LOOPBACK_ALLOW, type TestDaemon, tempHome } from './daemon.js';
 
 /** The API of the daemon, served in the test's own process from `src/` (no build, no spawn). */
 export interface TestApp extends Pick<TestDaemon, 'base' | 'port' | 'home' | 'key' | 'userId' | 'api'> {
@@ -26,7 +26,8 @@ export function testServices(store: Store, opts: { env?: Record<string, string>;
   return createServices({
     store,
     clock: systemClock,
-    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', ...opts.env }),
+    // Loopback servers of the tests are let through the outbound address policy, as cleanEnv() does.
+    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', KAIROS_OUTBOUND_ALLOW: LOOPBACK_ALLOW, ...opts.env }),
     logger: quiet,
     version: 'test',
     startedAt: new Date(),

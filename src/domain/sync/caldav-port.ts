@@ -55,7 +55,14 @@ export interface CalDavConnector {
  */
 export class CalDavError extends Error {
   constructor(
-    readonly code: 'caldav_auth_failed' | 'caldav_unreachable' | 'caldav_not_calendar' | 'caldav_http_error' | 'precondition_failed' | 'caldav_timeout',
+    readonly code:
+      | 'caldav_auth_failed'
+      | 'caldav_unreachable'
+      | 'caldav_not_calendar'
+      | 'caldav_http_error'
+      | 'precondition_failed'
+      | 'caldav_timeout'
+      | 'caldav_too_large',
     message: string,
   ) {
     super(message);

@@ -1,6 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import type { OAuthProviderConfig, OAuthServerMetadata } from '../../contracts/oauth.js';
 import { AppError } from '../../errors.js';
+import { homeFetch } from '../outbound/home-outbound.js';
+import { OutboundError } from '../outbound/outbound-error.js';
 import { providerFailed, providerUnreachable } from './errors.js';
 
 /** How long one request to the provider may take before it counts as unreachable. */
@@ -12,10 +14,18 @@ export function isLoopbackUrl(url: string): boolean {
   return h === '127.0.0.1' || h === 'localhost' || h === '[::1]' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
-/** The options every oauth4webapi request gets: a timeout, and plain http only on loopback. */
-export function requestOptions(url: string): { signal: () => AbortSignal; [oauth.allowInsecureRequests]?: boolean } {
+/**
+ * The options every oauth4webapi request gets: a timeout, plain http only on loopback, and the
+ * outbound client (address policy, body cap) as its fetch.
+ */
+export function requestOptions(url: string): {
+  signal: () => AbortSignal;
+  [oauth.customFetch]: typeof homeFetch;
+  [oauth.allowInsecureRequests]?: boolean;
+} {
   return {
     signal: () => AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    [oauth.customFetch]: homeFetch,
     ...(isLoopbackUrl(url) ? { [oauth.allowInsecureRequests]: true } : {}),
   };
 }
@@ -57,7 +67,7 @@ export async function resolveServer(p: OAuthProviderConfig): Promise<OAuthServer
     try {
       res = await oauth.discoveryRequest(issuer, { ...requestOptions(p.issuer), algorithm });
     } catch (e) {
-      if (e instanceof TypeError || (e as Error).name === 'TimeoutError' || (e as Error).name === 'AbortError') throw providerUnreachable(p.name, p.issuer, e);
+      if (isNetworkFailure(e)) throw providerUnreachable(p.name, p.issuer, ownWords(e));
       throw providerFailed(p.name, `its metadata could not be fetched (${(e as Error).message})`, e);
     }
     try {
@@ -94,6 +104,16 @@ function pick(as: oauth.AuthorizationServer, p: OAuthProviderConfig): OAuthServe
 export function tokenEndpointError(name: string, url: string, e: unknown): AppError | oauth.ResponseBodyError {
   if (e instanceof oauth.ResponseBodyError) return e;
   if (e instanceof AppError) return e;
-  if (e instanceof TypeError || (e as Error)?.name === 'TimeoutError' || (e as Error)?.name === 'AbortError') return providerUnreachable(name, url, e);
+  if (isNetworkFailure(e)) return providerUnreachable(name, url, ownWords(e));
   return providerFailed(name, `its token endpoint answered something kairos cannot use (${(e as Error)?.message ?? String(e)})`, e);
+}
+
+/** A request that got no usable answer: refused address, network failure, deadline, or an answer over the cap. */
+function isNetworkFailure(e: unknown): boolean {
+  return e instanceof OutboundError || e instanceof TypeError || (e as Error)?.name === 'TimeoutError' || (e as Error)?.name === 'AbortError';
+}
+
+/** The outbound client's sentence as the reason, not its bare code. */
+function ownWords(e: unknown): unknown {
+  return e instanceof OutboundError ? new Error(e.message) : e;
 }

@@ -38,6 +38,9 @@ const BINDINGS: Record<string, { env?: string; effective(c: Config): string | nu
   'sync.caldav_every_minutes': { effective: (c) => c.sync.caldavEveryMs / 60_000, example: '15' },
   'sync.max_subscriptions': { effective: (c) => c.sync.maxSubscriptions, example: '50' },
   'sync.max_accounts': { effective: (c) => c.sync.maxAccounts, example: '20' },
+  'outbound.allow_hosts': { env: 'KAIROS_OUTBOUND_ALLOW', effective: (c) => c.outbound.allowHosts.join(',') || undefined, example: 'nas.local,192.168.1.10' },
+  'outbound.max_mib': { effective: (c) => c.outbound.maxBytes / 1024 / 1024, example: '10' },
+  'outbound.timeout_seconds': { effective: (c) => c.outbound.timeoutMs / 1000, example: '30' },
 };
 
 const unwrap = (s: z.ZodType): z.ZodType => (s instanceof z.ZodOptional || s instanceof z.ZodNullable ? unwrap(s.unwrap() as z.ZodType) : s);
@@ -55,6 +58,7 @@ function takes(s: z.ZodType): string {
   }
   if (s instanceof z.ZodEnum) return `one of ${(s.options as string[]).join(', ')}`;
   if (s instanceof z.ZodString) return s.format === 'url' ? 'a URL' : 'text';
+  if (s instanceof z.ZodArray) return 'a comma-separated list';
   return 'a value';
 }
 
@@ -147,6 +151,11 @@ export function parseValue(s: Setting, text: string): unknown {
     if (text.trim() === '' || !Number.isFinite(n)) throw invalid(`${s.key} must be ${s.takes}, not "${text}" (e.g. kairos config set ${s.key} ${s.example}).`);
     return n;
   }
+  if (s.schema instanceof z.ZodArray)
+    return text
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   return text;
 }
 
