@@ -113,6 +113,18 @@ export const CaldavItem = z.object({
 });
 export type CaldavItem = z.infer<typeof CaldavItem>;
 
+/**
+ * The iCalendar text an event was read from (a CalDAV object as the server keeps it), so that an
+ * edit is written back into it and what kairos does not model stays (src/ical/lossless.ts).
+ * Keyed by the event's uid; written and removed by the calendar area with the event.
+ */
+export const EventSource = z.object({
+  uid: z.string().describe("the event's uid"),
+  user_id: z.string(),
+  ics: z.string().describe('the iCalendar text, as received'),
+});
+export type EventSource = z.infer<typeof EventSource>;
+
 /** Collection name → document type: the store's map. */
 export interface Documents {
   users: StoredUser;
@@ -126,4 +138,5 @@ export interface Documents {
   subscriptions: StoredSubscription;
   caldav_accounts: StoredCaldavAccount;
   caldav_items: CaldavItem;
+  event_sources: EventSource;
 }

@@ -7,7 +7,8 @@ import type { StoredEvent } from '../calendar/event.js';
 import { FEED_FIELDS } from '../calendar/event-fields.js';
 import type { FeedPorts } from '../calendar/feed-apply.js';
 import type { ImportedCore, PreparedImport } from '../calendar/import-check.js';
-import { eventFingerprint, eventIcs, type StagedChange, stageRemoteRemove, stageRemoteUpsert } from '../calendar/remote-events.js';
+import { keptSource, stageKeptSource, writeBackIcs } from '../calendar/kept-source.js';
+import { eventFingerprint, type StagedChange, stageRemoteRemove, stageRemoteUpsert } from '../calendar/remote-events.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { stageTrace } from '../memory/stage-trace.js';
@@ -235,12 +236,14 @@ export class CaldavService {
           const item = byHref.get(obj.href) ? tx.get('caldav_items', byHref.get(obj.href)!.id) : undefined;
           const local = item ? tx.get('events', item.event_uid) : undefined;
           if (local && item && sameContent(local, core)) {
+            // Only what kairos does not model changed (an attendee, an alarm): the new text is the one to write back into.
+            stageKeptSource(tx, local, obj.data);
             tx.put('caldav_items', { ...item, etag: obj.etag, fingerprint: eventFingerprint(local) });
             continue;
           }
           if (local && item && eventFingerprint(local) !== item.fingerprint)
             traces.push(this.conflictTrace(tx, acct, local, 'both sides changed it', now, result));
-          const r = stageRemoteUpsert(ports, tx, acct.user_id, local?.uid, uid, core, now);
+          const r = stageRemoteUpsert(ports, tx, acct.user_id, local?.uid, { icalUid: uid, core, ics: obj.data }, now);
           done.push(r);
           result.counts.pulled++;
           tx.put('caldav_items', {
@@ -311,9 +314,10 @@ export class CaldavService {
       if (item && item.fingerprint === fp) continue;
       const icalUid = item?.ical_uid ?? e.ical_uid ?? e.uid;
       const href = item?.href ?? session.hrefFor(icalUid);
+      const ics = await this.writeBack(e, icalUid, now);
       let etag: string | null;
       try {
-        ({ etag } = await session.put(href, eventIcs(e, icalUid, now), item ? { ifMatch: item.etag } : { ifNoneMatch: true }));
+        ({ etag } = await session.put(href, ics, item ? { ifMatch: item.etag } : { ifNoneMatch: true }));
       } catch (err) {
         // The server's copy moved since the pull: the next pull brings it (server wins), so nothing is forced now.
         if (err instanceof CalDavError && err.code === 'precondition_failed') continue;
@@ -331,6 +335,8 @@ export class CaldavService {
       };
       await this.d.store.transact((tx) => {
         tx.put('caldav_items', next);
+        // What the server now holds is what the next edit is written into.
+        if (tx.get('events', e.uid)) stageKeptSource(tx, e, ics);
       });
       result.counts.pushed++;
     }
@@ -347,6 +353,16 @@ export class CaldavService {
       });
       result.counts.removed_remote++;
     }
+  }
+
+  /**
+   * The event as the object to PUT: written into the server's own text when kairos keeps it (only
+   * what changed since that text is replaced), else from the event's fields.
+   */
+  private async writeBack(e: StoredEvent, icalUid: string, now: Date): Promise<string> {
+    const kept = keptSource(this.d.store, e.uid);
+    const base = kept && (await this.d.calendar.readFeed(e.user_id, kept.ics)).checked[0]?.core;
+    return writeBackIcs(e, icalUid, now, kept && base ? { source: kept.ics, base } : undefined);
   }
 
   // ------------------------------------------------------------------ credentials
