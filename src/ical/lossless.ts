@@ -1,7 +1,7 @@
 import type { EventOverride } from '../contracts/calendar.js';
+import { SourceFields } from '../contracts/stored.js';
 import { instantOf } from '../time/zone-cache.js';
 import { isTimeZone } from '../time/zoned-time.js';
-import type { IcsEvent } from './export.js';
 import { foldLines } from './export.js';
 import { parseLine, parseTime } from './raw-props.js';
 
@@ -161,10 +161,6 @@ function retag(c: Comp, before: string | null | undefined, after: string | null 
 const linesOf = (c: Comp | undefined, names: readonly string[]) =>
   (c?.items ?? []).filter((x): x is Line => !isComp(x) && names.includes(nameOf(x.text) ?? '')).map((l) => fresh(l.text));
 
-/** The fields of an event a source carries (an event as read from a file, or as stored). */
-export type SourceFields = Pick<IcsEvent, 'title' | 'scheduled_for' | 'duration_minutes' | 'all_day' | 'timezone' | 'status' | 'tag' | 'task_id'> &
-  Partial<Pick<IcsEvent, 'description' | 'location' | 'rrule' | 'rdates' | 'exdates' | 'overrides'>>;
-
 export interface Rewrite {
   /** The iCalendar text the event was read from (a CalDAV object, an imported file's event). */
   source: string;
@@ -173,7 +169,7 @@ export interface Rewrite {
   /** The event now. */
   current: SourceFields;
   /** The current event as kairos' exporter writes it (toIcs): the lines of changed properties come from it. */
-  generated: string;
+  generated: () => string;
   now: Date;
 }
 
@@ -182,8 +178,9 @@ export interface Rewrite {
  * can edit in place (no single series component), and the caller writes the generated text instead.
  */
 export function rewriteSource(r: Rewrite): string | undefined {
+  if (unchanged(r.base, r.current)) return r.source;
   const cal = parse(r.source);
-  const gen = parse(r.generated);
+  const gen = parse(r.generated());
   if (!cal || !gen) return undefined;
   const masters = events(cal).filter((c) => !recurrenceLine(c));
   const genMaster = events(gen).find((c) => !recurrenceLine(c));
@@ -258,6 +255,11 @@ export function rewriteSource(r: Rewrite): string | undefined {
   addZones(cal, gen, added);
   return `${write(cal).join('\r\n')}\r\n`;
 }
+
+const FIELDS = Object.keys(SourceFields.shape) as (keyof SourceFields)[];
+
+/** Whether no field of the source changed: the source is written as it is. */
+export const unchanged = (base: SourceFields, current: SourceFields) => FIELDS.every((k) => same(base[k], current[k]));
 
 /** A VTIMEZONE from the generated text for each TZID the new lines use that the source does not define. */
 function addZones(cal: Comp, gen: Comp, added: Line[]): void {

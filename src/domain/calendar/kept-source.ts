@@ -1,13 +1,14 @@
-import type { EventSource } from '../../contracts/stored.js';
+import { type EventSource, SourceFields } from '../../contracts/stored.js';
 import { toIcs } from '../../ical/export.js';
-import { rewriteSource, type SourceFields } from '../../ical/lossless.js';
+import { rewriteSource } from '../../ical/lossless.js';
 import type { Reads, Tx } from '../../store/store.js';
 import { type StoredEvent, span } from './event.js';
 
 /**
- * The iCalendar text a synced event was read from, kept beside the event (`event_sources`) so an
- * edit is written back into it (src/ical/lossless.ts) rather than replacing it: attendees, alarms,
- * categories and properties kairos does not model stay on the server.
+ * The iCalendar text an event was read from (a CalDAV object, an imported file's event), kept
+ * beside the event (`event_sources`) with the fields it reads as, so an edit is written back into
+ * it (src/ical/lossless.ts) rather than replacing it: attendees, alarms, categories and
+ * properties kairos does not model stay.
  */
 
 /**
@@ -16,11 +17,15 @@ import { type StoredEvent, span } from './event.js';
  */
 export const MAX_KEPT_SOURCE_BYTES = 1024 * 1024;
 
-/** Keep `ics` as the source of the event (or none, when it is over the bound). */
-export function stageKeptSource(tx: Tx, e: Pick<StoredEvent, 'uid' | 'user_id'>, ics: string): void {
-  if (Buffer.byteLength(ics) <= MAX_KEPT_SOURCE_BYTES) tx.put('event_sources', { uid: e.uid, user_id: e.user_id, ics });
-  else if (tx.get('event_sources', e.uid)) tx.delete('event_sources', e.uid);
+/** Keep `ics` as the source of the event as it is now (or none, when it is over the bound). */
+export function stageKeptSource(tx: Tx, e: StoredEvent, ics: string): void {
+  if (Buffer.byteLength(ics) <= MAX_KEPT_SOURCE_BYTES) tx.put('event_sources', { uid: e.uid, user_id: e.user_id, ics, base: sourceFieldsOf(e) });
+  else dropKeptSource(tx, e.uid);
 }
+
+const SOURCE_KEYS = Object.keys(SourceFields.shape) as (keyof SourceFields)[];
+const sourceFieldsOf = (e: StoredEvent): SourceFields =>
+  Object.fromEntries(SOURCE_KEYS.filter((k) => e[k] !== undefined).map((k) => [k, e[k]])) as SourceFields;
 
 /** The event's source goes with it. */
 export function dropKeptSource(tx: Tx, uid: string): void {
@@ -35,11 +40,11 @@ export function eventIcs(e: StoredEvent, icalUid: string, now: Date): string {
 }
 
 /**
- * The event as the calendar object to write back: its kept source with the changes since `base`
- * (the event that source reads as) written in, else the object kairos writes from the fields.
+ * The event as the calendar object to write back: its kept source with the changes since the
+ * source was read written in, else the object kairos writes from the fields.
  */
-export function writeBackIcs(e: StoredEvent, icalUid: string, now: Date, kept?: { source: string; base: SourceFields }): string {
-  const generated = eventIcs(e, icalUid, now);
-  if (!kept) return generated;
-  return rewriteSource({ source: kept.source, base: kept.base, current: e, generated, now }) ?? generated;
+export function writeBackIcs(e: StoredEvent, icalUid: string, now: Date, kept?: EventSource): string {
+  const generated = () => eventIcs(e, icalUid, now);
+  if (!kept) return generated();
+  return rewriteSource({ source: kept.ics, base: kept.base, current: e, generated, now }) ?? generated();
 }

@@ -314,7 +314,8 @@ export class CaldavService {
       if (item && item.fingerprint === fp) continue;
       const icalUid = item?.ical_uid ?? e.ical_uid ?? e.uid;
       const href = item?.href ?? session.hrefFor(icalUid);
-      const ics = await this.writeBack(e, icalUid, now);
+      // Written into the server's own text when kairos keeps it: only what changed since is replaced.
+      const ics = writeBackIcs(e, icalUid, now, keptSource(this.d.store, e.uid));
       let etag: string | null;
       try {
         ({ etag } = await session.put(href, ics, item ? { ifMatch: item.etag } : { ifNoneMatch: true }));
@@ -336,7 +337,8 @@ export class CaldavService {
       await this.d.store.transact((tx) => {
         tx.put('caldav_items', next);
         // What the server now holds is what the next edit is written into.
-        if (tx.get('events', e.uid)) stageKeptSource(tx, e, ics);
+        const cur = tx.get('events', e.uid);
+        if (cur && eventFingerprint(cur) === fp) stageKeptSource(tx, cur, ics);
       });
       result.counts.pushed++;
     }
@@ -353,16 +355,6 @@ export class CaldavService {
       });
       result.counts.removed_remote++;
     }
-  }
-
-  /**
-   * The event as the object to PUT: written into the server's own text when kairos keeps it (only
-   * what changed since that text is replaced), else from the event's fields.
-   */
-  private async writeBack(e: StoredEvent, icalUid: string, now: Date): Promise<string> {
-    const kept = keptSource(this.d.store, e.uid);
-    const base = kept && (await this.d.calendar.readFeed(e.user_id, kept.ics)).checked[0]?.core;
-    return writeBackIcs(e, icalUid, now, kept && base ? { source: kept.ics, base } : undefined);
   }
 
   // ------------------------------------------------------------------ credentials

@@ -12,7 +12,7 @@ const NOW = new Date('2031-05-01T12:00:00Z');
 function roundTrip(source: string, uid: string, edit: Record<string, unknown>): string {
   const base = prepareImport(source, 'UTC', parseIcs).checked[0]!.core;
   const current = storedEvent({ ...base, ...edit, uid, source: 'caldav', version: 2 } as never);
-  return writeBackIcs(current, uid, NOW, { source, base });
+  return writeBackIcs(current, uid, NOW, { uid, user_id: 'usr_1', ics: source, base });
 }
 
 const comps = (ics: string) => new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent');
