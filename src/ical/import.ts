@@ -7,7 +7,7 @@ import { instantOf, wallAt } from '../time/zone-cache.js';
 import { isTimeZone } from '../time/zoned-time.js';
 import { resolveTzid } from './file-zone.js';
 import { ownProps, parseDuration, parseTime, type RawProp, type RawTime, unescapeText } from './raw-props.js';
-import { type Problem, scanIcs, type VeventBlock } from './scan.js';
+import { type Problem, type Scan, scanIcs, type VeventBlock } from './scan.js';
 
 /** An event read from a file, in kairos' terms (instants in UTC ISO, zone kept for wall-clock rules). */
 export interface ImportedEvent {
@@ -33,6 +33,8 @@ export interface ImportedEvent {
   /** RECURRENCE-ID;RANGE=THISANDFUTURE: the change applies to this instance and every later one. */
   futureOverrides?: EventOverride[];
   status: EventStatus;
+  /** The event's own text in the file (its VEVENTs and the VTIMEZONEs they name) as one calendar: kept, so an edit is written back into it. */
+  source?: string;
 }
 
 export interface ParsedCalendar {
@@ -337,6 +339,15 @@ function convert(v: NEvent, uid: string, line: number | undefined, block: Vevent
   return ev;
 }
 
+/** An event's blocks as written, with the VTIMEZONEs they name, as one calendar object. */
+function sourceText(scan: Scan, blocks: VeventBlock[]): string {
+  const raw = (b: { line: number; end: number }) => scan.physical.slice(b.line - 1, b.end).join('\r\n');
+  const events = blocks.map(raw);
+  const tzids = new Set(events.flatMap((t) => [...t.replace(/\r\n[ \t]/g, '').matchAll(/;TZID=("[^"]*"|[^;:]*)/gi)].map((m) => m[1]!.replace(/^"|"$/g, ''))));
+  const zones = scan.zoneBlocks.filter((z) => z.tzid !== undefined && tzids.has(z.tzid)).map(raw);
+  return `${['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//kairos//kept source//EN', ...zones, ...events, 'END:VCALENDAR'].join('\r\n')}\r\n`;
+}
+
 // node-ical is CommonJS: under ESM its exports arrive as the default export.
 const nodeIcal = ((nodeIcalNs as unknown as { default?: typeof nodeIcalNs }).default ?? nodeIcalNs) as typeof nodeIcalNs;
 const parseICS = (s: string) => nodeIcal.sync.parseICS(s) as unknown as Record<string, NEvent>;
@@ -414,7 +425,9 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
       return;
     }
     try {
-      events.push(convert(v, uid, line, block, overrides, ctx));
+      const ev = convert(v, uid, line, block, overrides, ctx);
+      if (block && !block.isOverride && !orphanRid) ev.source = sourceText(scan, [block, ...overrides]);
+      events.push(ev);
       seen.add(uid);
     } catch (e) {
       // Whatever one event does, it costs only itself: an error of its own, never the whole import.

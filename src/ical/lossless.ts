@@ -4,6 +4,7 @@ import { instantOf } from '../time/zone-cache.js';
 import { isTimeZone } from '../time/zoned-time.js';
 import { foldLines } from './export.js';
 import { parseLine, parseTime } from './raw-props.js';
+import { type Comp, isComp, type Line, nameOf, parseCalendar, writeComp, zoneId } from './tree.js';
 
 /**
  * An edited event written back into the iCalendar text it came from: only the properties whose
@@ -15,57 +16,7 @@ import { parseLine, parseTime } from './raw-props.js';
  * byte-for-byte; here they are never re-serialised.
  */
 
-/** A content line: its physical lines as written (CRLF-joined) and its unfolded text. */
-interface Line {
-  raw: string;
-  text: string;
-}
-
-interface Comp {
-  name: string;
-  begin: Line;
-  end: Line;
-  items: (Line | Comp)[];
-}
-
-const isComp = (x: Line | Comp): x is Comp => 'items' in x;
-const nameOf = (text: string) => /^([A-Za-z0-9-]+)[;:]/.exec(text)?.[1]?.toUpperCase();
 const fresh = (text: string): Line => ({ raw: foldLines(text), text });
-
-/** The source as a tree of components; undefined when it is not one well-formed VCALENDAR. */
-function parse(source: string): Comp | undefined {
-  const lines: Line[] = [];
-  for (const phys of source.split(/\r\n|\n|\r/)) {
-    if (/^[ \t]/.test(phys) && lines.length) {
-      const last = lines[lines.length - 1]!;
-      last.raw += `\r\n${phys}`;
-      last.text += phys.slice(1);
-    } else if (phys !== '') lines.push({ raw: phys, text: phys });
-  }
-  const stack: Comp[] = [];
-  let root: Comp | undefined;
-  for (const l of lines) {
-    const u = l.text.toUpperCase();
-    if (u.startsWith('BEGIN:')) {
-      const c: Comp = { name: u.slice(6).trim(), begin: l, end: l, items: [] };
-      if (stack.length) stack[stack.length - 1]!.items.push(c);
-      else if (root) return undefined;
-      else root = c;
-      stack.push(c);
-    } else if (u.startsWith('END:')) {
-      const c = stack.pop();
-      if (!c || c.name !== u.slice(4).trim()) return undefined;
-      c.end = l;
-    } else if (stack.length) stack[stack.length - 1]!.items.push(l);
-    else return undefined;
-  }
-  return root && !stack.length && root.name === 'VCALENDAR' ? root : undefined;
-}
-
-function write(c: Comp): string[] {
-  return [c.begin.raw, ...c.items.flatMap((x) => (isComp(x) ? write(x) : [x.raw])), c.end.raw];
-}
-
 const own = (c: Comp, name: string) => c.items.filter((x): x is Line => !isComp(x) && nameOf(x.text) === name);
 const events = (cal: Comp) => cal.items.filter((x): x is Comp => isComp(x) && x.name === 'VEVENT');
 const recurrenceLine = (c: Comp) => own(c, 'RECURRENCE-ID')[0];
@@ -98,7 +49,11 @@ function ridMs(line: Line, seriesTz: string, allDay: boolean): number | undefine
 
 const escapeText = (s: string) => s.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r?\n/g, '\\n');
 const unescapeText = (s: string) => s.replace(/\\([\\;,nN])/g, (_, c: string) => (c === 'n' || c === 'N' ? '\n' : c));
-const basicUtc = (d: Date) => d.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const basicUtc = (d: Date) =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 /** Fields of the series and the properties that carry them. */
@@ -179,8 +134,8 @@ export interface Rewrite {
  */
 export function rewriteSource(r: Rewrite): string | undefined {
   if (unchanged(r.base, r.current)) return r.source;
-  const cal = parse(r.source);
-  const gen = parse(r.generated());
+  const cal = parseCalendar(r.source);
+  const gen = parseCalendar(r.generated());
   if (!cal || !gen) return undefined;
   const masters = events(cal).filter((c) => !recurrenceLine(c));
   const genMaster = events(gen).find((c) => !recurrenceLine(c));
@@ -253,7 +208,7 @@ export function rewriteSource(r: Rewrite): string | undefined {
   }
   for (const c of touched) stamp(c, r.now);
   addZones(cal, gen, added);
-  return `${write(cal).join('\r\n')}\r\n`;
+  return `${writeComp(cal).join('\r\n')}\r\n`;
 }
 
 const FIELDS = Object.keys(SourceFields.shape) as (keyof SourceFields)[];
@@ -263,12 +218,11 @@ export const unchanged = (base: SourceFields, current: SourceFields) => FIELDS.e
 
 /** A VTIMEZONE from the generated text for each TZID the new lines use that the source does not define. */
 function addZones(cal: Comp, gen: Comp, added: Line[]): void {
-  const tzidOf = (c: Comp) => parseLine(own(c, 'TZID')[0]?.text ?? '')?.value;
-  const defined = new Set(cal.items.filter((x): x is Comp => isComp(x) && x.name === 'VTIMEZONE').map(tzidOf));
+  const defined = new Set(cal.items.filter((x): x is Comp => isComp(x) && x.name === 'VTIMEZONE').map(zoneId));
   for (const l of added) {
     const tzid = parseLine(l.text)?.params.TZID;
     if (!tzid || defined.has(tzid)) continue;
-    const zone = gen.items.find((x): x is Comp => isComp(x) && x.name === 'VTIMEZONE' && tzidOf(x) === tzid);
+    const zone = gen.items.find((x): x is Comp => isComp(x) && x.name === 'VTIMEZONE' && zoneId(x) === tzid);
     if (!zone) continue;
     cal.items.splice(cal.items.findIndex(isComp) < 0 ? cal.items.length : cal.items.findIndex(isComp), 0, zone);
     defined.add(tzid);

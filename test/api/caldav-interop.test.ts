@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useDaemon } from '../helpers/daemon.js';
 import { type DavServer, HAS_RADICALE, startRadicale } from '../helpers/radicale.js';
 import { berlinSeries, RICH_UID, richEvent, SERIES_UID, unfolded } from '../helpers/rich-events.js';
-import { HAS_XANDIKOS, startXandikos } from '../helpers/xandikos.js';
 import { HAS_KHAL_VDIRSYNCER, occurrencesByKhal } from '../helpers/vdirsyncer-khal.js';
+import { HAS_XANDIKOS, startXandikos } from '../helpers/xandikos.js';
 
 /**
  * The CalDAV matrix: the same round trips against two real servers on loopback, Radicale and
@@ -140,7 +140,10 @@ for (const server of SERVERS) {
       const r = await run();
       expect(r.counts.conflicts).toBe(1);
       const traces = (await d.api('GET', '/memory/pull?type=calendar_event&limit=500')).json.traces as any[];
-      expect(traces.find((t) => t.uid === r.conflicts[0].trace_uid)?.fields).toMatchObject({ reason: 'sync_conflict', local_version: { title: 'Kairos title' } });
+      expect(traces.find((t) => t.uid === r.conflicts[0].trace_uid)?.fields).toMatchObject({
+        reason: 'sync_conflict',
+        local_version: { title: 'Kairos title' },
+      });
       expect((await byIcalUid(RICH_UID)).title).toBe('Server title');
       const [ev] = veventsOf(await get('rich.ics'));
       expect(ev!.getFirstPropertyValue('summary')).toBe('Server title');
@@ -153,14 +156,24 @@ for (const server of SERVERS) {
         ctx.skip();
       }
       const mine = await d.api('POST', '/calendar/create', {
-        body: { title: 'Kairos fortnightly', scheduled_for: '2031-06-03T08:00:00Z', duration_minutes: 45, timezone: 'Europe/Berlin', rrule: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3' },
+        body: {
+          title: 'Kairos fortnightly',
+          scheduled_for: '2031-06-03T08:00:00Z',
+          duration_minutes: 45,
+          timezone: 'Europe/Berlin',
+          rrule: 'FREQ=WEEKLY;INTERVAL=2;COUNT=3',
+        },
       });
       expect(mine.status, mine.text).toBe(201);
       await run();
       const listing = (await d.api('GET', '/calendar/events?start=2031-06-01T00:00:00Z&end=2031-07-15T00:00:00Z')).json.events as any[];
       const ours = listing.map((e) => `${e.scheduled_for.slice(0, 16)} ${e.title}`).sort();
       const theirs = await occurrencesByKhal({ url: cal, user: srv.user, password: srv.password, from: '2031-06-01', days: 44 });
-      expect(theirs.filter((l) => l.endsWith('Kairos fortnightly'))).toEqual(['2031-06-03T08:00 Kairos fortnightly', '2031-06-17T08:00 Kairos fortnightly', '2031-07-01T08:00 Kairos fortnightly']);
+      expect(theirs.filter((l) => l.endsWith('Kairos fortnightly'))).toEqual([
+        '2031-06-03T08:00 Kairos fortnightly',
+        '2031-06-17T08:00 Kairos fortnightly',
+        '2031-07-01T08:00 Kairos fortnightly',
+      ]);
       expect(theirs).toEqual(ours);
     }, 60_000);
 

@@ -24,7 +24,7 @@ import { CORE_KEYS } from './event-fields.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
-import { dropKeptSource } from './kept-source.js';
+import { dropKeptSource, keptSource, writeBackIcs } from './kept-source.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
 import { assertWritable } from './read-only.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
@@ -620,7 +620,14 @@ export class CalendarService {
     // Bytes, a piece at a time: joining tens of thousands of strings into one (and Koa's encoding
     // of it) held the loop for 100–200 ms; Buffer.concat is one copy.
     const pieces: Buffer[] = [];
-    for (const piece of icsPieces(events, { now: this.d.clock.now(), spanOf: span, ...(name ? { name } : {}) })) {
+    const now = this.d.clock.now();
+    // An event read from a file or a server is written as that text with the user's edits in it,
+    // stamped with the time of the edit: the same calendar exports the same bytes.
+    const keptOf = (e: StoredEvent) => {
+      const k = keptSource(this.d.store, e.uid);
+      return k && writeBackIcs(e, e.ical_uid ?? e.uid, new Date(e.updated_at), k);
+    };
+    for (const piece of icsPieces(events, { now, spanOf: span, keptOf, ...(name ? { name } : {}) })) {
       if (piece) pieces.push(Buffer.from(piece));
       await slice.maybeYield();
     }
