@@ -339,11 +339,19 @@ function convert(v: NEvent, uid: string, line: number | undefined, block: Vevent
   return ev;
 }
 
-/** An event's blocks as written, with the VTIMEZONEs they name, as one calendar object. */
-function sourceText(scan: Scan, blocks: VeventBlock[]): string {
+/**
+ * An event's blocks as written, with the VTIMEZONEs they name, as one calendar object; undefined
+ * when the text alone does not place the event in time (a floating time, read in the calendar's
+ * X-WR-TIMEZONE or the user's zone; a TZID that is neither an IANA name nor defined in the file).
+ */
+function sourceText(scan: Scan, blocks: VeventBlock[]): string | undefined {
   const raw = (b: { line: number; end: number }) => scan.physical.slice(b.line - 1, b.end).join('\r\n');
   const events = blocks.map(raw);
-  const tzids = new Set(events.flatMap((t) => [...t.replace(/\r\n[ \t]/g, '').matchAll(/;TZID=("[^"]*"|[^;:]*)/gi)].map((m) => m[1]!.replace(/^"|"$/g, ''))));
+  const lines = events.flatMap((t) => t.replace(/\r?\n[ \t]/g, '').split(/\r?\n/));
+  if (lines.some((l) => /^(DTSTART|DTEND|RECURRENCE-ID|RDATE|EXDATE)(;(?![^:]*TZID=)[^:]*)?:[^Z]*\d{8}T\d{6}(?!Z)(,|$)/i.test(l))) return undefined;
+  const tzids = new Set(lines.flatMap((l) => [...l.matchAll(/;TZID=("[^"]*"|[^;:]*)/gi)].map((m) => m[1]!.replace(/^"|"$/g, ''))));
+  const defined = new Set(scan.zoneBlocks.map((z) => z.tzid));
+  if ([...tzids].some((id) => !defined.has(id) && !isTimeZone(id))) return undefined;
   const zones = scan.zoneBlocks.filter((z) => z.tzid !== undefined && tzids.has(z.tzid)).map(raw);
   return `${['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//kairos//kept source//EN', ...zones, ...events, 'END:VCALENDAR'].join('\r\n')}\r\n`;
 }
@@ -412,6 +420,7 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
   const orphans = new Map<string, NEvent>();
   const add = (v: NEvent, rawUid: string, line: number | undefined, block: VeventBlock | undefined, overrides: VeventBlock[], orphanRid?: string) => {
     let uid = rawUid;
+    const warned = warnings.length;
     const where = (p: Omit<Problem, 'uid' | 'line'>): Problem => ({ ...(uid ? { uid } : {}), ...(line !== undefined ? { line } : {}), ...p });
     ctx.warn = (message) => warnings.push(where({ message }));
     if (!rawUid || !isUid(rawUid)) {
@@ -426,7 +435,11 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
     }
     try {
       const ev = convert(v, uid, line, block, overrides, ctx);
-      if (block && !block.isOverride && !orphanRid) ev.source = sourceText(scan, [block, ...overrides]);
+      // The text is kept only where kairos read it as written: nothing repaired, nothing warned about.
+      const blocks = block && !block.isOverride && !orphanRid && warnings.length === warned ? [block, ...overrides] : [];
+      const repaired = blocks.some((b) => scan.repairs.some((r) => r.line !== undefined && r.line >= b.line && r.line <= b.end));
+      const source = blocks.length && !repaired ? sourceText(scan, blocks) : undefined;
+      if (source) ev.source = source;
       events.push(ev);
       seen.add(uid);
     } catch (e) {

@@ -68,4 +68,26 @@ describe('import → edit → export keeps the file', () => {
     const listing = (await a.api('GET', '/calendar/events?start=2031-06-29T00:00:00Z&end=2031-07-08T00:00:00Z')).json.events;
     expect(listing.map((e: any) => e.location ?? null)).toEqual([null, 'Room 3']);
   });
+
+  it('an event with floating times keeps no source: it is exported in its zone, as kairos read it', async () => {
+    const floating = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'PRODID:-//Other Corp//Other Calendar 9.1//EN',
+      'X-WR-TIMEZONE:America/New_York',
+      'BEGIN:VEVENT',
+      'UID:floating-1@other.example',
+      'DTSTAMP:20250101T000000Z',
+      'DTSTART:20310701T090000',
+      'DTEND:20310701T100000',
+      'SUMMARY:Floating',
+      'ATTENDEE:mailto:ann@other.example',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    await importIcs(floating);
+    const ev = vevents(await exported()).find((c) => c.getFirstPropertyValue('uid') === 'floating-1@other.example')!;
+    expect(ev.getFirstProperty('dtstart')!.getParameter('tzid')).toBe('America/New_York');
+  });
 });
