@@ -9,9 +9,9 @@ import type { ImportedCore } from './import-check.js';
 import { stageKeptSource } from './kept-source.js';
 
 /**
- * The calendar's side of two-way sync: events written from a server's copy, and an event as the
- * iCalendar object the server keeps. The sync area decides what changes; these stage it with
- * the same traces and hooks as any other change, inside the sync's own transaction.
+ * The calendar's side of two-way sync: events written from a server's copy (the object written
+ * back is kept-source.ts'). The sync area decides what changes; these stage it with the same
+ * traces and hooks as any other change, inside the sync's own transaction.
  */
 
 export interface StagedChange {
