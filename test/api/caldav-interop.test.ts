@@ -75,6 +75,10 @@ for (const server of SERVERS) {
       expect(ev!.getFirstPropertyValue('organizer')).toBe('mailto:olga@other.example');
       expect(ev!.getFirstSubcomponent('valarm')).toBeTruthy();
       expect(ev!.getFirstSubcomponent('x-other-thing')?.getFirstPropertyValue('x-other-key')).toBe('kept');
+      // The export writes the same object: what kairos keeps is what it exports.
+      const exported = veventsOf((await d.api('GET', '/calendar/export.ics')).text).find((c) => c.getFirstPropertyValue('uid') === RICH_UID)!;
+      expect(exported.getAllProperties('attendee')).toHaveLength(2);
+      expect(exported.getFirstPropertyValue('summary')).toBe('Budget review (new agenda)');
       // Nothing changed since: the next run writes nothing.
       expect((await run()).counts).toMatchObject({ pulled: 0, pushed: 0 });
     });

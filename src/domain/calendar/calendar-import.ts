@@ -8,7 +8,6 @@ import { actorOf, type Principal } from '../principal.js';
 import type { StoredEvent } from './event.js';
 import type { CheckedEvent, ImportedCore } from './import-check.js';
 import type { ImportReader } from './import-reader.js';
-import { dropKeptSource, keptSource, stageKeptSource } from './kept-source.js';
 
 export { checkImported, type ImportedCore } from './import-check.js';
 
@@ -74,11 +73,9 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
       const out: { kind: 'created' | 'updated'; event: StoredEvent; trace: StoredTrace }[] = [];
       const started = performance.now();
       for (let n = 0; next < checked.length && n < CHUNK_EVENTS && performance.now() - started < CHUNK_MS; n++) {
-        const { uid, core, source } = checked[next++]!;
+        const { uid, core } = checked[next++]!;
         const before = findImported(tx, userId, uid, byIcalUid);
         if (before && sameContent(before, core)) {
-          // What kairos does not model may have changed (an attendee, an alarm): the file's text is the one kept.
-          if (source !== undefined && keptSource(tx, before.uid)?.ics !== source) stageKeptSource(tx, before, source);
           report.skipped++;
           continue;
         }
@@ -102,8 +99,6 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
           if (key !== uid) byIcalUid.set(uid, key);
         }
         tx.put('events', event);
-        if (source !== undefined) stageKeptSource(tx, event, source);
-        else dropKeptSource(tx, event.uid);
         const trace = ports.record(tx, before ? 'updated' : 'created', event, actor, now, before);
         if (before) ports.onUpdate(tx, before, event, actor);
         out.push({ kind: before ? 'updated' : 'created', event, trace });
