@@ -117,7 +117,7 @@ const linesOf = (c: Comp | undefined, names: readonly string[]) =>
   (c?.items ?? []).filter((x): x is Line => !isComp(x) && names.includes(nameOf(x.text) ?? '')).map((l) => fresh(l.text));
 
 export interface Rewrite {
-  /** The iCalendar text the event was read from (a CalDAV object, an imported file's event). */
+  /** The iCalendar text the event was read from (a CalDAV server's object). */
   source: string;
   /** The event as that text reads: what the user changed is what differs from it. */
   base: SourceFields;

@@ -621,7 +621,7 @@ export class CalendarService {
     // of it) held the loop for 100–200 ms; Buffer.concat is one copy.
     const pieces: Buffer[] = [];
     const now = this.d.clock.now();
-    // An event read from a file or a server is written as that text with the user's edits in it,
+    // An event synced from a CalDAV server is written as the server's text with the user's edits in it,
     // stamped with the time of the edit: the same calendar exports the same bytes.
     const keptOf = (e: StoredEvent) => {
       const k = keptSource(this.d.store, e.uid);

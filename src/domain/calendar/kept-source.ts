@@ -5,8 +5,8 @@ import type { Reads, Tx } from '../../store/store.js';
 import { type StoredEvent, span } from './event.js';
 
 /**
- * The iCalendar text an event was read from (a CalDAV object, an imported file's event), kept
- * beside the event (`event_sources`) with the fields it reads as, so an edit is written back into
+ * The iCalendar text a synced event was read from (the CalDAV server's object), kept beside
+ * the event (`event_sources`) with the fields it reads as, so an edit is written back into
  * it (src/ical/lossless.ts) rather than replacing it: attendees, alarms, categories and
  * properties kairos does not model stay.
  */
