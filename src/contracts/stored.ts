@@ -113,11 +113,6 @@ export const CaldavItem = z.object({
 });
 export type CaldavItem = z.infer<typeof CaldavItem>;
 
-/**
- * The iCalendar text an event was read from (a CalDAV object as the server keeps it), so that an
- * edit is written back into it and what kairos does not model stays (src/ical/lossless.ts).
- * Keyed by the event's uid; written and removed by the calendar area with the event.
- */
 /** The fields of an event its source carries: what an edit is measured against. */
 export const SourceFields = CalendarEvent.pick({
   title: true,
@@ -137,6 +132,11 @@ export const SourceFields = CalendarEvent.pick({
 });
 export type SourceFields = z.infer<typeof SourceFields>;
 
+/**
+ * The iCalendar text an event was read from (a CalDAV object as the server keeps it), so that an
+ * edit is written back into it and what kairos does not model stays (src/ical/lossless.ts).
+ * Keyed by the event's uid; written and removed by the calendar area with the event.
+ */
 export const EventSource = z.object({
   uid: z.string().describe("the event's uid"),
   user_id: z.string(),
