@@ -40,8 +40,8 @@ export const EventOverride = z
     scheduled_for: IsoDateTime,
     duration_minutes: z.number(),
     title: z.string().optional(),
-    description: z.string().optional(),
-    location: z.string().optional(),
+    description: z.string().optional().describe("the instance's own; '' when it has none though the series has one; absent: the series'"),
+    location: z.string().optional().describe("the instance's own; '' when it has none though the series has one; absent: the series'"),
     status: z.enum(EVENT_STATUSES).optional(),
     all_day: z.boolean().optional().describe('the instance is all-day where its series is not, or the reverse (an imported override)'),
   })

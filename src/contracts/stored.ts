@@ -113,6 +113,38 @@ export const CaldavItem = z.object({
 });
 export type CaldavItem = z.infer<typeof CaldavItem>;
 
+/** The fields of an event its source carries: what an edit is measured against. */
+export const SourceFields = CalendarEvent.pick({
+  title: true,
+  scheduled_for: true,
+  duration_minutes: true,
+  task_id: true,
+  tag: true,
+  description: true,
+  location: true,
+  all_day: true,
+  timezone: true,
+  rrule: true,
+  rdates: true,
+  exdates: true,
+  overrides: true,
+  status: true,
+});
+export type SourceFields = z.infer<typeof SourceFields>;
+
+/**
+ * The iCalendar text an event was read from (a CalDAV object as the server keeps it), so that an
+ * edit is written back into it and what kairos does not model stays (src/ical/lossless.ts).
+ * Keyed by the event's uid; written and removed by the calendar area with the event.
+ */
+export const EventSource = z.object({
+  uid: z.string().describe("the event's uid"),
+  user_id: z.string(),
+  ics: z.string().describe('the iCalendar text, as received (or as last written back)'),
+  base: SourceFields.describe('the event as that text reads: a field that differs now is an edit to write into it'),
+});
+export type EventSource = z.infer<typeof EventSource>;
+
 /** Collection name → document type: the store's map. */
 export interface Documents {
   users: StoredUser;
@@ -126,4 +158,5 @@ export interface Documents {
   subscriptions: StoredSubscription;
   caldav_accounts: StoredCaldavAccount;
   caldav_items: CaldavItem;
+  event_sources: EventSource;
 }

@@ -12,6 +12,7 @@ import type { CalendarEvent, EventStatus } from '../contracts/calendar.js';
 import type { LocalDate, LocalDateTime } from '../time/local-date.js';
 import { wallAt } from '../time/zone-cache.js';
 import { VERSION } from '../version.js';
+import { calendarParts } from './tree.js';
 import { vtimezone } from './vtimezone.js';
 
 /** What the exporter reads of an event: a stored calendar event (the API's shape) has all of it. */
@@ -196,6 +197,12 @@ export interface ExportOptions<E extends IcsEvent> {
    * VTIMEZONE of each zone used.
    */
   spanOf: (e: E) => EventSpan;
+  /**
+   * The calendar object an event is written as when kairos keeps the text it was read from
+   * (src/ical/lossless.ts): its components are written instead of the event's fields, with the
+   * VTIMEZONEs it defines that the calendar does not have already.
+   */
+  keptOf?: (e: E) => string | undefined;
 }
 
 /**
@@ -250,8 +257,15 @@ export function* icsPieces<E extends IcsEvent>(events: E[], opts: ExportOptions<
   let fromYear = nowYear;
   let toYear = nowYear + 10;
   const zones = new Set<string>();
+  const kept = new Map<E, string>();
+  const keptZones = new Map<string, string>();
   for (const e of events) {
     yield '';
+    const parts = opts.keptOf && calendarParts(opts.keptOf(e) ?? '');
+    if (parts) {
+      kept.set(e, parts.body);
+      for (const [id, text] of parts.zones) if (!keptZones.has(id)) keptZones.set(id, text);
+    }
     if (e.all_day || e.timezone === 'UTC') continue;
     zones.add(e.timezone);
     const s = opts.spanOf(e);
@@ -263,7 +277,13 @@ export function* icsPieces<E extends IcsEvent>(events: E[], opts: ExportOptions<
   const head = cal.toString();
   yield foldLines(head.slice(0, head.lastIndexOf('END:VCALENDAR')));
   for (const tz of [...zones].sort()) yield `${foldLines(vtimezone(tz, fromYear, toYear))}\r\n`;
+  for (const [id, text] of keptZones) if (!zones.has(id)) yield text;
   for (const e of events) {
+    const body = kept.get(e);
+    if (body !== undefined) {
+      yield body;
+      continue;
+    }
     addEvent(cal, e);
     yield foldLines(cal.events().map(String).join(''));
     cal.clear();

@@ -250,10 +250,12 @@ function overrideOf(props: Map<string, RawProp[]>, series: ImportedEvent, ctx: C
   const ov: EventOverride = { recurrence_id: iso(rid), scheduled_for: iso(t.startMs), duration_minutes: t.duration };
   const title = textOf(props, 'SUMMARY', undefined).trim() || '(no title)';
   if (first(props, 'SUMMARY') && title !== series.title) ov.title = title;
+  // The instance is what its own component says (RFC 5545 §3.8.4.4): without a DESCRIPTION or
+  // LOCATION it has none, whatever the series has ('' says so).
   const description = textOf(props, 'DESCRIPTION', undefined);
-  if (description && description !== series.description) ov.description = description;
+  if (description !== (series.description ?? '')) ov.description = description;
   const location = textOf(props, 'LOCATION', undefined);
-  if (location && location !== series.location) ov.location = location;
+  if (location !== (series.location ?? '')) ov.location = location;
   const st = textOf(props, 'STATUS', undefined).toLowerCase();
   if ((EVENT_STATUSES as readonly string[]).includes(st) && st !== series.status) ov.status = st as EventStatus;
   if (t.allDay !== series.all_day) ov.all_day = t.allDay;

@@ -19,6 +19,8 @@ export const COLLECTIONS = {
   /** CalDAV accounts (domain/sync) and the events each keeps in sync. */
   caldav_accounts: { key: 'id', indexes: ['user_id'] },
   caldav_items: { key: 'id', indexes: ['account_id', 'event_uid'] },
+  /** The iCalendar text each synced event was read from (domain/calendar/kept-source.ts). */
+  event_sources: { key: 'uid', indexes: ['user_id'] },
 } as const satisfies { [C in keyof Documents]: { key: keyof Documents[C] & string; indexes: readonly (keyof Documents[C] & string)[] } };
 
 export type CollectionName = keyof typeof COLLECTIONS;

@@ -8,19 +8,21 @@ import { join } from 'node:path';
 /** Whether the Debian package `radicale` is installed (CalDAV tests skip with one line otherwise). */
 export const HAS_RADICALE = spawnSync('radicale', ['--version'], { stdio: 'ignore' }).status === 0;
 
-export interface Radicale {
-  /** http://127.0.0.1:<port> of Radicale itself. */
+/** A CalDAV server a test starts on loopback (Radicale, xandikos). */
+export interface DavServer {
+  /** http://127.0.0.1:<port> of the server itself. */
   base: string;
   user: string;
   password: string;
   /** Make a calendar collection; returns its URL. */
   mkcalendar(name: string): Promise<string>;
-  /** The folder Radicale keeps a collection's objects in (one .ics file each). */
+  /** The folder the server keeps a collection's objects in (one .ics file each). */
   storage(name: string): string;
-  /** An authenticated request straight to Radicale (the "other side" of the sync). */
+  /** An authenticated request straight to the server (the "other side" of the sync). */
   dav(method: string, url: string, body?: string, headers?: Record<string, string>): Promise<{ status: number; text: string; etag: string | null }>;
   stop(): Promise<void>;
 }
+export type Radicale = DavServer;
 
 /** Radicale with htpasswd auth on a loopback port 0, in a temp folder; stopped by its pid. */
 export async function startRadicale(): Promise<Radicale> {

@@ -24,6 +24,7 @@ import { CORE_KEYS } from './event-fields.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
+import { dropKeptSource, keptSource, writeBackIcs } from './kept-source.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
 import { assertWritable } from './read-only.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
@@ -73,6 +74,10 @@ export class CalendarService {
 
   constructor(private readonly d: CalendarDeps) {
     this.reader = d.importReader ?? new ImportReader();
+    // An event's kept iCalendar text goes with the event, whichever path removes it.
+    this.hooks.push((tx, before, after) => {
+      if (!after) dropKeptSource(tx, before.uid);
+    });
   }
 
   /** Let another area react to an edit or removal atomically. */
@@ -409,8 +414,9 @@ export class CalendarService {
     const core = normalizeEvent(base, 'updates.');
     const o: EventOverride = { recurrence_id: iso(rid), scheduled_for: core.scheduled_for, duration_minutes: core.duration_minutes };
     if (core.title !== before.title) o.title = core.title;
-    if (core.description !== before.description && core.description !== undefined) o.description = core.description;
-    if (core.location !== before.location && core.location !== undefined) o.location = core.location;
+    // A description or location taken off one instance is '' there: the instance has none, the series keeps its own.
+    if (core.description !== before.description) o.description = core.description ?? '';
+    if (core.location !== before.location) o.location = core.location ?? '';
     if (core.status !== before.status) o.status = core.status;
     const others = (before.overrides ?? []).filter((x) => ms(x.recurrence_id) !== rid);
     const maxOverrides = CALENDAR_LIMITS.max_overrides;
@@ -614,7 +620,14 @@ export class CalendarService {
     // Bytes, a piece at a time: joining tens of thousands of strings into one (and Koa's encoding
     // of it) held the loop for 100–200 ms; Buffer.concat is one copy.
     const pieces: Buffer[] = [];
-    for (const piece of icsPieces(events, { now: this.d.clock.now(), spanOf: span, ...(name ? { name } : {}) })) {
+    const now = this.d.clock.now();
+    // An event synced from a CalDAV server is written as the server's text with the user's edits in it,
+    // stamped with the time of the edit: the same calendar exports the same bytes.
+    const keptOf = (e: StoredEvent) => {
+      const k = keptSource(this.d.store, e.uid);
+      return k && writeBackIcs(e, e.ical_uid ?? e.uid, new Date(e.updated_at), k);
+    };
+    for (const piece of icsPieces(events, { now, spanOf: span, keptOf, ...(name ? { name } : {}) })) {
       if (piece) pieces.push(Buffer.from(piece));
       await slice.maybeYield();
     }

@@ -128,7 +128,7 @@ export function busyIn(e: StoredEvent, from: number, to: number, budget?: Expans
 
 function occurrence(series: StoredEvent, e: StoredEvent, f: Found): EventItem {
   const o = f.o;
-  return {
+  const item: EventItem = {
     ...series,
     ...(o?.title !== undefined ? { title: o.title } : {}),
     ...(o?.description !== undefined ? { description: o.description } : {}),
@@ -140,6 +140,10 @@ function occurrence(series: StoredEvent, e: StoredEvent, f: Found): EventItem {
     occurrence_of: e.uid,
     recurrence_id: iso(f.rid),
   };
+  // An instance without a description or location of its own has none (its override holds '').
+  if (item.description === '') delete item.description;
+  if (item.location === '') delete item.location;
+  return item;
 }
 
 /** Busy intervals of an item (cancelled ones keep nothing busy). */

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { StoredTrace } from '../../contracts/memory.js';
-import { toIcs } from '../../ical/export.js';
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
-import { type StoredEvent, span } from './event.js';
+import type { StoredEvent } from './event.js';
 import { FEED_FIELDS } from './event-fields.js';
 import type { FeedPorts } from './feed-apply.js';
 import type { ImportedCore } from './import-check.js';
+import { stageKeptSource } from './kept-source.js';
 
 /**
- * The calendar's side of two-way sync: events written from a server's copy, and an event as the
- * iCalendar object the server keeps. The sync area decides what changes; these stage it with
- * the same traces and hooks as any other change, inside the sync's own transaction.
+ * The calendar's side of two-way sync: events written from a server's copy (the object written
+ * back is kept-source.ts'). The sync area decides what changes; these stage it with the same
+ * traces and hooks as any other change, inside the sync's own transaction.
  */
 
 export interface StagedChange {
@@ -31,16 +31,19 @@ export function eventFingerprint(e: StoredEvent): string {
     .slice(0, 22);
 }
 
-/** Create (no `uid`) or replace the event with the server's content. New events are `source: caldav`, keyed by the UID when free. */
+/**
+ * Create (no `uid`) or replace the event with the server's content, keeping the server's text as
+ * its source (kept-source.ts). New events are `source: caldav`, keyed by the UID when free.
+ */
 export function stageRemoteUpsert(
   ports: FeedPorts,
   tx: Tx,
   userId: string,
   uid: string | undefined,
-  icalUid: string,
-  core: ImportedCore,
+  remote: { icalUid: string; core: ImportedCore; ics: string },
   now: Date,
 ): StagedChange {
+  const { icalUid, core } = remote;
   const nowIso = now.toISOString();
   const before = uid ? tx.get('events', uid) : undefined;
   let event: StoredEvent;
@@ -53,6 +56,7 @@ export function stageRemoteUpsert(
     event = { uid: key, user_id: userId, ...core, task_id: null, source: 'caldav', created_at: nowIso, updated_at: nowIso, version: 1 };
   }
   tx.put('events', event);
+  stageKeptSource(tx, event, remote.ics);
   const trace = ports.record(tx, before ? 'updated' : 'created', event, ACTOR, now, before);
   if (before) ports.onChange(tx, before, event, ACTOR);
   return { kind: before ? 'updated' : 'created', event, trace };
@@ -65,9 +69,4 @@ export function stageRemoteRemove(ports: FeedPorts, tx: Tx, uid: string, now: Da
   const trace = ports.record(tx, 'removed', before, ACTOR, now);
   ports.onChange(tx, before, undefined, ACTOR);
   return { kind: 'removed', event: before, trace };
-}
-
-/** The event as one calendar object: VEVENT (with its overridden instances) and the VTIMEZONE of its zone, UID the server's. */
-export function eventIcs(e: StoredEvent, icalUid: string, now: Date): string {
-  return toIcs([{ ...e, uid: icalUid }], { now, spanOf: (x) => span(x as StoredEvent) });
 }

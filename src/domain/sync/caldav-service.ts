@@ -7,7 +7,8 @@ import type { StoredEvent } from '../calendar/event.js';
 import { FEED_FIELDS } from '../calendar/event-fields.js';
 import type { FeedPorts } from '../calendar/feed-apply.js';
 import type { ImportedCore, PreparedImport } from '../calendar/import-check.js';
-import { eventFingerprint, eventIcs, type StagedChange, stageRemoteRemove, stageRemoteUpsert } from '../calendar/remote-events.js';
+import { keptSource, stageKeptSource, writeBackIcs } from '../calendar/kept-source.js';
+import { eventFingerprint, type StagedChange, stageRemoteRemove, stageRemoteUpsert } from '../calendar/remote-events.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { stageTrace } from '../memory/stage-trace.js';
@@ -242,12 +243,14 @@ export class CaldavService {
           const item = byHref.get(obj.href) ? tx.get('caldav_items', byHref.get(obj.href)!.id) : undefined;
           const local = item ? tx.get('events', item.event_uid) : undefined;
           if (local && item && sameContent(local, core)) {
+            // Only what kairos does not model changed (an attendee, an alarm): the new text is the one to write back into.
+            stageKeptSource(tx, local, obj.data);
             tx.put('caldav_items', { ...item, etag: obj.etag, fingerprint: eventFingerprint(local) });
             continue;
           }
           if (local && item && eventFingerprint(local) !== item.fingerprint)
             traces.push(this.conflictTrace(tx, acct, local, 'both sides changed it', now, result));
-          const r = stageRemoteUpsert(ports, tx, acct.user_id, local?.uid, uid, core, now);
+          const r = stageRemoteUpsert(ports, tx, acct.user_id, local?.uid, { icalUid: uid, core, ics: obj.data }, now);
           done.push(r);
           result.counts.pulled++;
           tx.put('caldav_items', {
@@ -318,9 +321,11 @@ export class CaldavService {
       if (item && item.fingerprint === fp) continue;
       const icalUid = item?.ical_uid ?? e.ical_uid ?? e.uid;
       const href = item?.href ?? session.hrefFor(icalUid);
+      // Written into the server's own text when kairos keeps it: only what changed since is replaced.
+      const ics = writeBackIcs(e, icalUid, now, keptSource(this.d.store, e.uid));
       let etag: string | null;
       try {
-        ({ etag } = await session.put(href, eventIcs(e, icalUid, now), item ? { ifMatch: item.etag } : { ifNoneMatch: true }));
+        ({ etag } = await session.put(href, ics, item ? { ifMatch: item.etag } : { ifNoneMatch: true }));
       } catch (err) {
         // The server's copy moved since the pull: the next pull brings it (server wins), so nothing is forced now.
         if (err instanceof CalDavError && err.code === 'precondition_failed') continue;
@@ -338,6 +343,9 @@ export class CaldavService {
       };
       await this.d.store.transact((tx) => {
         tx.put('caldav_items', next);
+        // What the server now holds is what the next edit is written into.
+        const cur = tx.get('events', e.uid);
+        if (cur && eventFingerprint(cur) === fp) stageKeptSource(tx, cur, ics);
       });
       result.counts.pushed++;
     }
