@@ -21,6 +21,7 @@ import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { importCalendar } from './calendar-import.js';
 import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
 import { CORE_KEYS } from './event-fields.js';
+import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
@@ -70,9 +71,11 @@ export class CalendarService {
   private readonly reader: ImportReader;
   /** Per user, the end of the last import queued to store its events (they store one after the other). */
   private readonly importing = new Map<string, Promise<void>>();
+  private readonly stamps: ExportStamps;
 
   constructor(private readonly d: CalendarDeps) {
     this.reader = d.importReader ?? new ImportReader();
+    this.stamps = new ExportStamps(d.store, d.clock);
   }
 
   /** Let another area react to an edit or removal atomically. */
@@ -591,6 +594,11 @@ export class CalendarService {
    * The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and
    * the tag). Built a slice per turn: a calendar of tens of thousands of events takes seconds.
    */
+  /** When what `exportIcs` gives this user last changed (whole seconds), for `Last-Modified`. */
+  exportModifiedAt(userId: string): Date {
+    return this.stamps.serve(userId);
+  }
+
   async exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): Promise<Buffer> {
     const tz = this.d.zoneOf(userId);
     const from = q.start ? this.instant(q.start, tz) : -Infinity;
