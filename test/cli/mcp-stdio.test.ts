@@ -81,6 +81,23 @@ describe('kairos mcp (stdio)', () => {
     await expect(stdioClient('kairos_sk_not_a_key')).rejects.toThrow();
   }, 60_000);
 
+  it('a client that connects and leaves at once gets its answer and no WebSocket warning', async () => {
+    const k = await d.api('POST', '/auth/keys', { body: { name: 'quick', scopes: ['memory:read'] } });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'quick', version: '1' } },
+    };
+    for (let i = 0; i < 3; i++) {
+      // stdin ends right after the request: the server answers and stops while /ws is still connecting.
+      const r = await runCli(['mcp'], { env: cliEnv(d, { KAIROS_API_KEY: k.json.key }), input: `${JSON.stringify(initialize)}\n` });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'kairos' } } });
+      expect(r.stderr).not.toMatch(/WebSocket|live updates/);
+    }
+  }, 90_000);
+
   it('keys create --mcp-config prints a snippet that a client can start as written; the agent key cannot approve', async () => {
     for (const client of ['claude', 'cursor', 'vscode', 'generic']) {
       const r = await runCli(['keys', 'create', `mcp-${client}`, '--agent', `agent-${client}`, '--mcp-config', client], { env: cliEnv(d) });
