@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { cliEnv, removeHome, runCli, startDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { type SnippetServer, snippetToolNames } from '../helpers/mcp-snippet.js';
 
 /**
  * `keys create --mcp-config` snippets reach the daemon the command reached: the URL it was given
@@ -22,7 +21,7 @@ afterAll(async () => {
 const snippet = async (env: Record<string, string | undefined>) => {
   const r = await runCli(['--json', 'keys', 'create', 'desk', '--agent', 'desk', '--mcp-config', 'claude'], { env });
   expect(r.code, r.stderr).toBe(0);
-  return JSON.parse(r.stdout).mcp_config.mcpServers.kairos as { command: string; args: string[]; env: Record<string, string> };
+  return JSON.parse(r.stdout).mcp_config.mcpServers.kairos as SnippetServer;
 };
 
 describe('--mcp-config snippets name the daemon they were made for', () => {
@@ -42,19 +41,7 @@ describe('--mcp-config snippets name the daemon they were made for', () => {
     expect(server.env.KAIROS_URL).toBeUndefined();
     await d.stop();
 
-    const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: { ...cleanEnv(), ...server.env } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const c = new Client({ name: 'snippet-reach', version: '1.0.0' });
-    await c.connect(transport);
-    try {
-      expect((await c.listTools()).tools.map((t) => t.name)).toContain('plan_propose');
-    } finally {
-      await c.close();
-    }
+    expect(await snippetToolNames(server)).toContain('plan_propose');
     expect(JSON.parse(readFileSync(join(d.home, 'daemon.json'), 'utf8')).port).toBe(d.port);
   }, 120_000);
 });

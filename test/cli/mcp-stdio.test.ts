@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { snippetToolNames } from '../helpers/mcp-snippet.js';
 
 /**
  * Issue 20: `kairos mcp` on stdio, as a desktop client starts it, driven by the SDK's own stdio
@@ -113,19 +114,7 @@ describe('kairos mcp (stdio)', () => {
     const server = minted.mcp_config.mcpServers.kairos;
     expect(server.env.KAIROS_API_KEY).toBe(minted.key);
     // Start it exactly as the snippet says (the daemon is found through KAIROS_HOME's daemon.json).
-    const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: { ...cleanEnv(), ...server.env, KAIROS_HOME: d.home } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const c = new Client({ name: 'snippet-test', version: '1.0.0' });
-    await c.connect(transport);
-    try {
-      expect((await c.listTools()).tools.map((t) => t.name)).toContain('plan_propose');
-    } finally {
-      await c.close();
-    }
+    expect(await snippetToolNames(server, { KAIROS_HOME: d.home })).toContain('plan_propose');
     const noScopes = await runCli(['keys', 'create', 'x'], { env: cliEnv(d) });
     expect(noScopes.code).toBe(2);
     expect(noScopes.stderr).toMatch(/--scopes/);
