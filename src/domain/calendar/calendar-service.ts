@@ -590,15 +590,15 @@ export class CalendarService {
     return run;
   }
 
-  /**
-   * The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and
-   * the tag). Built a slice per turn: a calendar of tens of thousands of events takes seconds.
-   */
   /** When what `exportIcs` gives this user last changed (whole seconds), for `Last-Modified`. */
   exportModifiedAt(userId: string): Date {
     return this.stamps.serve(userId);
   }
 
+  /**
+   * The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and
+   * the tag). Built a slice per turn: a calendar of tens of thousands of events takes seconds.
+   */
   async exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): Promise<Buffer> {
     const tz = this.d.zoneOf(userId);
     const from = q.start ? this.instant(q.start, tz) : -Infinity;
