@@ -35,8 +35,8 @@ type Json = { [k: string]: unknown };
 
 /**
  * A JSON Schema with every `type: [a, b]` spelled `anyOf: [{type: a}, {type: b}]`. Both mean the
- * same in every draft, but clients that check tool schemas strictly (the MCP Inspector's strict
- * mode, some model providers) accept only a single `type`; zod writes the array form for a
+ * same in every draft, but clients that check tool schemas strictly warn on or refuse the array
+ * (the MCP Inspector's strict mode warns on each); zod writes the array form for a
  * nullable field with no constraint of its own. The other keywords stay where they were: a
  * keyword of one type applies only to values of that type.
  */
