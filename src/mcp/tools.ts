@@ -4,6 +4,7 @@ import { FreeSlots, FreeSlotsRequest } from '../contracts/mcp.js';
 import type { ApiPort } from './api-port.js';
 import type { Caller } from './caller.js';
 import { freeSlots } from './free-slots.js';
+import { flagsAsBooleans, portable } from './portable-schema.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -79,7 +80,7 @@ const queryTool = (name: EndpointName, fill?: (args: Record<string, unknown>, ca
  * The tools. Each description says what an agent needs to act: what it returns, what it changes,
  * and that nothing here approves or executes — the person does, in `kairos review`.
  */
-export const TOOLS: ToolDef[] = [
+const DEFS: ToolDef[] = [
   {
     name: 'memory_search',
     title: 'Search memory',
@@ -92,7 +93,7 @@ export const TOOLS: ToolDef[] = [
     name: 'memory_pull',
     title: 'Pull memory traces',
     description:
-      'List memory traces by filters (task_id, type, tempo_tag, time range), newest first, in pages of up to 1000 (limit; next_cursor for the next page). Expired traces are left out unless include_expired is "true".',
+      'List memory traces by filters (task_id, type, tempo_tag, time range), newest first, in pages of up to 1000 (limit; next_cursor for the next page). Expired traces are left out unless include_expired is true.',
     annotations: READ,
     ...queryTool('GET /memory/pull'),
   },
@@ -191,3 +192,9 @@ export const TOOLS: ToolDef[] = [
     ...queryTool('GET /context/export', (args, caller) => ({ ...args, user_id: args.user_id ?? caller.user_id })),
   },
 ];
+
+/**
+ * The tools as clients see them: flags are JSON booleans (the endpoint's query words still pass),
+ * and no schema has a type array.
+ */
+export const TOOLS: ToolDef[] = DEFS.map((t) => ({ ...t, input: portable(flagsAsBooleans(t.input), 'input'), output: portable(t.output, 'output') }));

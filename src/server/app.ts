@@ -156,6 +156,8 @@ function handle(def: RouteDef, services: Services, openapi: () => object) {
     if (def.produces) {
       ctx.type = def.produces;
       ctx.body = result;
+      // A handler that set validators (ETag, Last-Modified) answers a conditional GET they still match with 304.
+      if ((ctx.response.get('ETag') || ctx.response.get('Last-Modified')) && ctx.fresh) ctx.status = 304;
     } else if (isJsonValue(result)) {
       // Serialised here, with its type set as a header: Koa would otherwise look the type up
       // (mime-types) on every response before serialising the same way.

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startAuthProxy } from '../helpers/auth-proxy.js';
 import { ROOT, useDaemon } from '../helpers/daemon.js';
 
 /**
@@ -18,27 +18,12 @@ const d = useDaemon();
 const HERE = join(ROOT, 'test', 'helpers', 'mcp-conformance');
 const SUITE = join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
-function authProxy(port: number, key: string): Promise<http.Server> {
-  const proxy = http.createServer((req, res) => {
-    const up = http.request(
-      { host: '127.0.0.1', port, path: req.url, method: req.method, headers: { ...req.headers, host: `127.0.0.1:${port}`, authorization: `Bearer ${key}` } },
-      (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      },
-    );
-    up.on('error', () => res.destroy());
-    req.pipe(up);
-  });
-  return new Promise((ok) => proxy.listen(0, '127.0.0.1', () => ok(proxy)));
-}
-
 describe('the official MCP conformance suite against /mcp', () => {
   it('passes every server scenario but the listed fixture ones', async () => {
-    const proxy = await authProxy(d.port, d.key);
+    const proxy = await startAuthProxy(d.port, d.key);
     const out = mkdtempSync(join(tmpdir(), 'kairos-mcp-conformance-'));
     try {
-      const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/mcp`;
+      const url = proxy.url('/mcp');
       const child = spawn(
         process.execPath,
         ['--import', join(HERE, 'node20.mjs'), SUITE, 'server', '--url', url, '--expected-failures', join(HERE, 'baseline.yml'), '-o', out],

@@ -3,6 +3,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { snippetToolNames } from '../helpers/mcp-snippet.js';
 
 /**
  * Issue 20: `kairos mcp` on stdio, as a desktop client starts it, driven by the SDK's own stdio
@@ -81,6 +82,23 @@ describe('kairos mcp (stdio)', () => {
     await expect(stdioClient('kairos_sk_not_a_key')).rejects.toThrow();
   }, 60_000);
 
+  it('a client that connects and leaves at once gets its answer and no WebSocket warning', async () => {
+    const k = await d.api('POST', '/auth/keys', { body: { name: 'quick', scopes: ['memory:read'] } });
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'quick', version: '1' } },
+    };
+    for (let i = 0; i < 3; i++) {
+      // stdin ends right after the request: the server answers and stops while /ws is still connecting.
+      const r = await runCli(['mcp'], { env: cliEnv(d, { KAIROS_API_KEY: k.json.key }), input: `${JSON.stringify(initialize)}\n` });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout.split('\n')[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'kairos' } } });
+      expect(r.stderr).not.toMatch(/WebSocket|live updates/);
+    }
+  }, 90_000);
+
   it('keys create --mcp-config prints a snippet that a client can start as written; the agent key cannot approve', async () => {
     for (const client of ['claude', 'cursor', 'vscode', 'generic']) {
       const r = await runCli(['keys', 'create', `mcp-${client}`, '--agent', `agent-${client}`, '--mcp-config', client], { env: cliEnv(d) });
@@ -96,19 +114,7 @@ describe('kairos mcp (stdio)', () => {
     const server = minted.mcp_config.mcpServers.kairos;
     expect(server.env.KAIROS_API_KEY).toBe(minted.key);
     // Start it exactly as the snippet says (the daemon is found through KAIROS_HOME's daemon.json).
-    const transport = new StdioClientTransport({
-      command: server.command,
-      args: server.args,
-      env: { ...cleanEnv(), ...server.env, KAIROS_HOME: d.home } as Record<string, string>,
-      stderr: 'pipe',
-    });
-    const c = new Client({ name: 'snippet-test', version: '1.0.0' });
-    await c.connect(transport);
-    try {
-      expect((await c.listTools()).tools.map((t) => t.name)).toContain('plan_propose');
-    } finally {
-      await c.close();
-    }
+    expect(await snippetToolNames(server, { KAIROS_HOME: d.home })).toContain('plan_propose');
     const noScopes = await runCli(['keys', 'create', 'x'], { env: cliEnv(d) });
     expect(noScopes.code).toBe(2);
     expect(noScopes.stderr).toMatch(/--scopes/);

@@ -21,6 +21,7 @@ import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { importCalendar } from './calendar-import.js';
 import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
 import { CORE_KEYS } from './event-fields.js';
+import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
@@ -71,9 +72,11 @@ export class CalendarService {
   private readonly reader: ImportReader;
   /** Per user, the end of the last import queued to store its events (they store one after the other). */
   private readonly importing = new Map<string, Promise<void>>();
+  private readonly stamps: ExportStamps;
 
   constructor(private readonly d: CalendarDeps) {
     this.reader = d.importReader ?? new ImportReader();
+    this.stamps = new ExportStamps(d.store, d.clock);
     // An event's kept iCalendar text goes with the event, whichever path removes it.
     this.hooks.push((tx, before, after) => {
       if (!after) dropKeptSource(tx, before.uid);
@@ -591,6 +594,11 @@ export class CalendarService {
       if (this.importing.get(userId) === tail) this.importing.delete(userId);
     });
     return run;
+  }
+
+  /** When what `exportIcs` gives this user last changed (whole seconds), for `Last-Modified`. */
+  exportModifiedAt(userId: string): Date {
+    return this.stamps.serve(userId);
   }
 
   /**

@@ -3,12 +3,8 @@ import { ICS_LIMIT } from '../../contracts/calendar.js';
 import { endpoint } from '../../contracts/endpoints.js';
 import { badRequest } from '../../errors.js';
 import { jsonInSlices } from '../../store/json-in-slices.js';
+import { icsResponse } from '../ics-response.js';
 import { route } from '../route.js';
-
-const ics = (ctx: { set(k: string, v: string): void }, filename: string) => {
-  ctx.set('Content-Disposition', `inline; filename="${filename}"`);
-  ctx.set('Cache-Control', 'no-store');
-};
 
 export const calendarRoutes = [
   route({
@@ -63,10 +59,11 @@ export const calendarRoutes = [
     ...endpoint('GET /calendar/export.ics'),
     tag: 'calendar',
     summary: 'Events as an RFC 5545 iCalendar file',
+    description: 'With a strong `ETag` and `Last-Modified`: `If-None-Match` / `If-Modified-Since` that still match answer 304.',
     auth: 'calendar:read',
-    handler: ({ query, principal, services, ctx }) => {
-      ics(ctx, 'kairos.ics');
-      return services.calendar.exportIcs(principal.userId, query);
+    handler: async ({ query, principal, services, ctx }) => {
+      const modified = services.calendar.exportModifiedAt(principal.userId);
+      return icsResponse(ctx, 'kairos.ics', await services.calendar.exportIcs(principal.userId, query), modified);
     },
   }),
   route({
@@ -74,11 +71,13 @@ export const calendarRoutes = [
     tag: 'calendar',
     summary: 'Subscription feed for calendar apps (key in the query: they cannot send headers)',
     description:
-      'Authenticated by the `key` query parameter: an API key with calendar:feed (what `kairos cal subscribe-url` mints) or calendar:read (older subscriptions).',
+      'Authenticated by the `key` query parameter: an API key with calendar:feed (what `kairos cal subscribe-url` mints) or calendar:read (older subscriptions). ' +
+      'With a strong `ETag` and `Last-Modified`: a poller that revalidates (`If-None-Match` / `If-Modified-Since`) gets 304 while nothing changed.',
     auth: { anyOf: ['calendar:feed', 'calendar:read'], keyIn: 'query' },
-    handler: ({ query, principal, services, ctx }) => {
-      ics(ctx, 'kairos-feed.ics');
-      return services.calendar.exportIcs(principal.userId, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
+    handler: async ({ query, principal, services, ctx }) => {
+      const modified = services.calendar.exportModifiedAt(principal.userId);
+      const body = await services.calendar.exportIcs(principal.userId, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
+      return icsResponse(ctx, 'kairos-feed.ics', body, modified);
     },
   }),
 ];

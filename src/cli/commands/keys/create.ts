@@ -1,7 +1,7 @@
 import { SCOPES, type Scope } from '../../../contracts/scopes.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import type { McpClient } from './mcp-clients.js';
-import { AGENT_DEFAULT_SCOPES, mcpConfig } from './mcp-config.js';
+import { AGENT_DEFAULT_SCOPES, daemonReach, mcpConfig } from './mcp-config.js';
 import { showMinted } from './show-minted.js';
 
 export async function run({ args, opts }: RunInput<{ scopes?: string; agent?: string; ttl?: number; mcpConfig?: McpClient }>, deps: CliDeps): Promise<void> {
@@ -18,7 +18,12 @@ export async function run({ args, opts }: RunInput<{ scopes?: string; agent?: st
     body: { name: args[0], scopes: scopes as Scope[], ...(opts.agent ? { agent_id: opts.agent } : {}), ...(opts.ttl ? { ttl_seconds: opts.ttl } : {}) },
   });
   if (!opts.mcpConfig) return showMinted(k, deps, 'Created');
-  const { where, json } = mcpConfig(opts.mcpConfig, { key: k.key, baseUrl: client.baseUrl, ...(deps.env.KAIROS_HOME ? { home: deps.env.KAIROS_HOME } : {}) });
+  const { where, json } = mcpConfig(opts.mcpConfig, {
+    key: k.key,
+    baseUrl: client.baseUrl,
+    ...(deps.env.KAIROS_HOME ? { home: deps.env.KAIROS_HOME } : {}),
+    reach: daemonReach(client.baseUrl, deps.globals.url ?? deps.env.KAIROS_URL),
+  });
   if (deps.io.json) return deps.io.data({ ...k, mcp_config: json });
   showMinted(k, deps, 'Created');
   deps.io.line(`\n${where}\n${JSON.stringify(json, null, 2)}`);

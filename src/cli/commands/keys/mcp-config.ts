@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-
+import { DEFAULT_PORT } from '../../../config/config.js';
 import type { McpClient } from './mcp-clients.js';
 
 /**
@@ -17,13 +17,28 @@ const WHERE: Record<McpClient, string> = {
 };
 
 /**
- * The configuration snippet for `client`. The command is this node and this kairos by absolute
- * path, because desktop apps start servers without the shell's PATH; a non-default KAIROS_HOME is
- * passed along so the agent reaches the same daemon.
+ * What reaches this daemon besides KAIROS_HOME: the URL this command was given (--url or
+ * KAIROS_URL), else the port of the home's daemon when it is not the default. A desktop app starts
+ * `kairos mcp` without the shell's environment, so with the daemon down it would otherwise start
+ * one on the default port (KAIROS_PORT set in the shell, say) or not find the one given by URL.
  */
-export function mcpConfig(client: McpClient, o: { key: string; baseUrl: string; home?: string }): { where: string; json: unknown } {
+export function daemonReach(baseUrl: string, explicitUrl: string | undefined): Record<string, string> {
+  if (explicitUrl) return { KAIROS_URL: baseUrl };
+  const { port } = new URL(baseUrl);
+  return port && Number(port) !== DEFAULT_PORT ? { KAIROS_PORT: port } : {};
+}
+
+/**
+ * The configuration snippet for `client`. The command is this node and this kairos by absolute
+ * path, because desktop apps start servers without the shell's PATH; a non-default KAIROS_HOME and
+ * `reach` (daemonReach) are passed along so the agent reaches the same daemon.
+ */
+export function mcpConfig(
+  client: McpClient,
+  o: { key: string; baseUrl: string; home?: string; reach?: Record<string, string> },
+): { where: string; json: unknown } {
   const bin = fileURLToPath(new URL('../../../../bin/kairos.js', import.meta.url));
-  const env = { KAIROS_API_KEY: o.key, ...(o.home ? { KAIROS_HOME: o.home } : {}) };
+  const env = { KAIROS_API_KEY: o.key, ...(o.home ? { KAIROS_HOME: o.home } : {}), ...o.reach };
   const stdio = { command: process.execPath, args: [bin, 'mcp'], env };
   const json =
     client === 'vscode'

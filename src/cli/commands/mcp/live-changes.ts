@@ -34,7 +34,11 @@ export function liveChanges(client: LiveTarget, log: (m: string) => void): { fol
         // Not a change (a keepalive or an error frame): nothing to forward.
       }
     });
-    ws.on('error', (e) => log(`live updates: ${e.message}`));
+    // Closing a socket that is still connecting (a client that came and went at once) is an
+    // error to ws, and no news to anyone once the feed is stopped.
+    ws.on('error', (e) => {
+      if (!stopped) log(`live updates: ${e.message}`);
+    });
     ws.on('close', retry);
     if (stopped) ws.close();
   };
