@@ -1,5 +1,6 @@
 import { copyFile, link, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { Low } from 'lowdb';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
@@ -405,6 +406,7 @@ export class Store implements Reads {
   private async load(): Promise<void> {
     await mkdir(this.paths.home, { recursive: true, mode: DIR_MODE });
     await this.removeDeadSnapshots();
+    await this.refuseWhatCannotFit();
     let raw: unknown;
     try {
       raw = await this.low.adapter.read();
@@ -427,7 +429,15 @@ export class Store implements Reads {
     // records have the file's shape; both are migrated together once replayed (below).
     this.fill(db);
 
-    const { entries, findings } = await this.journal.readAll();
+    // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
+    // the end; the store then refuses to open, so what was applied is never seen.
+    let replayed = 0;
+    const findings = await this.journal.replay((e) => {
+      if (e.seq <= this.seq) return;
+      this.apply(e.ops);
+      this.seq = this.durableSeq = e.seq;
+      replayed++;
+    });
     const damaged = findings.filter((f) => f.damagedLines);
     if (damaged.length) throw new StoreOpenError(journalDamage(damaged));
     for (const f of findings) {
@@ -437,13 +447,6 @@ export class Store implements Reads {
           line: f.tornTail.line,
           bytes: f.tornTail.bytes,
         });
-    }
-    let replayed = 0;
-    for (const e of entries) {
-      if (e.seq <= this.seq) continue;
-      this.apply(e.ops);
-      this.seq = this.durableSeq = e.seq;
-      replayed++;
     }
     if (db.schema_version < SCHEMA_VERSION) {
       // Migrate what the file and its journal hold together: a record written after the last
@@ -475,6 +478,21 @@ export class Store implements Reads {
     for (const n of await readdir(dirname(this.paths.db)).catch(() => [] as string[])) {
       if (n.startsWith(prefix) && n.endsWith('.tmp') && n !== `${prefix}${process.pid}.tmp`) await unlink(join(dirname(this.paths.db), n)).catch(() => {});
     }
+  }
+
+  /**
+   * db.json and the journal are read whole into memory: a home larger than this process's heap
+   * may hold is refused up front, with the command that gives it room, rather than failing with
+   * V8's out-of-memory crash halfway through the reading.
+   */
+  private async refuseWhatCannotFit(): Promise<void> {
+    const bytes = await this.bytes();
+    const limit = getHeapStatistics().heap_size_limit;
+    if (bytes <= limit) return;
+    const mb = (n: number) => Math.ceil(n / 2 ** 20);
+    throw new StoreOpenError(
+      `${this.paths.db} and its journal hold ${mb(bytes)} MB, more than this process's heap limit of ${mb(limit)} MB can hold. Nothing was changed. Start the daemon with a larger limit:  NODE_OPTIONS=--max-old-space-size=${2 * mb(bytes)} kairos daemon start`,
+    );
   }
 
   /** Replace the in-memory state with a file's (collections, meta, journal position). */
