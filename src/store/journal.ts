@@ -1,5 +1,5 @@
-import { constants } from 'node:fs';
 import { constants as bufferConstants } from 'node:buffer';
+import { constants } from 'node:fs';
 import { type FileHandle, open, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { FILE_MODE } from '../config/paths.js';

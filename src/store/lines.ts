@@ -43,9 +43,7 @@ export async function forEachLine(path: string, maxLineBytes: number, fn: (line:
           carryBytes += end - at;
           break;
         }
-        const text = carryBytes
-          ? Buffer.concat([...carry, chunk.subarray(at, end)]).toString('utf8')
-          : chunk.toString('utf8', at, end);
+        const text = carryBytes ? Buffer.concat([...carry, chunk.subarray(at, end)]).toString('utf8') : chunk.toString('utf8', at, end);
         carry = [];
         carryBytes = 0;
         fn(text, n++, lineStart);

@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { jsonInSlices } from '../../../src/store/json-in-slices.js';
 import { JsonFileError, readJsonByLines } from '../../../src/store/json-by-lines.js';
+import { jsonInSlices } from '../../../src/store/json-in-slices.js';
 import { removeHome, tempHome } from '../../helpers/daemon.js';
 
 const home = tempHome();
@@ -19,7 +19,10 @@ const value = {
   journal_seq: 7,
   meta: { a: { b: [1, 'two', null] }, e: {}, __proto__x: 1 },
   collections: {
-    traces: [{ uid: 't1', content: 'line\nbreak } ] {', tags: ['a'] }, { uid: 't2', nested: { deep: [{ x: '"' }] } }],
+    traces: [
+      { uid: 't1', content: 'line\nbreak } ] {', tags: ['a'] },
+      { uid: 't2', nested: { deep: [{ x: '"' }] } },
+    ],
     empty: [],
   },
 };
