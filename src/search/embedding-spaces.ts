@@ -250,25 +250,31 @@ export class BuiltinSpace {
     });
   }
 
-  /** Persist what changed since the last save (a daemon stopping), unless the index is not whole yet. */
+  /**
+   * Stop at once, whatever is pending (a daemon stopping): writes not embedded yet are dropped,
+   * the rows the index holds are persisted as they stand (unless the fill after a start is under
+   * way: the file it reads from is then still the better one). The next start's fill embeds
+   * what is missing from the file, so the backlog resumes there.
+   */
   async close(): Promise<void> {
     // The measuring turns are ref'd: they must end for the process to exit.
     this.stopped = true;
     clearInterval(this.saveTimer);
+    const filling = this.loading !== undefined || this.backlog.filling || this.pipeline.fillJobs > 0;
+    this.backlog.stop();
+    // Results still coming back are for writes given up: never embedded here instead.
+    this.pipeline.reset();
+    const worker = this.worker?.close();
     if (!this.persisted || this.closed) {
-      await this.worker?.close();
+      await worker;
       return;
     }
     await this.persisted.idle();
     // Rows not measured yet are saved without a density: the next start measures them.
-    if (this.changed && this.current && !this.loading && !this.backlog.filling && !this.pipeline.fillJobs) {
-      this.backlog.settle();
-      await this.pipeline.settled();
-      await this.save();
-    }
+    if (this.changed && this.current && !filling) await this.save();
     // Nothing is written after this (a measurement still under way ends without a save).
     this.closed = true;
-    await this.worker?.close();
+    await worker;
   }
 
   /** Writes not embedded yet (while the persisted file is read: every stored trace). */

@@ -122,7 +122,8 @@ export class DurableJSONFile implements Adapter<unknown> {
   /** Bytes of the last file written (the store sizes its journal against it). */
   bytes = 0;
 
-  async write(data: unknown): Promise<void> {
+  /** `signal` stops a write under way: the temp file is removed, db.json stays as it was. */
+  async write(data: unknown, signal?: AbortSignal): Promise<void> {
     // Serialized a slice per event-loop turn and written as it goes: a big store's snapshot must
     // neither stall requests nor hold the whole file in memory. One document per line.
     let at = 0;
@@ -135,6 +136,7 @@ export class DurableJSONFile implements Adapter<unknown> {
           // may hold the loop at 100k (issue 17) even when the machine is loaded and a GC lands in it.
           sliceMs: SNAPSHOT_SLICE_MS,
           partBytes: SNAPSHOT_PART_BYTES,
+          signal,
           sink: (part) => {
             const from = at;
             at += part.length;

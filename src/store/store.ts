@@ -1,7 +1,6 @@
 import { copyFile, link, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
-import { Low } from 'lowdb';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
@@ -79,7 +78,7 @@ interface PendingWrite<T> {
 /**
  * The only code that touches db.json. Data lives in memory with indexes; every mutation is a
  * synchronous transaction whose operations are appended to an fsync'd journal (group commit)
- * before the promise resolves. db.json, written through lowdb, is the canonical snapshot: it is
+ * before the promise resolves. db.json, written through its lowdb adapter, is the canonical snapshot: it is
  * rewritten in the background and the journal segments it covers are retired. Services never
  * see which of the two made a write durable.
  *
@@ -103,10 +102,11 @@ export class Store implements Reads {
   private opsSinceSnapshot = 0;
   private snapshotTimer?: NodeJS.Timeout;
   private snapshotting?: Promise<void>;
+  /** Aborted by close: a snapshot under way is dropped (the journal keeps what it would fold in). */
+  private readonly stopSnapshot = new AbortController();
   /** durableSeq when the snapshot under way started: it covers at least that much. */
   private snapshotFrom = 0;
   private closed = false;
-  private readonly low: Low<unknown>;
   private readonly file: DurableJSONFile;
   private readonly journal: Journal;
   /** journal.bytesWritten when the last snapshot switched segments: what came later is not in db.json. */
@@ -122,7 +122,6 @@ export class Store implements Reads {
     private readonly opts: Required<Omit<StoreOptions, 'log'>> & Pick<StoreOptions, 'log'>,
   ) {
     this.file = new DurableJSONFile(paths.db);
-    this.low = new Low<unknown>(this.file, null);
     this.journal = new Journal(paths.journal);
     for (const n of COLLECTION_NAMES) this.cols.set(n, new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes));
   }
@@ -409,7 +408,7 @@ export class Store implements Reads {
     await this.refuseWhatCannotFit();
     let raw: unknown;
     try {
-      raw = await this.low.adapter.read();
+      raw = await this.file.read();
     } catch (e) {
       if (e instanceof CorruptFileError) throw await this.refuse(e.reason);
       throw e;
@@ -600,7 +599,7 @@ export class Store implements Reads {
    * the file is written; once it is durable, the segments it covers are deleted. A snapshot that
    * fails leaves no temp file, db.json and the backups as they were, and every segment in place.
    */
-  async snapshot(): Promise<void> {
+  async snapshot(signal: AbortSignal = this.stopSnapshot.signal): Promise<void> {
     // A snapshot already under way is enough if it started after the last write the caller saw.
     const wanted = this.durableSeq;
     while (this.snapshotting) {
@@ -608,7 +607,7 @@ export class Store implements Reads {
       await this.snapshotting.catch(() => {});
     }
     this.snapshotFrom = this.durableSeq;
-    this.snapshotting = this.doSnapshot()
+    this.snapshotting = this.doSnapshot(signal)
       .then(
         () => void (this.snapshotFailed = false),
         (e: unknown) => {
@@ -624,7 +623,7 @@ export class Store implements Reads {
     return this.snapshotting;
   }
 
-  private async doSnapshot(): Promise<void> {
+  private async doSnapshot(signal: AbortSignal): Promise<void> {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
     // Switch segments first: once rollOver resolves, every entry in an older segment is durable
@@ -642,14 +641,9 @@ export class Store implements Reads {
     const opsFolded = this.opsSinceSnapshot;
     await this.backupCurrent();
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
-    this.low.data = data;
-    try {
-      await this.low.write();
-    } finally {
-      // Not kept: its arrays would hold every document as of this snapshot, the old versions of
-      // those replaced since included, until the next one.
-      this.low.data = null;
-    }
+    // (Not handed to lowdb to keep: its arrays would hold every document as of this snapshot,
+    // the old versions of those replaced since included, until the next one.)
+    await this.file.write(data, signal);
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
     this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);
@@ -692,21 +686,31 @@ export class Store implements Reads {
   }
 
   /**
-   * Wait for in-flight writes, write a final snapshot, and stop. When the disk refuses the
-   * snapshot (full), the store still closes: every acknowledged write is in the journal.
+   * Wait for in-flight writes and stop. A snapshot under way is dropped, and a final one is
+   * written only for a small store: every acknowledged write is in the journal, which the next
+   * open replays, so a stop waits for the last fdatasync and not for a rewrite of db.json.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.journal.drain();
+    this.stopSnapshot.abort(new Error('the store is closing'));
     if (this.snapshotting) await this.snapshotting.catch(() => {});
-    if (this.opsSinceSnapshot > 0) {
-      await this.snapshot().catch((e) => this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }));
+    if (this.opsSinceSnapshot > 0 && this.file.bytes + this.journalBytes <= CLOSE_SNAPSHOT_BYTES) {
+      await this.snapshot(new AbortController().signal).catch((e) =>
+        this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }),
+      );
     }
     this.closed = true;
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.close();
   }
 }
+
+/**
+ * The largest store (db.json and the journal not folded into it) that close folds into a last
+ * snapshot: a fraction of a second of writing, so the next start has no journal to replay.
+ */
+const CLOSE_SNAPSHOT_BYTES = 32 * 2 ** 20;
 
 /** How long without a write counts as quiet enough for a timed snapshot. */
 const QUIET_MS = 1000;
