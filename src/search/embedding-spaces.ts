@@ -85,6 +85,7 @@ export class BuiltinSpace {
    */
   private readonly pipeline = new EmbedPipeline<StoredTrace>(
     () => this.thread(),
+    traceText,
     (text) => this.current?.embedder.embed(text) ?? null,
     (job, vector) => this.place(job, vector),
   );
@@ -179,15 +180,14 @@ export class BuiltinSpace {
       this.changed--;
       return;
     }
-    this.pipeline.add({ uid, value: t, text, fromFill });
+    this.pipeline.add({ uid, value: t, tag, fromFill });
   }
 
   /** A write's vector is back from the embedding thread: its row goes into the index (with its density measured). */
   private place(job: EmbedJob<StoredTrace>, vector: Float32Array | null): void {
     const cur = this.current;
     if (!cur) return;
-    const { uid, value: t, text, fromFill } = job;
-    const tag = textHash(text);
+    const { uid, value: t, tag, fromFill } = job;
     if (!fromFill) {
       cur.index.upsert(uid, t.user_id, vector, t.task_id, tag);
       return;
