@@ -23,8 +23,10 @@ function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid
 
 /** Rows measured per turn of the event loop: about 5 ms of work, so requests are not held up. */
 const MEASURE_BUDGET = 100;
-/** A changed index is persisted at most this often (and once its fill is over, and at close). */
+/** A changed index is persisted at most this often (and once its fill is over, and at close while small). */
 const SAVE_EVERY_MS = 120_000;
+/** The largest index a stop saves: a fraction of a second of writing. */
+const CLOSE_SAVE_ROWS = 20_000;
 
 type Log = (msg: string, extra?: Record<string, unknown>) => void;
 
@@ -269,9 +271,15 @@ export class BuiltinSpace {
       await worker;
       return;
     }
-    await this.persisted.idle();
-    // Rows not measured yet are saved without a density: the next start measures them.
-    if (this.changed && this.current && !filling) await this.save();
+    // A small index is saved as it stands (rows not measured yet without a density: the next
+    // start measures them). A large one is not: writing it would hold the stop for seconds, and
+    // the next start embeds again only what changed since the last save (one every
+    // SAVE_EVERY_MS while writes come, and after each fill).
+    if (this.current && this.current.index.size > CLOSE_SAVE_ROWS) await this.persisted.stop();
+    else {
+      await this.persisted.idle();
+      if (this.changed && this.current && !filling) await this.save();
+    }
     // Nothing is written after this (a measurement still under way ends without a save).
     this.closed = true;
     await worker;
