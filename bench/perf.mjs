@@ -21,8 +21,8 @@ const RESULTS = join(ROOT, 'bench', 'results');
 const CORPUS = join(ROOT, '..', 'shared', 'fixtures', 'search', 'corpus.jsonl');
 const CONNECTIONS = 10;
 const FILL_BATCH = 1000;
-const PULL_TASK = 'bench-pull-ten';
-const RARE_WORD = 'quillwort';
+export const PULL_TASK = 'bench-pull-ten';
+export const RARE_WORD = 'quillwort';
 
 const arg = (name, dflt) =>
   process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? process.env[`KAIROS_BENCH_${name.toUpperCase()}`] ?? dflt;
@@ -30,7 +30,7 @@ const SIZES = arg('sizes', '1000,10000,100000').split(',').map(Number);
 const DURATION = Number(arg('duration', '5'));
 
 /** The share of one CPU a process used over `ms` (user + system ticks from /proc). */
-function cpuShare(pid, ms) {
+export function cpuShare(pid, ms) {
   const ticks = () => {
     const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return Number(f[11]) + Number(f[12]);
@@ -41,7 +41,7 @@ function cpuShare(pid, ms) {
   return (ticks() - a) / 100 / (ms / 1000);
 }
 const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
-const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
+export const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) / 1024;
 
 /** Deterministic, so every run pushes the same traces. */
 function rng(seed) {
@@ -50,7 +50,7 @@ function rng(seed) {
 }
 
 /** Sentences to make traces of: the search fixture when ../shared is there, else a small built-in mix. */
-function corpus() {
+export function corpus() {
   if (existsSync(CORPUS))
     return readFileSync(CORPUS, 'utf8')
       .split('\n')
@@ -104,7 +104,7 @@ function daemonEnv(home) {
 }
 
 /** Start the daemon on `home`; `startup_ms` is spawn → first 200 from /health. */
-async function startDaemon(home) {
+export async function startDaemon(home) {
   const { child, port: portP, t0 } = spawnListening([join(ROOT, 'bin', 'kairos.js'), 'daemon', 'run', '--port', '0'], daemonEnv(home), 'daemon');
   const port = await portP;
   const base = `http://127.0.0.1:${port}`;
@@ -138,7 +138,7 @@ async function startDaemon(home) {
 }
 
 /** One autocannon run; RSS of `pid` sampled every 100 ms meanwhile. */
-async function load(d, request, { connections = CONNECTIONS, duration = DURATION } = {}) {
+export async function load(d, request, { connections = CONNECTIONS, duration = DURATION } = {}) {
   let rssMax = 0;
   const sampler = setInterval(() => (rssMax = Math.max(rssMax, rssOf(d.child.pid))), 100);
   const r = await autocannon({
@@ -185,7 +185,7 @@ async function floorLoads() {
 }
 
 /** Wall time of a whole process, best of `n` (the floor of a start-up figure). */
-function processMs(args, env = process.env, n = 5) {
+export function processMs(args, env = process.env, n = 5) {
   let best = Infinity;
   for (let i = 0; i < n; i++) {
     const t = performance.now();
@@ -257,7 +257,7 @@ async function snapshotStall(home) {
 }
 
 /** Ms from the daemon's spawn until semantic search answers (its index is full). */
-async function searchReady(d) {
+export async function searchReady(d) {
   for (;;) {
     const r = await d.api('POST', '/memory/search', { query: 'warm-up probe', mode: 'semantic', limit: 1 });
     if (r.mode_used === 'semantic') return performance.now() - d.t0;

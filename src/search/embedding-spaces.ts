@@ -23,8 +23,10 @@ function followTraces(store: Store, onPut: (t: StoredTrace) => void, onDel: (uid
 
 /** Rows measured per turn of the event loop: about 5 ms of work, so requests are not held up. */
 const MEASURE_BUDGET = 100;
-/** A changed index is persisted at most this often (and once its fill is over, and at close). */
+/** A changed index is persisted at most this often (and once its fill is over, and at close while small). */
 const SAVE_EVERY_MS = 120_000;
+/** The largest index a stop saves: a fraction of a second of writing. */
+const CLOSE_SAVE_ROWS = 20_000;
 
 type Log = (msg: string, extra?: Record<string, unknown>) => void;
 
@@ -85,6 +87,7 @@ export class BuiltinSpace {
    */
   private readonly pipeline = new EmbedPipeline<StoredTrace>(
     () => this.thread(),
+    traceText,
     (text) => this.current?.embedder.embed(text) ?? null,
     (job, vector) => this.place(job, vector),
   );
@@ -179,15 +182,14 @@ export class BuiltinSpace {
       this.changed--;
       return;
     }
-    this.pipeline.add({ uid, value: t, text, fromFill });
+    this.pipeline.add({ uid, value: t, tag, fromFill });
   }
 
   /** A write's vector is back from the embedding thread: its row goes into the index (with its density measured). */
   private place(job: EmbedJob<StoredTrace>, vector: Float32Array | null): void {
     const cur = this.current;
     if (!cur) return;
-    const { uid, value: t, text, fromFill } = job;
-    const tag = textHash(text);
+    const { uid, value: t, tag, fromFill } = job;
     if (!fromFill) {
       cur.index.upsert(uid, t.user_id, vector, t.task_id, tag);
       return;
@@ -250,25 +252,37 @@ export class BuiltinSpace {
     });
   }
 
-  /** Persist what changed since the last save (a daemon stopping), unless the index is not whole yet. */
+  /**
+   * Stop at once, whatever is pending (a daemon stopping): writes not embedded yet are dropped,
+   * the rows the index holds are persisted as they stand (unless the fill after a start is under
+   * way: the file it reads from is then still the better one). The next start's fill embeds
+   * what is missing from the file, so the backlog resumes there.
+   */
   async close(): Promise<void> {
     // The measuring turns are ref'd: they must end for the process to exit.
     this.stopped = true;
     clearInterval(this.saveTimer);
+    const filling = this.loading !== undefined || this.backlog.filling || this.pipeline.fillJobs > 0;
+    this.backlog.stop();
+    // Results still coming back are for writes given up: never embedded here instead.
+    this.pipeline.reset();
+    const worker = this.worker?.close();
     if (!this.persisted || this.closed) {
-      await this.worker?.close();
+      await worker;
       return;
     }
-    await this.persisted.idle();
-    // Rows not measured yet are saved without a density: the next start measures them.
-    if (this.changed && this.current && !this.loading && !this.backlog.filling && !this.pipeline.fillJobs) {
-      this.backlog.settle();
-      await this.pipeline.settled();
-      await this.save();
+    // A small index is saved as it stands (rows not measured yet without a density: the next
+    // start measures them). A large one is not: writing it would hold the stop for seconds, and
+    // the next start embeds again only what changed since the last save (one every
+    // SAVE_EVERY_MS while writes come, and after each fill).
+    if (this.current && this.current.index.size > CLOSE_SAVE_ROWS) await this.persisted.stop();
+    else {
+      await this.persisted.idle();
+      if (this.changed && this.current && !filling) await this.save();
     }
     // Nothing is written after this (a measurement still under way ends without a save).
     this.closed = true;
-    await this.worker?.close();
+    await worker;
   }
 
   /** Writes not embedded yet (while the persisted file is read: every stored trace). */

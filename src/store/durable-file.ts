@@ -1,7 +1,8 @@
-import { copyFile, type FileHandle, open, readFile, rename, unlink } from 'node:fs/promises';
+import { copyFile, type FileHandle, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';
+import { JsonFileError, readJsonByLines } from './json-by-lines.js';
 import { jsonInSlices } from './json-in-slices.js';
 
 /** Serialising work per turn of a snapshot, and the size of each part written (see write). */
@@ -92,35 +93,37 @@ export class CorruptFileError extends Error {
 /**
  * lowdb adapter for db.json. lowdb's own JSONFile renames without fsync (a power loss can lose
  * the snapshot) and turns a file holding `null` into the defaults; this one is durable and hands
- * the raw text to the store, which refuses anything that is not a well-shaped db.
+ * what it parsed to the store, which refuses anything that is not a well-shaped db. The file is
+ * read a line at a time (see readJsonByLines), so its size meets no string limit.
  */
 export class DurableJSONFile implements Adapter<unknown> {
   constructor(readonly path: string) {}
 
   async read(): Promise<unknown> {
-    let raw: Buffer;
+    let size: number;
     try {
-      raw = await readFile(this.path);
+      size = (await stat(this.path)).size;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw e;
     }
-    const text = raw.toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(text);
+      parsed = await readJsonByLines(this.path);
     } catch (e) {
-      throw new CorruptFileError(this.path, `it is not valid JSON (${(e as Error).message})`);
+      if (e instanceof JsonFileError) throw new CorruptFileError(this.path, e.message);
+      throw e;
     }
     if (parsed === null) throw new CorruptFileError(this.path, 'it holds null');
-    this.bytes = raw.length;
+    this.bytes = size;
     return parsed;
   }
 
   /** Bytes of the last file written (the store sizes its journal against it). */
   bytes = 0;
 
-  async write(data: unknown): Promise<void> {
+  /** `signal` stops a write under way: the temp file is removed, db.json stays as it was. */
+  async write(data: unknown, signal?: AbortSignal): Promise<void> {
     // Serialized a slice per event-loop turn and written as it goes: a big store's snapshot must
     // neither stall requests nor hold the whole file in memory. One document per line.
     let at = 0;
@@ -133,6 +136,7 @@ export class DurableJSONFile implements Adapter<unknown> {
           // may hold the loop at 100k (issue 17) even when the machine is loaded and a GC lands in it.
           sliceMs: SNAPSHOT_SLICE_MS,
           partBytes: SNAPSHOT_PART_BYTES,
+          signal,
           sink: (part) => {
             const from = at;
             at += part.length;

@@ -1,8 +1,10 @@
+import { constants as bufferConstants } from 'node:buffer';
 import { constants } from 'node:fs';
-import { type FileHandle, open, readdir, readFile, unlink } from 'node:fs/promises';
+import { type FileHandle, open, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { FILE_MODE } from '../config/paths.js';
 import { fsyncDir, writeFully } from './durable-file.js';
+import { forEachLine, LineTooLongError } from './lines.js';
 
 export type JournalOp = { op: 'put'; c: string; doc: Record<string, unknown> } | { op: 'del'; c: string; id: string } | { op: 'meta'; k: string; v: unknown };
 
@@ -43,6 +45,9 @@ interface Pending {
   resolve: () => void;
   reject: (e: unknown) => void;
 }
+
+/** A record is one JSON.stringify: never longer than a string may be. */
+const MAX_RECORD_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
 const isEntry = (v: unknown): v is JournalEntry =>
   typeof v === 'object' && v !== null && typeof (v as JournalEntry).seq === 'number' && Array.isArray((v as JournalEntry).ops);
@@ -91,15 +96,24 @@ export class Journal {
    */
   async readAll(): Promise<{ entries: JournalEntry[]; findings: SegmentFinding[] }> {
     const entries: JournalEntry[] = [];
+    const findings = await this.replay((e) => entries.push(e));
+    return { entries, findings };
+  }
+
+  /**
+   * readAll as a stream: `onEntry` gets each good entry in order, read a line at a time, so a
+   * segment of any size is read in the memory of its records. A caller learns of damage only
+   * at the end (in the findings), once it has been handed every good entry.
+   */
+  async replay(onEntry: (entry: JournalEntry) => void): Promise<SegmentFinding[]> {
     const findings: SegmentFinding[] = [];
     for (const n of await this.segments()) {
       const path = this.segmentPath(n);
-      const lines = (await readFile(path, 'utf8')).split('\n');
-      const bad: number[] = [];
-      let lastGood = -1;
-      for (let j = 0; j < lines.length; j++) {
-        const line = lines[j]!;
-        if (!line) continue;
+      const bad: { line: number; offset: number }[] = [];
+      let lastGood = 0;
+      let tooLong: number | undefined;
+      await forEachLine(path, MAX_RECORD_BYTES, (line, no, offset) => {
+        if (!line) return;
         let parsed: unknown;
         try {
           parsed = JSON.parse(line);
@@ -107,20 +121,25 @@ export class Journal {
           parsed = undefined;
         }
         if (isEntry(parsed)) {
-          entries.push(parsed);
-          lastGood = j;
-        } else bad.push(j);
-      }
+          onEntry(parsed);
+          lastGood = no;
+        } else bad.push({ line: no, offset });
+      }).catch((e: unknown) => {
+        // Longer than any record the journal writes (one string): damage, and the reading stops there.
+        if (!(e instanceof LineTooLongError)) throw e;
+        tooLong = e.line;
+      });
       const finding: SegmentFinding = { path };
       const last = bad.at(-1);
-      if (last !== undefined && last > lastGood) {
-        finding.tornTail = { line: last + 1, bytes: Buffer.byteLength(lines.slice(last).join('\n')) };
+      if (tooLong === undefined && last !== undefined && last.line > lastGood) {
+        finding.tornTail = { line: last.line, bytes: (await stat(path)).size - last.offset };
         bad.pop();
       }
-      if (bad.length) finding.damagedLines = bad.map((j) => j + 1);
+      const damaged = [...bad.map((b) => b.line), ...(tooLong === undefined ? [] : [tooLong])];
+      if (damaged.length) finding.damagedLines = damaged;
       if (finding.tornTail || finding.damagedLines) findings.push(finding);
     }
-    return { entries, findings };
+    return findings;
   }
 
   /**

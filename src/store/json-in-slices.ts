@@ -16,6 +16,8 @@ export interface JsonInSlicesOptions {
   compactValues?: boolean;
   /** Take each part as it is made (written to a file, say), instead of keeping them all: memory stays at one part. */
   sink?: (part: Buffer) => void | Promise<void>;
+  /** Checked at each yield: once aborted, the writing stops with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -61,6 +63,7 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
   };
   const maybeYield = async () => {
     if (performance.now() - sliceStart < sliceMs) return;
+    opts.signal?.throwIfAborted();
     // A sink's writes go on meanwhile; waiting for them here keeps at most a slice's parts in memory.
     if (sinking.length) await Promise.all(sinking.splice(0));
     else await new Promise((ok) => setImmediate(ok));

@@ -1,6 +1,6 @@
 import { copyFile, link, mkdir, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Low } from 'lowdb';
+import { getHeapStatistics } from 'node:v8';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
@@ -78,7 +78,7 @@ interface PendingWrite<T> {
 /**
  * The only code that touches db.json. Data lives in memory with indexes; every mutation is a
  * synchronous transaction whose operations are appended to an fsync'd journal (group commit)
- * before the promise resolves. db.json, written through lowdb, is the canonical snapshot: it is
+ * before the promise resolves. db.json, written through its lowdb adapter, is the canonical snapshot: it is
  * rewritten in the background and the journal segments it covers are retired. Services never
  * see which of the two made a write durable.
  *
@@ -102,10 +102,11 @@ export class Store implements Reads {
   private opsSinceSnapshot = 0;
   private snapshotTimer?: NodeJS.Timeout;
   private snapshotting?: Promise<void>;
+  /** Aborted by close: a snapshot under way is dropped (the journal keeps what it would fold in). */
+  private readonly stopSnapshot = new AbortController();
   /** durableSeq when the snapshot under way started: it covers at least that much. */
   private snapshotFrom = 0;
   private closed = false;
-  private readonly low: Low<unknown>;
   private readonly file: DurableJSONFile;
   private readonly journal: Journal;
   /** journal.bytesWritten when the last snapshot switched segments: what came later is not in db.json. */
@@ -121,7 +122,6 @@ export class Store implements Reads {
     private readonly opts: Required<Omit<StoreOptions, 'log'>> & Pick<StoreOptions, 'log'>,
   ) {
     this.file = new DurableJSONFile(paths.db);
-    this.low = new Low<unknown>(this.file, null);
     this.journal = new Journal(paths.journal);
     for (const n of COLLECTION_NAMES) this.cols.set(n, new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes));
   }
@@ -405,9 +405,10 @@ export class Store implements Reads {
   private async load(): Promise<void> {
     await mkdir(this.paths.home, { recursive: true, mode: DIR_MODE });
     await this.removeDeadSnapshots();
+    await this.refuseWhatCannotFit();
     let raw: unknown;
     try {
-      raw = await this.low.adapter.read();
+      raw = await this.file.read();
     } catch (e) {
       if (e instanceof CorruptFileError) throw await this.refuse(e.reason);
       throw e;
@@ -427,7 +428,15 @@ export class Store implements Reads {
     // records have the file's shape; both are migrated together once replayed (below).
     this.fill(db);
 
-    const { entries, findings } = await this.journal.readAll();
+    // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
+    // the end; the store then refuses to open, so what was applied is never seen.
+    let replayed = 0;
+    const findings = await this.journal.replay((e) => {
+      if (e.seq <= this.seq) return;
+      this.apply(e.ops);
+      this.seq = this.durableSeq = e.seq;
+      replayed++;
+    });
     const damaged = findings.filter((f) => f.damagedLines);
     if (damaged.length) throw new StoreOpenError(journalDamage(damaged));
     for (const f of findings) {
@@ -437,13 +446,6 @@ export class Store implements Reads {
           line: f.tornTail.line,
           bytes: f.tornTail.bytes,
         });
-    }
-    let replayed = 0;
-    for (const e of entries) {
-      if (e.seq <= this.seq) continue;
-      this.apply(e.ops);
-      this.seq = this.durableSeq = e.seq;
-      replayed++;
     }
     if (db.schema_version < SCHEMA_VERSION) {
       // Migrate what the file and its journal hold together: a record written after the last
@@ -458,11 +460,13 @@ export class Store implements Reads {
       this.seq = this.durableSeq = seq;
     }
     await this.journal.rollOver();
-    // A fresh home, a migrated file, a replayed journal or a torn record is folded into a snapshot
-    // straight away. If the disk refuses it, the journal still holds everything: start anyway.
-    if (fresh || replayed > 0 || findings.length > 0 || db.schema_version !== SCHEMA_VERSION) {
+    // A fresh home or a migrated file is folded into a snapshot straight away; a replayed journal
+    // or a torn record in the background, as the daemon answers (a stop leaves the journal of a
+    // large store for this start: rewriting db.json first would hold the start as long). If the
+    // disk refuses it, the journal still holds everything: start anyway.
+    if (fresh || db.schema_version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
-    }
+    } else if (replayed > 0 || findings.length > 0) this.background();
     this.shareInBackground();
   }
 
@@ -475,6 +479,21 @@ export class Store implements Reads {
     for (const n of await readdir(dirname(this.paths.db)).catch(() => [] as string[])) {
       if (n.startsWith(prefix) && n.endsWith('.tmp') && n !== `${prefix}${process.pid}.tmp`) await unlink(join(dirname(this.paths.db), n)).catch(() => {});
     }
+  }
+
+  /**
+   * db.json and the journal are read whole into memory: a home larger than this process's heap
+   * may hold is refused up front, with the command that gives it room, rather than failing with
+   * V8's out-of-memory crash halfway through the reading.
+   */
+  private async refuseWhatCannotFit(): Promise<void> {
+    const bytes = await this.bytes();
+    const limit = getHeapStatistics().heap_size_limit;
+    if (bytes <= limit) return;
+    const mb = (n: number) => Math.ceil(n / 2 ** 20);
+    throw new StoreOpenError(
+      `${this.paths.db} and its journal hold ${mb(bytes)} MB, more than this process's heap limit of ${mb(limit)} MB can hold. Nothing was changed. Start the daemon with a larger limit:  NODE_OPTIONS=--max-old-space-size=${2 * mb(bytes)} kairos daemon start`,
+    );
   }
 
   /** Replace the in-memory state with a file's (collections, meta, journal position). */
@@ -582,7 +601,7 @@ export class Store implements Reads {
    * the file is written; once it is durable, the segments it covers are deleted. A snapshot that
    * fails leaves no temp file, db.json and the backups as they were, and every segment in place.
    */
-  async snapshot(): Promise<void> {
+  async snapshot(signal: AbortSignal = this.stopSnapshot.signal): Promise<void> {
     // A snapshot already under way is enough if it started after the last write the caller saw.
     const wanted = this.durableSeq;
     while (this.snapshotting) {
@@ -590,7 +609,7 @@ export class Store implements Reads {
       await this.snapshotting.catch(() => {});
     }
     this.snapshotFrom = this.durableSeq;
-    this.snapshotting = this.doSnapshot()
+    this.snapshotting = this.doSnapshot(signal)
       .then(
         () => void (this.snapshotFailed = false),
         (e: unknown) => {
@@ -606,7 +625,7 @@ export class Store implements Reads {
     return this.snapshotting;
   }
 
-  private async doSnapshot(): Promise<void> {
+  private async doSnapshot(signal: AbortSignal): Promise<void> {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
     // Switch segments first: once rollOver resolves, every entry in an older segment is durable
@@ -624,14 +643,9 @@ export class Store implements Reads {
     const opsFolded = this.opsSinceSnapshot;
     await this.backupCurrent();
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
-    this.low.data = data;
-    try {
-      await this.low.write();
-    } finally {
-      // Not kept: its arrays would hold every document as of this snapshot, the old versions of
-      // those replaced since included, until the next one.
-      this.low.data = null;
-    }
+    // (Not handed to lowdb to keep: its arrays would hold every document as of this snapshot,
+    // the old versions of those replaced since included, until the next one.)
+    await this.file.write(data, signal);
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
     this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);
@@ -674,21 +688,31 @@ export class Store implements Reads {
   }
 
   /**
-   * Wait for in-flight writes, write a final snapshot, and stop. When the disk refuses the
-   * snapshot (full), the store still closes: every acknowledged write is in the journal.
+   * Wait for in-flight writes and stop. A snapshot under way is dropped, and a final one is
+   * written only for a small store: every acknowledged write is in the journal, which the next
+   * open replays, so a stop waits for the last fdatasync and not for a rewrite of db.json.
    */
   async close(): Promise<void> {
     if (this.closed) return;
     await this.journal.drain();
+    this.stopSnapshot.abort(new Error('the store is closing'));
     if (this.snapshotting) await this.snapshotting.catch(() => {});
-    if (this.opsSinceSnapshot > 0) {
-      await this.snapshot().catch((e) => this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }));
+    if (this.opsSinceSnapshot > 0 && this.file.bytes + this.journalBytes <= CLOSE_SNAPSHOT_BYTES) {
+      await this.snapshot(new AbortController().signal).catch((e) =>
+        this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }),
+      );
     }
     this.closed = true;
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.close();
   }
 }
+
+/**
+ * The largest store (db.json and the journal not folded into it) that close folds into a last
+ * snapshot: a fraction of a second of writing, so the next start has no journal to replay.
+ */
+const CLOSE_SNAPSHOT_BYTES = 32 * 2 ** 20;
 
 /** How long without a write counts as quiet enough for a timed snapshot. */
 const QUIET_MS = 1000;

@@ -13,6 +13,7 @@ export class IndexBacklog<T> {
   private current?: (uid: string) => T | null;
   private scheduled = false;
   private waiters: { atMost: number; wake: () => void }[] = [];
+  private stopped = false;
 
   /**
    * `apply(uid, value)` takes one write into the index (null: the trace was deleted). Each turn
@@ -47,8 +48,20 @@ export class IndexBacklog<T> {
 
   /** Record a write (null: a delete); it is applied on a later turn, or by settle(). */
   add(uid: string, value: T | null): void {
+    if (this.stopped) return;
     this.pending.set(uid, value);
     this.schedule();
+  }
+
+  /**
+   * Drop every waiting write and take no more (the daemon is stopping): what they would have
+   * changed is found again at the next start, whose fill compares every trace with the index.
+   */
+  stop(): void {
+    this.stopped = true;
+    this.pending.clear();
+    this.fill = [];
+    this.fillAt = 0;
   }
 
   /** Apply every waiting write now. */
@@ -97,7 +110,7 @@ export class IndexBacklog<T> {
   }
 
   private schedule(): void {
-    if (this.scheduled) return;
+    if (this.scheduled || this.stopped) return;
     this.scheduled = true;
     const step = () => {
       this.drain(this.opts.sliceMs ?? 6, this.opts.sliceItems ?? 256);

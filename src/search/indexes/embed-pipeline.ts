@@ -1,10 +1,14 @@
 import type { EmbedWorker } from '../workers/embed-worker.js';
 
-/** One write to embed: what it was (handed back to `apply`) and its text. */
+/**
+ * One write to embed: what it was (handed back to `apply`) and the hash of its text. The text is
+ * made from the value when the job is sent (textOf): a backlog of long traces holds no copy of
+ * their texts.
+ */
 export interface EmbedJob<T> {
   uid: string;
   value: T;
-  text: string;
+  tag: number;
   fromFill: boolean;
 }
 
@@ -12,8 +16,10 @@ interface Sent<T> extends EmbedJob<T> {
   seq: number;
 }
 
-/** Texts per message to the thread: a few ms of its work, so a query's own round trip waits little behind it. */
+/** Texts per message to the thread. */
 const BATCH = 128;
+/** Messages out at once: the thread always has the next one, and the texts sent stay a few batches' worth. */
+const IN_FLIGHT = 2;
 /** Results applied per turn of the event loop, and the time after which a turn stops early. */
 const APPLY_ITEMS = 64;
 const APPLY_MS = 4;
@@ -45,6 +51,7 @@ export class EmbedPipeline<T> {
 
   constructor(
     private readonly worker: () => EmbedWorker | undefined,
+    private readonly textOf: (value: T) => string,
     private readonly inline: (text: string) => Float32Array | null,
     private readonly apply: (job: EmbedJob<T>, vector: Float32Array | null) => void,
     private readonly onError?: (e: unknown) => void,
@@ -116,16 +123,21 @@ export class EmbedPipeline<T> {
   private flush(now = false): void {
     this.flushing = false;
     if (!now && this.inFlight) return;
-    while (this.outgoing.length) {
+    this.send(now);
+  }
+
+  /** Send waiting jobs: all of them (a query's settle), or until IN_FLIGHT batches are out. */
+  private send(all: boolean): void {
+    while (this.outgoing.length && (all || this.inFlight < IN_FLIGHT * BATCH)) {
       const batch = this.outgoing.splice(0, BATCH);
       const gen = this.generation;
       const w = this.worker();
       if (!w || w.failed) {
-        for (const job of batch) this.ready.push({ job, vector: this.inline(job.text) });
+        for (const job of batch) this.ready.push({ job, vector: this.inline(this.textOf(job.value)) });
         continue;
       }
       this.inFlight += batch.length;
-      w.embed(batch.map((j) => j.text)).then(
+      w.embed(batch.map((j) => this.textOf(j.value))).then(
         (vectors) => this.receive(gen, batch, vectors),
         () => this.receive(gen, batch, undefined),
       );
@@ -138,9 +150,9 @@ export class EmbedPipeline<T> {
     if (gen !== this.generation) return;
     this.inFlight -= batch.length;
     // Refused (the thread failed for good): embedded here, in the same order.
-    batch.forEach((job, i) => this.ready.push({ job, vector: vectors ? vectors[i]! : this.inline(job.text) }));
+    batch.forEach((job, i) => this.ready.push({ job, vector: vectors ? vectors[i]! : this.inline(this.textOf(job.value)) }));
     this.scheduleApply();
-    if (this.outgoing.length && !this.inFlight) this.flush();
+    if (this.outgoing.length && this.inFlight < IN_FLIGHT * BATCH) this.send(false);
   }
 
   private scheduleApply(): void {

@@ -18,6 +18,8 @@ const SAVE_SLICE = 2000;
  */
 export class PersistedVectors {
   private saving?: Promise<void>;
+  /** Set by stop(): a write under way ends at its next slice, without a file. */
+  private stopped = false;
 
   constructor(
     readonly file: string,
@@ -55,17 +57,24 @@ export class PersistedVectors {
    */
   save(what: () => { index: VectorIndex; header: VectorFileHeader; done: () => void } | undefined): Promise<void> {
     const run = async () => {
-      const w = what();
+      const w = this.stopped ? undefined : what();
       if (!w) return;
       try {
         await this.write(w.index, w.header);
         w.done();
       } catch (e) {
+        if (this.stopped) return;
         this.log?.('cannot persist the search index (it is rebuilt at the next start)', { file: this.file, error: (e as Error).message });
       }
     };
     this.saving = (this.saving ?? Promise.resolve()).then(run);
     return this.saving;
+  }
+
+  /** Stop saving: a write under way ends at its next slice (its temp file removed), later ones do nothing. */
+  stop(): Promise<void> {
+    this.stopped = true;
+    return this.idle();
   }
 
   /** Resolves once no save is under way. */
@@ -89,6 +98,7 @@ export class PersistedVectors {
       const uids = index.uids();
       let rows = 0;
       for (let i = 0; i < uids.length; i += SAVE_SLICE) {
+        if (this.stopped) throw new Error('stopped');
         // Rows are read and encoded in one turn (raw() gives views into the index).
         const slice: RawRow[] = [];
         for (let j = i; j < Math.min(uids.length, i + SAVE_SLICE); j++) {

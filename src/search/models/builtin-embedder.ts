@@ -86,16 +86,41 @@ export class BuiltinEmbedder {
 
   /** The unit sentence vector of a text, or null when it has no known content word. */
   embed(text: string): Float32Array | null {
-    const rows = this.rows(text);
-    if (!rows.length) return null;
+    const pieces = this.embedInPieces(text, Number.POSITIVE_INFINITY);
+    for (;;) {
+      const step = pieces.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * embed, a piece of the text at a time: it yields after each piece of about `pieceChars`, so a
+   * thread embedding a long text can answer a query in between. The pieces are cut at white
+   * space, where no word is, and pooled into the same sums in the same order: the vector is
+   * embed's, bit for bit.
+   */
+  *embedInPieces(text: string, pieceChars = PIECE_CHARS): Generator<void, Float32Array | null> {
+    const wordDims = this.wv.header.dims;
     const out = new Float32Array(this.dims);
-    this.pool(this.wv, rows, out.subarray(0, this.wv.header.dims));
-    if (this.sentence) this.pool(this.sentence, rows, out.subarray(this.wv.header.dims));
+    let known = false;
+    for (const piece of pieces(text, pieceChars)) {
+      const rows = this.rows(piece);
+      if (rows.length) {
+        known = true;
+        this.sum(this.wv, rows, out.subarray(0, wordDims));
+        if (this.sentence) this.sum(this.sentence, rows, out.subarray(wordDims));
+      }
+      yield;
+    }
+    if (!known) return null;
+    // Each table's mean counts alike: unit length each, then the whole.
+    normalize(out.subarray(0, wordDims));
+    if (this.sentence) normalize(out.subarray(wordDims));
     return normalize(out);
   }
 
-  /** SIF-weighted mean of the rows of one table into `out`, unit length (each table counts alike). */
-  private pool(table: WordVectors, rows: number[], out: Float32Array): void {
+  /** Add the SIF-weighted vectors of the rows of one table into `out`. */
+  private sum(table: WordVectors, rows: number[], out: Float32Array): void {
     const { values, scales } = table;
     const dims = table.header.dims;
     for (const r of rows) {
@@ -103,8 +128,25 @@ export class BuiltinEmbedder {
       const base = r * dims;
       for (let d = 0; d < dims; d++) out[d]! += w * values[base + d]!;
     }
-    normalize(out);
   }
+}
+
+/** Characters per piece of embedInPieces: a few ms of the embedding thread's work. */
+const PIECE_CHARS = 8_000;
+
+const isSpace = (c: number) => c === 32 || c === 10 || c === 9 || c === 13;
+
+/** The text in pieces of about `size` characters, each cut at white space (or at `size` inside a word longer than that). */
+function* pieces(text: string, size: number): Generator<string> {
+  let at = 0;
+  while (text.length - at > size) {
+    let end = at + size;
+    while (end > at && !isSpace(text.charCodeAt(end))) end--;
+    if (end === at) end = at + size;
+    yield text.slice(at, end);
+    at = end;
+  }
+  yield at ? text.slice(at) : text;
 }
 
 /** Scale a vector to unit length in place; null for the zero vector. */

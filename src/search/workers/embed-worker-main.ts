@@ -10,13 +10,28 @@ import type { EmbedReply, EmbedRequest } from './embed-worker.js';
 const { words, sentence } = workerData as { words: WordVectors; sentence?: WordVectors };
 const embedder = new BuiltinEmbedder(words, sentence);
 
-parentPort!.on('message', ({ id, texts }: EmbedRequest) => {
+/** Work between two looks at the thread's messages: a query waits at most about this long behind a batch. */
+const TURN_MS = 5;
+
+parentPort!.on('message', async ({ id, texts }: EmbedRequest) => {
   const dims = embedder.dims;
   // One buffer per batch, handed over without a copy; `known` marks texts with a known word.
   const vectors = new Float32Array(texts.length * dims);
   const known = new Uint8Array(texts.length);
+  let turn = performance.now();
   for (let i = 0; i < texts.length; i++) {
-    const v = embedder.embed(texts[i]!);
+    // A piece at a time, with a turn of the event loop now and then: a query posted meanwhile is
+    // answered in between (answers carry their id, so they may overtake a batch).
+    const pieces = embedder.embedInPieces(texts[i]!);
+    let step = pieces.next();
+    while (!step.done) {
+      if (performance.now() - turn > TURN_MS) {
+        await new Promise((ok) => setImmediate(ok));
+        turn = performance.now();
+      }
+      step = pieces.next();
+    }
+    const v = step.value;
     if (!v) continue;
     vectors.set(v, i * dims);
     known[i] = 1;

@@ -36,7 +36,8 @@ function scriptUrl(): URL {
 
 /**
  * One long-lived embedding thread, started at the first batch, for one embedder (a new embedder
- * gets a new thread). Batches are answered in the order they were sent. A thread that dies is
+ * gets a new thread). Each answer carries its batch's id: the thread embeds a piece of a text at a
+ * time, so a short batch (a query) is answered while a long one goes on. A thread that dies is
  * started again and every unanswered batch sent again, in order; after MAX_CRASHES deaths in a
  * row every waiting batch is refused (the caller embeds on its own thread from then on). The
  * thread keeps the process alive only while it owes an answer, and stops after IDLE_MS without work.
