@@ -1,15 +1,26 @@
 import { defineConfig } from 'vitest/config';
 
+// Tiers: the unit tier imports src/ only (no dist/, no daemon, no prepared model); the other tiers
+// spawn `bin/kairos.js` or compiled children, which run dist/. A project's global setup runs only
+// when that project has files in the run, so `vitest run --project unit` never builds.
+// docs/architecture.md ("Tests") has the table of tiers and when to run each.
+const BUILT = {
+  // First dist/ is rebuilt when src/ is newer; then the built-in embedding model is loaded once.
+  globalSetup: ['./test/helpers/fresh-build.ts', './test/helpers/prepare-model.ts'],
+};
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // First dist/ is rebuilt when src/ is newer (spawned daemons run dist/); then the built-in
-    // embedding model is loaded once for all files.
-    globalSetup: ['./test/helpers/fresh-build.ts', './test/helpers/prepare-model.ts'],
     testTimeout: 90_000,
     hookTimeout: 60_000,
     // API and CLI tests spawn daemons; two cores on CI.
     maxWorkers: 2,
     reporters: ['default', './test/helpers/closing-line.ts'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
+      { extends: true, test: { name: 'process', include: ['test/process/**/*.test.ts', 'test/fault/**/*.test.ts'], ...BUILT } },
+      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts', 'test/conformance/**/*.test.ts'], ...BUILT } },
+      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUILT } },
+    ],
   },
 });
