@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Tiers: the unit tier imports src/ only (no dist/, no daemon, no prepared model); the other tiers
-// spawn `bin/kairos.js` or compiled children, which run dist/. A project's global setup runs only
-// when that project has files in the run, so `vitest run --project unit` never builds.
+// Tiers: the unit tier imports src/ only (no dist/, no daemon, no built-in model); the other tiers
+// spawn `bin/kairos.js` or compiled children, which run dist/, or load the whole built-in model.
+// A project's global setup runs only when that project has files in the run, so
+// `vitest run --project unit` never builds.
 // docs/architecture.md ("Tests") has the table of tiers and when to run each.
 const BUILT = {
   // First dist/ is rebuilt when src/ is newer; then the built-in embedding model is loaded once.
@@ -18,7 +19,7 @@ export default defineConfig({
     reporters: ['default', './test/helpers/closing-line.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
-      { extends: true, test: { name: 'process', include: ['test/process/**/*.test.ts', 'test/fault/**/*.test.ts'], ...BUILT } },
+      { extends: true, test: { name: 'built', include: ['test/built/**/*.test.ts', 'test/fault/**/*.test.ts'], ...BUILT } },
       { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts', 'test/conformance/**/*.test.ts'], ...BUILT } },
       { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUILT } },
     ],
