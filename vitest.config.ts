@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 // A project's global setup runs only when that project has files in the run, so
 // `vitest run --project unit` never builds.
 // docs/architecture.md ("Tests") has the table of tiers and when to run each.
-const BUILT = {
+const BUILD_FIRST = {
   // First dist/ is rebuilt when src/ is newer; then the built-in embedding model is loaded once.
   globalSetup: ['./test/helpers/fresh-build.ts', './test/helpers/prepare-model.ts'],
 };
@@ -19,9 +19,9 @@ export default defineConfig({
     reporters: ['default', './test/helpers/closing-line.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'test/architecture/**/*.test.ts'] } },
-      { extends: true, test: { name: 'built', include: ['test/built/**/*.test.ts', 'test/fault/**/*.test.ts'], ...BUILT } },
-      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts', 'test/conformance/**/*.test.ts'], ...BUILT } },
-      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUILT } },
+      { extends: true, test: { name: 'built', include: ['test/built/**/*.test.ts', 'test/fault/**/*.test.ts'], ...BUILD_FIRST } },
+      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts', 'test/conformance/**/*.test.ts'], ...BUILD_FIRST } },
+      { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUILD_FIRST } },
     ],
   },
 });

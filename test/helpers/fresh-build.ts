@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { onceInThisRun } from './once-in-run.js';
 
 /**
- * Vitest global setup, first of all, of every tier but the unit tier: API, CLI and process tests
+ * Vitest global setup, first of all, of every tier but the unit tier: API, CLI and built tests
  * spawn `bin/kairos.js` or compiled children, which run `dist/`, while unit tests import `src/`.
  * Build `dist/` from `src/` now when it is older than its sources (scripts/prepare.mjs decides,
  * and skips a fresh build), so running one test file after an edit never tests stale code. A
