@@ -19,6 +19,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   reject: () => import('./commands/reject/index.js').then((m) => m.registerReject),
   execute: () => import('./commands/execute/index.js').then((m) => m.registerExecute),
   feedback: () => import('./commands/feedback/index.js').then((m) => m.registerFeedback),
+  undo: () => import('./commands/undo/index.js').then((m) => m.registerUndo),
   status: () => import('./commands/status/index.js').then((m) => m.registerStatus),
   watch: () => import('./commands/watch/index.js').then((m) => m.registerWatch),
   trace: () => import('./commands/trace/index.js').then((m) => m.registerTrace),

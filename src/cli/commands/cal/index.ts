@@ -100,6 +100,16 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   );
   examples(
     cal
+      .command('rm-many')
+      .description('remove every event an import created, or every event of a source (asks first on a terminal)')
+      .option('--import <import_id>', 'the events this import created (its id is in the import report and kairos undo --list)')
+      .option('--source <source>', 'every event of this source: import, api, agent')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./rm-many.js'))),
+    ['kairos cal rm-many --import im_01j… --yes', 'kairos cal rm-many --source import'],
+  );
+  examples(
+    cal
       .command('import')
       .description('import an .ics file (re-importing changes nothing); prints the report')
       .addArgument(arg('<file>', 'iCalendar file, or - for stdin', 'file'))
