@@ -20,6 +20,8 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   execute: () => import('./commands/execute/index.js').then((m) => m.registerExecute),
   feedback: () => import('./commands/feedback/index.js').then((m) => m.registerFeedback),
   undo: () => import('./commands/undo/index.js').then((m) => m.registerUndo),
+  note: () => import('./commands/note/index.js').then((m) => m.registerNote),
+  today: () => import('./commands/today/index.js').then((m) => m.registerToday),
   status: () => import('./commands/status/index.js').then((m) => m.registerStatus),
   watch: () => import('./commands/watch/index.js').then((m) => m.registerWatch),
   trace: () => import('./commands/trace/index.js').then((m) => m.registerTrace),
