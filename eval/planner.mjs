@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Planner evaluation: runs the cases of ../shared/fixtures/planner/dev.jsonl (or --cases FILE)
-// through a real daemon the way the fixture README describes, scores them, and prints
-//   planner 38/40 = 95.0%
+// Planner evaluation: runs the cases of ../shared/fixtures/planner/dev.jsonl and of eval/cases/
+// (or --cases FILE) through a real daemon the way the fixture README describes, scores them, and
+// prints one line per file:
+//   planner 38/40 = 95.0% (dev.jsonl)
 // Options: --cases FILE, --verbose (print every failing case), --direct (call the planner core
 // in-process instead of a daemon: fast, for development), --only ID[,ID].
 // Needs a build (npm run build): it runs bin/kairos.js and, with --direct, dist/.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,12 +20,22 @@ const option = (name) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const CASES = resolve(option('cases') ?? join(ROOT, '..', 'shared', 'fixtures', 'planner', 'dev.jsonl'));
+// Without --cases: the shared dev set, then the project's own sets in eval/cases/.
+const CASE_FILES = option('cases')
+  ? [resolve(option('cases'))]
+  : [
+      join(ROOT, '..', 'shared', 'fixtures', 'planner', 'dev.jsonl'),
+      ...readdirSync(join(ROOT, 'eval', 'cases'))
+        .filter((f) => f.endsWith('.jsonl'))
+        .sort()
+        .map((f) => join(ROOT, 'eval', 'cases', f)),
+    ];
 const VERBOSE = flag('verbose');
 const ONLY = option('only')?.split(',');
 
-if (!existsSync(CASES)) {
-  console.error(`planner eval: no cases at ${CASES} (use --cases FILE)`);
+for (const f of CASE_FILES) {
+  if (existsSync(f)) continue;
+  console.error(`planner eval: no cases at ${f} (use --cases FILE)`);
   process.exit(2);
 }
 if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
@@ -32,11 +43,12 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
   process.exit(2);
 }
 
-const cases = readFileSync(CASES, 'utf8')
-  .split('\n')
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l))
-  .filter((c) => !ONLY || ONLY.includes(c.id));
+const readCases = (file) =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l))
+    .filter((c) => !ONLY || ONLY.includes(c.id));
 
 // ------------------------------------------------------------------ time helpers
 
@@ -134,12 +146,15 @@ async function directRunner() {
         ...c.profile,
         time_ranges: { ...s.time_ranges, ...(c.profile.time_ranges ?? {}) },
       };
-      const calendar = c.events.map((e) => ({
-        uid: e.uid,
-        title: e.title,
-        start: Date.parse(e.scheduled_for),
-        end: Date.parse(e.scheduled_for) + e.duration_minutes * 60000,
-      }));
+      // All-day events mark a day without filling its hours (the daemon's busy time leaves them out).
+      const calendar = c.events
+        .filter((e) => !e.all_day)
+        .map((e) => ({
+          uid: e.uid,
+          title: e.title,
+          start: Date.parse(e.scheduled_for),
+          end: Date.parse(e.scheduled_for) + e.duration_minutes * 60000,
+        }));
       const out = planPrompt({ prompt: c.prompt, now: caseNow(c), timezone: c.timezone, profile, calendar });
       return { items: out.actions, uidMap: Object.fromEntries(c.events.map((e) => [e.uid, e.uid])), reply: out.reply };
     },
@@ -194,7 +209,11 @@ async function daemonRunner() {
       if (adj.status !== 200) throw new Error(`tempo/adjust: ${adj.text}`);
       const uidMap = {};
       for (const e of c.events) {
-        const r = await api('POST', '/calendar/create', { title: e.title, scheduled_for: e.scheduled_for, duration_minutes: e.duration_minutes });
+        const r = await api('POST', '/calendar/create', {
+          title: e.title,
+          ...(e.all_day ? { scheduled_for: e.scheduled_for.slice(0, 10), all_day: true } : { scheduled_for: e.scheduled_for }),
+          duration_minutes: e.duration_minutes,
+        });
         if (r.status !== 201) throw new Error(`calendar/create: ${r.text}`);
         uidMap[e.uid] = r.json.uid;
       }
@@ -227,33 +246,36 @@ async function daemonRunner() {
 }
 
 const runner = flag('direct') ? await directRunner() : await daemonRunner();
-let passed = 0;
 try {
-  for (const c of cases) {
-    let ok = false;
-    let got;
-    try {
-      got = await runner.run(c);
-      const items = got.items.map(readItem).filter(Boolean);
-      ok = passes(items, c.expect.actions, c, got.uidMap);
-    } catch (e) {
-      got = { items: [], reply: `error: ${e.message}` };
-    }
-    if (ok) passed++;
-    else if (VERBOSE) {
-      console.log(`FAIL ${c.id} ${JSON.stringify(c.prompt)}`);
-      console.log(`  expected ${JSON.stringify(c.expect.actions)}`);
-      for (const it of got.items) {
-        const r = readItem(it);
-        console.log(
-          `  got ${r ? `${r.kind} ${JSON.stringify(r.title)} ${Number.isFinite(r.start) ? formatInZone(r.start, c.timezone) : '?'} ${r.durations.join('/')}min${r.event_uid ? ` uid=${r.event_uid}` : ''}` : JSON.stringify(it)}`,
-        );
+  for (const file of CASE_FILES) {
+    const cases = readCases(file);
+    let passed = 0;
+    for (const c of cases) {
+      let ok = false;
+      let got;
+      try {
+        got = await runner.run(c);
+        const items = got.items.map(readItem).filter(Boolean);
+        ok = passes(items, c.expect.actions, c, got.uidMap);
+      } catch (e) {
+        got = { items: [], reply: `error: ${e.message}` };
       }
-      if (!got.items.length) console.log(`  reply: ${got.reply}`);
+      if (ok) passed++;
+      else if (VERBOSE) {
+        console.log(`FAIL ${c.id} ${JSON.stringify(c.prompt)}`);
+        console.log(`  expected ${JSON.stringify(c.expect.actions)}`);
+        for (const it of got.items) {
+          const r = readItem(it);
+          console.log(
+            `  got ${r ? `${r.kind} ${JSON.stringify(r.title)} ${Number.isFinite(r.start) ? formatInZone(r.start, c.timezone) : '?'} ${r.durations.join('/')}min${r.event_uid ? ` uid=${r.event_uid}` : ''}` : JSON.stringify(it)}`,
+          );
+        }
+        if (!got.items.length) console.log(`  reply: ${got.reply}`);
+      }
     }
+    const pct = cases.length ? ((passed / cases.length) * 100).toFixed(1) : '0.0';
+    console.log(`planner ${passed}/${cases.length} = ${pct}% (${basename(file)})`);
   }
 } finally {
   await runner.close();
 }
-const pct = cases.length ? ((passed / cases.length) * 100).toFixed(1) : '0.0';
-console.log(`planner ${passed}/${cases.length} = ${pct}%`);

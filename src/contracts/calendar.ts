@@ -51,6 +51,7 @@ export type EventOverride = z.infer<typeof EventOverride>;
 const eventFields = {
   uid: z.string(),
   ical_uid: z.string().optional().describe("the imported iCalendar UID, when it differs from uid (another user's event already had that uid)"),
+  import_id: z.string().optional().describe('im_ id of the import that created the event (undo and remove-by-import find it by this)'),
   user_id: z.string(),
   title: z.string(),
   scheduled_for: IsoDateTime.describe('start (UTC); for an occurrence, the occurrence start'),
@@ -165,6 +166,7 @@ export const RemoveQuery = z.object({
 export const Removed = z.object({ deleted: z.string(), recurrence_id: IsoDateTime.optional() });
 
 export const ImportRequest = z.object({ ics: z.string().describe('iCalendar text') }).strict();
+export const ImportQuery = z.object({ name: z.string().trim().min(1).max(200).optional().describe('the file name, for the summary trace') });
 
 const ImportProblem = z.object({ uid: z.string().optional(), line: z.number().int().optional(), message: z.string() });
 export const ImportReport = z
@@ -174,6 +176,8 @@ export const ImportReport = z
     skipped: z.number().int().describe('events already present unchanged, and components that are not events'),
     errors: z.array(ImportProblem).describe('events that could not be imported (the rest was)'),
     warnings: z.array(ImportProblem).describe('imported with a change: a derived UID, an unsupported property dropped…'),
+    import_id: z.string().optional().describe('im_ id of this import, when it stored anything: `kairos undo` and remove-by-import use it'),
+    trace_uid: z.string().optional().describe('the one calendar_event trace that summarises the import'),
   })
   .meta({ id: 'ImportReport' });
 export type ImportReport = z.infer<typeof ImportReport>;

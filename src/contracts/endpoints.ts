@@ -10,11 +10,13 @@ import {
   EventsQuery,
   FeedQuery,
   ICS_MIME,
+  ImportQuery,
   ImportReport,
   ImportRequest,
   Removed,
   RemoveQuery,
 } from './calendar.js';
+import { ChangeList, ChangesQuery, RemoveManyRequest, RemoveManyResponse, UndoRequest, UndoResponse } from './changes.js';
 import { EventLoopGap } from './debug.js';
 import { CheckpointsQuery, CheckpointsResponse, ExportQuery, ExportResponse } from './export.js';
 import {
@@ -124,7 +126,10 @@ export const endpoints = {
   'GET /calendar/events': { query: EventsQuery, response: EventList },
   'PATCH /calendar/edit': { body: EditEventRequest, response: CalendarEvent },
   'DELETE /calendar/remove': { query: RemoveQuery, response: Removed },
-  'POST /calendar/import': { body: ImportRequest, rawBodyTypes: [ICS_MIME], response: ImportReport },
+  'POST /calendar/remove-many': { body: RemoveManyRequest, response: RemoveManyResponse },
+  'GET /changes': { query: ChangesQuery, response: ChangeList },
+  'POST /changes/undo': { body: UndoRequest, response: UndoResponse },
+  'POST /calendar/import': { query: ImportQuery, body: ImportRequest, rawBodyTypes: [ICS_MIME], response: ImportReport },
   'GET /calendar/export.ics': { query: CalendarExportQuery, response: z.string(), produces: ICS_TEXT },
   'GET /calendar/feed.ics': { query: FeedQuery, response: z.string(), produces: ICS_TEXT },
   'POST /calendar/subscriptions': { body: SubscribeRequest, response: SubscriptionCreated, status: 201 },

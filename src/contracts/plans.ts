@@ -61,6 +61,7 @@ export const Action = z
       .optional()
       .describe('the proposed values of an edited action'),
     conflicts: z.array(z.string()).optional().describe('uids of calendar events the action overlaps (informative, not a violation)'),
+    warnings: z.array(z.string()).optional().describe("what the person's own plan breaks that an agent's could not (blocked time): shown, not enforced"),
   })
   .meta({ id: 'Action' });
 export type Action = z.infer<typeof Action>;
@@ -211,7 +212,18 @@ export const QueueResponse = z.object({ plans: z.array(Plan).describe('oldest fi
  * that sends back the action as the API returned it, `{...action, title: "new"}`): a value equal
  * to the plan's is ignored, a different one is refused naming the field.
  */
-export const ACTION_READ_ONLY = ['kind', 'estimate_minutes', 'event_uid', 'trace_uid', 'reasoning', 'confidence', 'edited', 'original', 'conflicts'] as const;
+export const ACTION_READ_ONLY = [
+  'kind',
+  'estimate_minutes',
+  'event_uid',
+  'trace_uid',
+  'reasoning',
+  'confidence',
+  'edited',
+  'original',
+  'conflicts',
+  'warnings',
+] as const;
 const readOnly = Object.fromEntries(
   ACTION_READ_ONLY.map((k) => [k, Action.shape[k].optional().describe("read-only: ignored when equal to the plan's value, 422 when it differs")]),
 ) as { [K in (typeof ACTION_READ_ONLY)[number]]: z.ZodOptional<(typeof Action.shape)[K]> };

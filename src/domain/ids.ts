@@ -18,7 +18,7 @@ function encodeTime(ms: number): string {
  * prefix. Ids made in the same millisecond increase monotonically, so sorting by id is sorting by
  * creation.
  */
-export function newId(prefix: 'tr' | 'ev' | 'pl' | 'ac' | 'key' | 'usr' | 'cp' | 'fb' | 'rq' | 'sub' | 'acct', now = Date.now()): string {
+export function newId(prefix: 'tr' | 'ev' | 'pl' | 'ac' | 'key' | 'usr' | 'cp' | 'fb' | 'rq' | 'sub' | 'acct' | 'im', now = Date.now()): string {
   if (now <= lastMs && lastRand.length) {
     // Same (or earlier) millisecond: increment the random part.
     let i = lastRand.length - 1;

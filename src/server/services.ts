@@ -8,6 +8,7 @@ import { MemoryService } from '../domain/memory/memory-service.js';
 import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
 import type { Planner } from '../domain/plans/ports.js';
+import { UndoService } from '../domain/plans/undo.js';
 import type { Principal } from '../domain/principal.js';
 import type { CalDavConnector } from '../domain/sync/caldav-port.js';
 import { CaldavService } from '../domain/sync/caldav-service.js';
@@ -98,8 +99,9 @@ export function createServices(deps: ServiceDeps) {
     logger: deps.logger,
     everyMs: deps.config.sync.caldavEveryMs,
   });
+  const undo = new UndoService({ store, calendar });
   const chat = { respond: (p: Principal, req: RespondRequest) => planner.respond(p, req, plans) };
-  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat, subscriptions, caldav, oauthGrants };
+  return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat, subscriptions, caldav, oauthGrants, undo };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -214,17 +214,15 @@ describe('POST /chat/respond', () => {
   });
 
   it('a plan the constraints refuse is explained, not an error', async () => {
-    const adj = await d.api('POST', '/tempo/adjust', {
-      body: { user_id: d.userId, preferences: { blocked: [{ start: '12:00', end: '13:00', label: 'lunch' }] } },
-    });
+    const adj = await d.api('POST', '/tempo/adjust', { body: { user_id: d.userId, preferences: { cadence: { add_event: { max: 0, per: 'day' } } } } });
     expect(adj.status, adj.text).toBe(200);
     try {
       const r = await d.api('POST', '/chat/respond', { body: { prompt: 'Call the bank tomorrow at 12:15', context } });
       expect(r.status, r.text).toBe(200);
       expect(r.json.intent).toBe('none');
-      expect(r.json.reply).toMatch(/cannot be proposed: .*blocked/);
+      expect(r.json.reply).toMatch(/cannot be proposed: .*cadence|cannot be proposed: .*at most/);
     } finally {
-      await d.api('POST', '/tempo/adjust', { body: { user_id: d.userId, preferences: { blocked: [] } } });
+      await d.api('POST', '/tempo/adjust', { body: { user_id: d.userId, preferences: { cadence: {} } } });
     }
   });
 });

@@ -83,7 +83,7 @@ async function decideLoop(plan: Plan, deps: CliDeps, client: ApiClient, ask: Pro
       return;
     }
     if (choice === 'edit') {
-      await editAction(plan, edits, ask);
+      await editAction(plan, edits, ask, tz);
       continue;
     }
     try {
@@ -111,7 +111,7 @@ async function decideLoop(plan: Plan, deps: CliDeps, client: ApiClient, ask: Pro
   }
 }
 
-async function editAction(plan: Plan, edits: Map<string, ActionEdit>, ask: Prompter): Promise<void> {
+async function editAction(plan: Plan, edits: Map<string, ActionEdit>, ask: Prompter, tz: string): Promise<void> {
   const actions = plan.actions;
   const index =
     actions.length === 1
@@ -130,7 +130,7 @@ async function editAction(plan: Plan, edits: Map<string, ActionEdit>, ask: Promp
     ...(a.kind === 'reflect'
       ? [{ value: 'content' as const, name: 'Text of the reflection' }]
       : [
-          { value: 'time' as const, name: `Time (${localInput(start)})` },
+          { value: 'time' as const, name: `Time (${localInput(start, tz)})` },
           { value: 'duration' as const, name: `Duration (${edit.duration_minutes ?? a.duration_minutes} min)` },
         ]),
     ...(actions.length > 1
@@ -146,8 +146,9 @@ async function editAction(plan: Plan, edits: Map<string, ActionEdit>, ask: Promp
   else if (field === 'time')
     edit.scheduled_for = (
       parseTime(
-        await ask.input('New start (YYYY-MM-DD HH:MM or HH:MM, your time zone):', { default: localInput(start), validate: (v) => check(parseTime(v, start)) }),
+        await ask.input(`New start (YYYY-MM-DD HH:MM or HH:MM, ${tz}):`, { default: localInput(start, tz), validate: (v) => check(parseTime(v, start, tz)) }),
         start,
+        tz,
       ) as { ok: string }
     ).ok;
   else if (field === 'duration')

@@ -1,38 +1,40 @@
+import { parseLocalDate } from '../../time/local-date.js';
+import { fromZoned, toZoned } from '../../time/zoned-time.js';
+
 /**
  * Parsing what the person types while editing an action; each returns the value for the API or
- * a message saying what to type (shown by the prompt as they type).
+ * a message saying what to type (shown by the prompt as they type). Wall times are read and shown
+ * in the profile's zone `tz`, never the terminal's, so the menu agrees with the plan above it.
  */
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** `YYYY-MM-DD HH:MM` in the terminal's zone, for defaults of the time prompt. */
-export function localInput(iso: string): string {
-  const d = new Date(iso);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+/** `YYYY-MM-DD HH:MM` in `tz`, for defaults of the time prompt. */
+export function localInput(iso: string, tz: string): string {
+  const l = toZoned(new Date(iso), tz);
+  return `${l.year}-${pad(l.month)}-${pad(l.day)} ${pad(l.hour)}:${pad(l.minute)}`;
 }
 
 /**
- * A start time: `YYYY-MM-DD HH:MM` (local), `HH:MM` (local, same day as `base`), or ISO 8601
- * with an offset. Returns an ISO instant.
+ * A start time: `YYYY-MM-DD HH:MM` (in `tz`), `HH:MM` (in `tz`, the same local day as `base`), or
+ * ISO 8601 with an offset. Returns an ISO instant.
  */
-export function parseTime(text: string, base: string): { ok: string } | { error: string } {
+export function parseTime(text: string, base: string, tz: string): { ok: string } | { error: string } {
   const t = text.trim();
   const hint = 'type YYYY-MM-DD HH:MM, HH:MM, or an ISO 8601 time with offset';
   let m = /^(\d{1,2}):(\d{2})$/.exec(t);
   if (m) {
-    const d = new Date(base);
-    const [h, min] = [Number(m[1]), Number(m[2])];
-    if (h > 23 || min > 59) return { error: `${t} is not a time of day: ${hint}` };
-    d.setHours(h, min, 0, 0);
-    return { ok: d.toISOString() };
+    const [hour, minute] = [Number(m[1]), Number(m[2])];
+    if (hour > 23 || minute > 59) return { error: `${t} is not a time of day: ${hint}` };
+    const day = toZoned(new Date(base), tz);
+    return { ok: fromZoned({ year: day.year, month: day.month, day: day.day, hour, minute }, tz).toISOString() };
   }
   m = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{1,2}):(\d{2})$/.exec(t);
   if (m) {
-    const [y, mo, da, h, mi] = m.slice(1).map(Number) as [number, number, number, number, number];
-    const d = new Date(y, mo - 1, da, h, mi);
-    if (d.getFullYear() !== y || d.getMonth() !== mo - 1 || d.getDate() !== da || h > 23 || mi > 59)
-      return { error: `${t} is not a real date and time: ${hint}` };
-    return { ok: d.toISOString() };
+    const date = parseLocalDate(`${m[1]}-${m[2]}-${m[3]}`);
+    const [hour, minute] = [Number(m[4]), Number(m[5])];
+    if (!date || hour > 23 || minute > 59) return { error: `${t} is not a real date and time: ${hint}` };
+    return { ok: fromZoned({ ...date, hour, minute }, tz).toISOString() };
   }
   if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(t) && !Number.isNaN(Date.parse(t))) return { ok: new Date(t).toISOString() };
   return { error: hint };

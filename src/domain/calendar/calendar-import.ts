@@ -21,12 +21,21 @@ export interface ImportPorts {
   reader: ImportReader;
   /** Runs `fn` once every earlier import of the same user has finished storing its events. */
   exclusive: <T>(userId: string, fn: () => Promise<T>) => Promise<T>;
-  /** Stage the `calendar_event` trace of a change in the import's transaction. */
-  record: (tx: Tx, kind: 'created' | 'updated', event: StoredEvent, actor: string, now: Date, before?: StoredEvent) => StoredTrace;
+  /** Stage the one `calendar_event` trace that summarises an import (not one per event: a file can hold thousands). */
+  summarize: (tx: Tx, userId: string, summary: ImportSummary, actor: string, now: Date) => StoredTrace;
   /** Run the edit hooks (another area reacting to a changed event) in the import's transaction. */
   onUpdate: (tx: Tx, before: StoredEvent, after: StoredEvent, actor: string) => void;
-  /** Announce a committed change. */
-  publish: (kind: 'created' | 'updated', event: StoredEvent, trace: StoredTrace) => void;
+  /** Announce a committed change (the summary trace once, with the last chunk). */
+  publish: (kind: 'created' | 'updated', event: StoredEvent, trace?: StoredTrace) => void;
+  /** Announce the summary trace. */
+  publishTrace: (trace: StoredTrace) => void;
+}
+
+/** What the summary trace of an import records. */
+export interface ImportSummary {
+  import_id: string;
+  name?: string;
+  report: ImportReport;
 }
 
 /** Fields of the create body an import replaces; `task_id` is kairos' own and survives a re-import. */
@@ -54,14 +63,22 @@ const CHUNK_MS = 20;
  * chunks leaves the chunks before it stored (each durable, each with its traces); importing the
  * file again completes it, since known UIDs with the same content are skipped.
  */
-export async function importCalendar(ports: ImportPorts, p: Principal, text: string): Promise<ImportReport> {
+export async function importCalendar(ports: ImportPorts, p: Principal, text: string, name?: string): Promise<ImportReport> {
   const prepared = await ports.reader.read(text, ports.zoneOf(p.userId));
   const report: ImportReport = { imported: 0, updated: 0, skipped: prepared.skipped, errors: prepared.errors, warnings: prepared.warnings };
-  await ports.exclusive(p.userId, () => storeInChunks(ports, p, prepared.checked, report));
+  const now = ports.clock.now();
+  const importId = newId('im', now.getTime());
+  await ports.exclusive(p.userId, () => storeInChunks(ports, p, prepared.checked, report, importId));
+  if (report.imported || report.updated) {
+    const trace = await ports.store.transact((tx) => ports.summarize(tx, p.userId, { import_id: importId, name, report }, actorOf(p), now));
+    ports.publishTrace(trace);
+    report.import_id = importId;
+    report.trace_uid = trace.uid;
+  }
   return report;
 }
 
-async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedEvent[], report: ImportReport): Promise<void> {
+async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedEvent[], report: ImportReport, importId: string): Promise<void> {
   const userId = p.userId;
   const now = ports.clock.now();
   const nowIso = now.toISOString();
@@ -70,7 +87,7 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
   let next = 0;
   while (next < checked.length) {
     const staged = await ports.store.transact((tx) => {
-      const out: { kind: 'created' | 'updated'; event: StoredEvent; trace: StoredTrace }[] = [];
+      const out: { kind: 'created' | 'updated'; event: StoredEvent }[] = [];
       const started = performance.now();
       for (let n = 0; next < checked.length && n < CHUNK_EVENTS && performance.now() - started < CHUNK_MS; n++) {
         const { uid, core } = checked[next++]!;
@@ -92,6 +109,7 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
             ...core,
             task_id: null,
             source: 'import',
+            import_id: importId,
             created_at: nowIso,
             updated_at: nowIso,
             version: 1,
@@ -99,15 +117,14 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
           if (key !== uid) byIcalUid.set(uid, key);
         }
         tx.put('events', event);
-        const trace = ports.record(tx, before ? 'updated' : 'created', event, actor, now, before);
         if (before) ports.onUpdate(tx, before, event, actor);
-        out.push({ kind: before ? 'updated' : 'created', event, trace });
+        out.push({ kind: before ? 'updated' : 'created', event });
         if (before) report.updated++;
         else report.imported++;
       }
       return out;
     });
-    for (const s of staged) ports.publish(s.kind, s.event, s.trace);
+    for (const s of staged) ports.publish(s.kind, s.event);
     await nextTurn();
   }
 }

@@ -25,6 +25,7 @@ import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
+import { stageImportSummary } from './import-summary.js';
 import { dropKeptSource, keptSource, writeBackIcs } from './kept-source.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
 import { assertWritable } from './read-only.js';
@@ -297,7 +298,12 @@ export class CalendarService {
     return { ...out.event, conflicts: conflicts.uids, ...(conflicts.truncated ? { conflicts_truncated: true as const } : {}) };
   }
 
-  async edit(p: Principal, req: { uid: string; updates: EventUpdates; expected_version?: number; recurrence_id?: string }): Promise<StoredEvent> {
+  /** Change an event; `undoOf` marks the change as taking back the edit of that trace (`kairos undo`). */
+  async edit(
+    p: Principal,
+    req: { uid: string; updates: EventUpdates; expected_version?: number; recurrence_id?: string },
+    undoOf?: string,
+  ): Promise<StoredEvent> {
     const now = this.d.clock.now();
     const actor = actorOf(p);
     const staged = await this.d.store.transact((tx) => {
@@ -306,7 +312,7 @@ export class CalendarService {
       const event = req.recurrence_id
         ? this.stageOccurrenceEdit(tx, before, req.recurrence_id, req.updates, now)
         : this.stageEdit(tx, before.user_id, req.uid, req.updates, actor, now);
-      const trace = this.stageRecord(tx, 'updated', event, actor, now, before, req.recurrence_id);
+      const trace = this.stageRecord(tx, 'updated', event, actor, now, before, req.recurrence_id, false, undoOf);
       for (const h of this.hooks) h(tx, before, event, actor);
       return { kind: 'updated' as const, event, trace };
     });
@@ -341,6 +347,58 @@ export class CalendarService {
     });
     this.publish(staged);
     return { deleted: uid, ...(recurrenceId ? { recurrence_id: new Date(recurrenceId).toISOString() } : {}) };
+  }
+
+  /**
+   * Remove every event an import created, or every event of a source, in chunks (one transaction
+   * each, the loop given back between them), leaving one summary trace instead of one per event.
+   */
+  async removeMany(p: Principal, which: { import_id?: string; source?: EventSource }): Promise<{ removed: number; trace_uid?: string }> {
+    const userId = p.userId;
+    const actor = actorOf(p);
+    const hit = (e: StoredEvent) => (which.import_id ? e.import_id === which.import_id : e.source === which.source);
+    return this.afterImportsOf(userId, async () => {
+      const now = this.d.clock.now();
+      const uids = this.d.store
+        .byIndex('events', 'user_id', userId)
+        .filter(hit)
+        .map((e) => e.uid);
+      let removed = 0;
+      for (let at = 0; at < uids.length; at += 100) {
+        const gone = await this.d.store.transact((tx) => {
+          const out: StoredEvent[] = [];
+          for (const uid of uids.slice(at, at + 100)) {
+            const before = tx.get('events', uid);
+            if (!before || !hit(before)) continue;
+            tx.delete('events', uid);
+            for (const h of this.hooks) h(tx, before, undefined, actor);
+            out.push(before);
+          }
+          return out;
+        });
+        removed += gone.length;
+        for (const e of gone) this.publish({ kind: 'removed', event: e });
+        await nextTurn();
+      }
+      if (!removed) return { removed };
+      const what = which.import_id ? `the events of import ${which.import_id}` : `the events from ${which.source}`;
+      const trace = await this.d.store.transact((tx) =>
+        stageTrace(
+          tx,
+          {
+            user_id: userId,
+            type: 'calendar_event',
+            task_id: 'calendar',
+            content: `Removed ${what}: ${removed} event${removed === 1 ? '' : 's'}.`,
+            actor,
+            fields: { action: 'removed_many', removed, ...which },
+          },
+          now,
+        ),
+      );
+      this.d.announceTrace?.(trace, 'created');
+      return { removed, trace_uid: trace.uid };
+    });
   }
 
   // ------------------------------------------------------------------ staging (also used by the agent area)
@@ -486,6 +544,7 @@ export class CalendarService {
     before?: StoredEvent,
     occurrence?: string,
     occurrenceRemoved = false,
+    undoOf?: string,
   ): StoredTrace {
     const when = describeWhen(e);
     const what =
@@ -516,6 +575,7 @@ export class CalendarService {
           ...(e.rrule ? { rrule: e.rrule } : {}),
           ...(occurrence ? { recurrence_id: iso(ms(occurrence)) } : {}),
           ...(changes ? { changes } : {}),
+          ...(undoOf ? { undo_of: undoOf } : {}),
           version: e.version,
         },
       },
@@ -531,7 +591,7 @@ export class CalendarService {
   // ------------------------------------------------------------------ import / export
 
   /** Import an iCalendar text (calendar-import.ts): every event checked like a create, keyed by (user, UID). */
-  import(p: Principal, text: string): Promise<ImportReport> {
+  import(p: Principal, text: string, name?: string): Promise<ImportReport> {
     return importCalendar(
       {
         store: this.d.store,
@@ -539,12 +599,14 @@ export class CalendarService {
         zoneOf: this.d.zoneOf,
         reader: this.reader,
         exclusive: (userId, fn) => this.afterImportsOf(userId, fn),
-        record: (tx, kind, event, actor, now, before) => this.stageRecord(tx, kind, event, actor, now, before),
+        summarize: stageImportSummary,
         onUpdate: (tx, before, after, actor) => this.hooks.forEach((h) => h(tx, before, after, actor)),
-        publish: (kind, event, trace) => this.publish({ kind, event, trace }),
+        publish: (kind, event) => this.publish({ kind, event }),
+        publishTrace: (trace) => this.d.announceTrace?.(trace, 'created'),
       },
       p,
       text,
+      name,
     );
   }
 

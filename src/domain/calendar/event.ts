@@ -111,6 +111,8 @@ export function occurrenceMaker(e: StoredEvent, from: number, to: number, budget
  * Cancelled occurrences keep nothing busy.
  */
 export function busyIn(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): Busy[] {
+  // An all-day event (a holiday, a birthday, a trip) marks the day; it does not fill its hours.
+  if (e.all_day) return [];
   if (!isSeries(e)) {
     const start = ms(e.scheduled_for);
     return e.status !== 'cancelled' && overlaps(start, endOf(e, start), from, to)

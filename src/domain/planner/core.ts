@@ -8,6 +8,7 @@ import { extractFeatures } from './extract/index.js';
 import { type Item, interpret } from './interpret.js';
 import { eachDay, hhmm, localDay, localStamp, Placer, type SlotResult } from './place.js';
 import { type DayWindow, dayWindow, inRange } from './ranges.js';
+import { avoidedBy } from './rejections.js';
 import { segment } from './segment.js';
 import { normalizePrompt } from './text/normalize.js';
 import { contentWords, slug } from './text/title.js';
@@ -61,7 +62,12 @@ export function planPrompt(input: PlannerInput): PlannerOutput {
   });
   const segs = segment(norm.lower, features);
   const items: Item[] = [];
-  for (const s of segs) items.push(interpret(norm.text, norm.lower, s, items.at(-1)));
+  for (const s of segs) {
+    const item = interpret(norm.text, norm.lower, s, items.at(-1));
+    items.push(item);
+    // One request naming several days is one action per day.
+    for (const day of item.alsoOn ?? []) items.push({ ...item, date: day.date, time: day.time, alsoOn: undefined });
+  }
 
   const placer = new Placer({ now, zone, profile: input.profile, calendar: input.calendar, counted: input.counted ?? [], agentId: input.agentId ?? null });
   const penalty = typos.length * 0.05;
@@ -75,7 +81,15 @@ export function planPrompt(input: PlannerInput): PlannerOutput {
       if (outcome.skip) skipped.push({ text: item.text, reason: outcome.skip });
       continue;
     }
-    results.push(...outcome.results);
+    for (const r of outcome.results) {
+      const twin = r.action.kind === 'add_event' && !r.action.rrule ? duplicateOf(ctx, r.action) : undefined;
+      if (twin)
+        skipped.push({
+          text: item.text,
+          reason: `${quote(twin.title)} is already on your calendar at ${localStamp(twin.start, zone)} (${zone}): not added twice.`,
+        });
+      else results.push(r);
+    }
   }
   if (typos.length) {
     for (const r of results) r.action.reasoning += ` Read ${typos.map((t) => `${quote(t.from)} as ${quote(t.to)}`).join(', ')}.`;
@@ -257,6 +271,8 @@ function single(ctx: Ctx, item: Item): Outcome {
     const end = start + est.booked * MINUTE;
     const conflicts = placer.overlapping(start, end);
     const warnings = explicitWarnings(ctx, kind, start, end, est.booked);
+    const rejected = avoidedBy(avoidancesFor(ctx, item), start, end, zone);
+    if (rejected) warnings.push(`You rejected a plan for this before: ${quote(rejected.by.reason)}; kept because you named the time.`);
     const parts = [`Explicit time: ${quote(phrase)} → ${localStamp(start, zone)} (${zone}); ${est.why}.`];
     if (conflicts.length) parts.push(`Overlaps ${conflicts.map((c) => describeEvent(c, zone)).join(', ')}; kept because you named the time.`);
     if (warnings.length) parts.push(warnings.join(' '));
@@ -303,10 +319,25 @@ function single(ctx: Ctx, item: Item): Outcome {
     where = '';
   }
   if (to && daysBetween(ctx.today, to) < 0) return { skip: `${quote(item.text)} asks for a day that is past.` };
-  const slot = placer.findSlot({ from, to, weekdays, range: window.range, minutes: est.booked, kind });
+  const avoid = avoidancesFor(ctx, item);
+  const ruledOut = new Set<string>();
+  const slot = placer.findSlot({
+    from,
+    to,
+    weekdays,
+    range: window.range,
+    minutes: est.booked,
+    kind,
+    avoid: (s, e) => {
+      const hit = avoidedBy(avoid, s, e, zone);
+      if (hit) ruledOut.add(hit.by.reason);
+      return hit?.next;
+    },
+  });
   if (!slot) return { skip: `No free ${est.booked}-minute slot${where} in ${window.label} for ${quote(item.title)}.` };
   const rule: PlacementRule = window.named ? 'tag_range' : 'free_slot';
-  const reasoning = slotReasoning(ctx, window, where, est, slot);
+  const reasoning =
+    slotReasoning(ctx, window, where, est, slot) + (ruledOut.size ? ` Avoided what you said when rejecting: ${[...ruledOut].map(quote).join(', ')}.` : '');
   placer.place({ start: slot.start, end: slot.end, title: item.title, kind });
   const confidence = clamp((slot.fallback ? 0.4 : window.named || item.date || item.days ? 0.8 : 0.6) - ctx.penalty);
   return {
@@ -318,6 +349,30 @@ function single(ctx: Ctx, item: Item): Outcome {
       }),
     ],
   };
+}
+
+/** How near an event with the same title must be to count as the one being planned again. */
+const DUPLICATE_WINDOW = 3 * 60 * MINUTE;
+
+/** An event already on the calendar that `action` would repeat: the same title, the same local day, a nearby time. */
+function duplicateOf(ctx: Ctx, action: ProposedAction): CalendarItem | undefined {
+  const start = Date.parse(action.scheduled_for);
+  const key = slug(action.title);
+  const day = formatLocalDate(localDateOf(start, ctx.zone));
+  return ctx.input.calendar.find(
+    (c) => slug(c.title) === key && Math.abs(c.start - start) <= DUPLICATE_WINDOW && formatLocalDate(localDateOf(c.start, ctx.zone)) === day,
+  );
+}
+
+/** The task an item's action gets (the same rule as `result`). */
+function taskOf(ctx: Ctx, item: Item): string {
+  return ctx.input.taskId ?? slug(item.kind === 'reflect' ? (item.topic ? `reflect ${item.topic}` : 'reflection') : item.title);
+}
+
+/** What earlier rejections of this item's task ruled out. */
+function avoidancesFor(ctx: Ctx, item: Item) {
+  const task = taskOf(ctx, item);
+  return (ctx.input.avoid ?? []).filter((a) => a.task_id === task);
 }
 
 function wholeRange(window: DayWindow): Estimate {
@@ -354,9 +409,9 @@ function explicitDate(ctx: Ctx, item: Item, minutes: number): { date: LocalDate;
 function explicitWarnings(ctx: Ctx, kind: ProposedAction['kind'], start: number, end: number, minutes: number): string[] {
   const out: string[] = [];
   for (const b of ctx.placer.blockedAt(start, end)) {
-    out.push(
-      `It falls in blocked time${b.block.label ? ` (${b.block.label})` : ''} ${hhmm(b.start, ctx.zone)}–${hhmm(b.end, ctx.zone)}: the plan will be refused unless you change the time or unblock it.`,
-    );
+    // Blocked time binds agents; the person's own plan only hears about it.
+    const outcome = ctx.input.agentId ? 'the plan will be refused unless you change the time or unblock it' : 'kept because you named the time';
+    out.push(`It falls in blocked time${b.block.label ? ` (${b.block.label})` : ''} ${hhmm(b.start, ctx.zone)}–${hhmm(b.end, ctx.zone)}: ${outcome}.`);
   }
   const budget = ctx.placer.budgetProblem(kind, start, minutes);
   if (budget) out.push(`Over budget: ${budget}.`);
@@ -612,7 +667,7 @@ function result(
 ): Result {
   const action: ProposedAction = {
     kind,
-    task_id: ctx.input.taskId ?? slug(item.kind === 'reflect' ? (item.topic ? `reflect ${item.topic}` : 'reflection') : item.title),
+    task_id: taskOf(ctx, item),
     title: item.title,
     scheduled_for: new Date(start).toISOString(),
     duration_minutes: est.booked,

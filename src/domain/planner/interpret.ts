@@ -61,6 +61,27 @@ export interface Item {
   statement?: boolean;
   /** It already happened ("ran 10 km this morning"): a note, not a plan. */
   past?: boolean;
+  /** "gym monday and thursday at 7am": the other named days, each with its own time if it has one. */
+  alsoOn?: { date: DateFeature; time?: TimeFeature }[];
+}
+
+/** What joins two named days of one request: "monday and thursday", "monday, thursday", "monday & on thursday". */
+const DAY_JOIN = /^\s*(?:,|,?\s*and|&)\s*(?:on\s+)?$/;
+
+/**
+ * The days of a request that names several joined by "and" or a comma, each with the time
+ * written beside it; the request's one time (when it has only one) serves a day without its own.
+ */
+function namedDays(lower: string, fs: readonly Feature[]): { date: DateFeature; time?: TimeFeature }[] {
+  const dates = fs.filter((f): f is DateFeature => f.type === 'date' && !f.from && !f.deadline);
+  if (dates.length < 2) return [];
+  for (let i = 1; i < dates.length; i++) if (!DAY_JOIN.test(lower.slice(dates[i - 1]!.end, dates[i]!.start))) return [];
+  const times = fs.filter((f): f is TimeFeature => f.type === 'time' && !f.bound);
+  return dates.map((date, i) => {
+    const until = dates[i + 1]?.start ?? Number.POSITIVE_INFINITY;
+    const own = times.find((t) => t.start >= date.start && t.start < until);
+    return { date, time: own ?? (times.length === 1 ? times[0] : undefined) };
+  });
 }
 
 const IRREGULAR_PAST = new Set(
@@ -172,6 +193,15 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
     /^(?:can|could)\s+we\s+(?:do|have|make)\b/.test(segLower.trim())
   ) {
     item.reschedule = STRONG_RESCHEDULE_RE.test(segLower) || /\binstead\b/.test(segLower) ? 'strong' : 'weak';
+  }
+
+  if (!item.reschedule && !item.recurrence && item.kind === 'add_event') {
+    const days = namedDays(lower, fs);
+    if (days.length) {
+      item.date = days[0]!.date;
+      item.time = days[0]!.time ?? item.time;
+      item.alsoOn = days.slice(1);
+    }
   }
 
   if (item.reschedule) {

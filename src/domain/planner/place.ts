@@ -120,6 +120,8 @@ export class Placer {
     kind: CountedAction['kind'];
     excludeUid?: string;
     fallback?: boolean;
+    /** Where to search on from when this rules a slot out (a rejection's constraints), else undefined. */
+    avoid?: (start: number, end: number) => number | undefined;
   }): SlotResult | undefined {
     const { zone, now } = this.ctx;
     const startMs = Math.max(now, q.from ? startOfLocalDay(q.from, zone).getTime() : now);
@@ -135,7 +137,7 @@ export class Placer {
     from: number,
     until: number,
     ranges: WeeklyRange[],
-    q: { minutes: number; kind: CountedAction['kind']; excludeUid?: string },
+    q: { minutes: number; kind: CountedAction['kind']; excludeUid?: string; avoid?: (start: number, end: number) => number | undefined },
   ): SlotResult | undefined {
     const { zone, profile } = this.ctx;
     const busy = this.busy(q.excludeUid);
@@ -155,6 +157,11 @@ export class Placer {
       if (!slot) return undefined;
       const start = Date.parse(slot.start);
       const end = Date.parse(slot.end);
+      const past = q.avoid?.(start, end);
+      if (past !== undefined) {
+        cursor = Math.max(past, start + 15 * MINUTE);
+        continue;
+      }
       const problem = this.budgetProblem(q.kind, start, q.minutes);
       if (problem) {
         budgetDays.push(localDay(start, zone));

@@ -7,6 +7,7 @@ import { eventReads } from '../calendar/events.js';
 import type { Clock } from '../clock.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { countedActions } from '../plans/constraints.js';
+import { planReads } from '../plans/plan-reads.js';
 import type { PlannerProposal } from '../plans/ports.js';
 import type { Principal } from '../principal.js';
 import type { CountedAction } from '../tempo/constraints.js';
@@ -16,6 +17,7 @@ import { respond } from './chat.js';
 import { DefaultProvider } from './providers/default-provider.js';
 import { OpenAiProvider } from './providers/openai-provider.js';
 import { type PlannerProvider, ProviderFailure, type ProviderPlan } from './providers/provider.js';
+import { avoidancesOf } from './rejections.js';
 import type { CalendarItem, PlannerInput } from './types.js';
 
 const DAY = 86_400_000;
@@ -118,6 +120,7 @@ export class PlannerService {
       },
       calendar: [...this.calendarOf(userId, now), ...contextCalendar(ctx.calendar)],
       counted: this.counted(userId),
+      avoid: avoidancesOf(planReads(this.d.store).ofUser(userId), timezone, s),
       agentId: p.agentId,
       ...(req.task_id ? { taskId: req.task_id } : {}),
     };

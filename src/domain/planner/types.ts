@@ -16,6 +16,19 @@ export interface CalendarItem {
   movable?: boolean;
 }
 
+/** What a rejected plan ruled out for its task's next proposals (read from its reason). */
+export interface Avoidance {
+  task_id: string;
+  plan_id: string;
+  reason: string;
+  /** Weekdays, 0 = Monday. */
+  weekdays: number[];
+  /** Stretches of the local day, minutes after midnight, `[from, to)`. */
+  hours: { from: number; to: number }[];
+  /** The rejected times themselves (epoch ms). */
+  slots: { start: number; end: number }[];
+}
+
 /** The parts of the tempo profile the planner reads. */
 export interface PlannerProfile {
   time_ranges: Readonly<Record<string, TimeRange>>;
@@ -38,6 +51,8 @@ export interface PlannerInput {
   /** Actions already in plans: budgets count them. */
   counted?: readonly CountedAction[];
   agentId?: string | null;
+  /** What rejections said about time, per task: a free-slot search for that task avoids it. */
+  avoid?: readonly Avoidance[];
   /** Every action gets this task id when given. */
   taskId?: string;
 }

@@ -40,9 +40,16 @@ function violationError(violations: readonly (Violation & { action_index: number
 /**
  * Check new actions at proposal: blocked slots, cadence and budgets, each action counted as if
  * the earlier ones of the same plan were already proposed. Throws 422 `constraint_violation`
- * with every violation in `details`.
+ * with every violation in `details`. Blocked time binds agents: in the person's own plan
+ * (`agentId` null) it is returned as a warning per action index instead.
  */
-export function assertProposalAllowed(tx: Tx, userId: string, agentId: string | null, actions: readonly StoredAction[], c: ConstraintContext): void {
+export function assertProposalAllowed(
+  tx: Tx,
+  userId: string,
+  agentId: string | null,
+  actions: readonly StoredAction[],
+  c: ConstraintContext,
+): Map<number, string[]> {
   const r = checkPlan(
     actions.map((a) => ({
       kind: a.kind,
@@ -53,11 +60,18 @@ export function assertProposalAllowed(tx: Tx, userId: string, agentId: string | 
     })),
     { ...c, actions: countedActions(tx, userId) },
   );
-  if (!r.ok)
+  const warnings = new Map<number, string[]>();
+  const binding = r.violations.filter((v) => {
+    if (agentId !== null || v.rule !== 'blocked_slot') return true;
+    warnings.set(v.action_index, [...(warnings.get(v.action_index) ?? []), v.message]);
+    return false;
+  });
+  if (binding.length)
     throw violationError(
-      r.violations,
+      binding,
       actions.map((_, i) => `actions.${i}`),
     );
+  return warnings;
 }
 
 /**

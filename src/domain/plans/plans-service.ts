@@ -156,7 +156,7 @@ export class PlansService {
 
     const plan = await this.d.store.transact((tx) => {
       const actions = buildActions(tx, userId, inputs, task, now);
-      assertProposalAllowed(tx, userId, p.agentId, actions, c);
+      const warnings = assertProposalAllowed(tx, userId, p.agentId, actions, c);
       const draft = {
         plan_id: planId,
         user_id: userId,
@@ -168,7 +168,7 @@ export class PlansService {
         updated_at: now.toISOString(),
         edited: false,
         reasoning,
-        actions: this.withConflicts(userId, actions),
+        actions: this.withConflicts(userId, actions).map((a, i) => (warnings.has(i) ? { ...a, warnings: warnings.get(i)! } : a)),
         ...(source ? { provider: source.provider, model: source.model } : {}),
       };
       const trace = stageTrace(

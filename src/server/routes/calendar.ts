@@ -49,10 +49,10 @@ export const calendarRoutes = [
       'A file with broken events imports the rest and reports each broken one with its UID and line. Up to 10 MiB; a large file is read in a worker thread (import_parse_ms, import_parse_memory_mb) and stored 100 events per transaction.',
     auth: 'calendar:write',
     bodyLimit: ICS_LIMIT,
-    handler: ({ body, raw, principal, services }) => {
+    handler: ({ body, raw, query, principal, services }) => {
       const text = raw ?? body?.ics;
       if (text === undefined || !text.trim()) throw badRequest('Send the iCalendar text as a text/calendar body, or as JSON {"ics": "..."}.');
-      return services.calendar.import(principal, text);
+      return services.calendar.import(principal, text, query?.name);
     },
   }),
   route({

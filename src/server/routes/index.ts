@@ -3,6 +3,7 @@ import { agentRoutes } from './agent.js';
 import { authRoutes } from './auth.js';
 import { caldavRoutes } from './caldav.js';
 import { calendarRoutes } from './calendar.js';
+import { changesRoutes } from './changes.js';
 import { chatRoutes } from './chat.js';
 import { chatSummaryRoutes } from './chat-summary.js';
 import { debugRoutes } from './debug.js';
@@ -26,6 +27,7 @@ export function allRoutes(): RouteDef[] {
     ...chatSummaryRoutes,
     ...debugRoutes,
     ...calendarRoutes,
+    ...changesRoutes,
     ...subscriptionRoutes,
     ...caldavRoutes,
     ...tempoRoutes,

@@ -1,11 +1,12 @@
+import type { ApiClient } from '../../../client/http.js';
 import { AppError } from '../../../errors.js';
 import { describeRrule, parseRepeat, REPEAT_EXAMPLES } from '../../../time/repeat.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describe } from './format.js';
 import { ISO_DATE, parseDuration, parseWhen } from './when.js';
 
 interface Opts {
-  at: string;
+  at?: string;
   for?: string;
   tag?: string;
   tz?: string;
@@ -16,15 +17,25 @@ interface Opts {
   note?: string;
 }
 
+/** A unit the shell split from `--for`: `--for 2 days` gives `--for 2` and a title word `days`. */
+const UNIT_WORD = /^(?:days?|d|hours?|hrs?|h|minutes?|mins?|m)$/i;
+
 export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
   const zone = opts.tz ?? (await deps.userZone());
-  const start = parseWhen(opts.at, zone, new Date());
+  const words = [...args];
+  let length = opts.for;
+  if (length && /^\d+$/.test(length) && words.length > 1 && UNIT_WORD.test(words.at(-1)!)) length = `${length} ${words.pop()}`;
+  // Without --at the title is a phrase in the planner's grammar; flags given still win.
+  const phrase = opts.at === undefined ? await readPhrase(client, words.join(' '), zone) : undefined;
+  const start = phrase?.start ?? parseWhen(opts.at!, zone, new Date());
   const allDay = Boolean(opts.allDay) || ISO_DATE.test(start);
+  const minutes = length ? parseDuration(length) : phrase?.minutes;
   const body = {
-    title: args.join(' '),
+    title: phrase?.title ?? words.join(' '),
     scheduled_for: allDay && !ISO_DATE.test(start) ? start.slice(0, 10) : start,
-    ...(opts.for ? { duration_minutes: parseDuration(opts.for) } : {}),
+    ...(minutes ? { duration_minutes: minutes } : {}),
+    ...(phrase?.rrule && !opts.repeat ? { rrule: phrase.rrule } : {}),
     ...(allDay ? { all_day: true } : {}),
     ...(opts.tag ? { tag: opts.tag } : {}),
     ...(opts.tz ? { timezone: opts.tz } : {}),
@@ -41,4 +52,15 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
   });
   deps.io.data(ev, () => `Added ${ev.uid} “${ev.title}”: ${describe(ev, zone)}${ev.rrule ? `, repeating ${describeRrule(ev.rrule, zone)} (${ev.rrule})` : ''}`);
   if (ev.conflicts.length) deps.io.note(`kairos: overlaps ${ev.conflicts.length} event(s): ${ev.conflicts.join(', ')}`);
+}
+
+/** "dentist next tuesday at 3pm for 1h" → title, start and length, read by the planner (nothing is queued). */
+async function readPhrase(client: ApiClient, text: string, zone: string): Promise<{ title: string; start: string; minutes: number; rrule?: string }> {
+  const p = await client.call('POST /chat/plan-preview', { body: { prompt: text, context: { timezone: zone } } });
+  const item = p.items.find((i) => i.action_kind === 'add_event');
+  if (!item)
+    throw usage(
+      `Could not read a time in "${text}": ${p.reply || 'no event in it'}. Say e.g. kairos cal add "dentist next tuesday at 3pm for 1h", or give --at.`,
+    );
+  return { title: item.title, start: item.scheduled_for, minutes: item.duration_minutes, ...(item.rrule ? { rrule: item.rrule } : {}) };
 }

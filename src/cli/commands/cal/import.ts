@@ -25,7 +25,7 @@ export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
   }
   let report: EndpointResponse<'POST /calendar/import'>;
   try {
-    report = await client.call('POST /calendar/import', { raw: { text, type: 'text/calendar; charset=utf-8' } });
+    report = await client.call('POST /calendar/import', { query: { name }, raw: { text, type: 'text/calendar; charset=utf-8' } });
   } finally {
     if (timer) {
       clearInterval(timer);
@@ -33,5 +33,6 @@ export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
     }
   }
   deps.io.data(report, () => summary(report, name));
+  if (report.import_id) deps.io.hint(`take it back: kairos undo ${report.import_id} (or kairos cal rm-many --import ${report.import_id})`);
   if (report.errors.length) deps.exitCode = 1;
 }

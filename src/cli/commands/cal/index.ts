@@ -9,9 +9,9 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   examples(
     cal
       .command('add')
-      .description('add an event (--at takes "tomorrow 3pm", "next friday 9:30" or ISO 8601, in your time zone)')
-      .argument('<title...>', 'what the event is')
-      .requiredOption('--at <when>', 'start: natural language or ISO 8601; a bare date (2031-02-10) makes an all-day event')
+      .description('add an event: a phrase ("dentist next tuesday at 3pm for 1h"), or a title with --at, in your time zone')
+      .argument('<title...>', 'what the event is, or the whole phrase when --at is not given')
+      .option('--at <when>', 'start: natural language or ISO 8601; a bare date (2031-02-10) makes an all-day event')
       .option('--for <duration>', 'length: 45m, 1h30m, 2h, 90 (minutes), 3d (all-day); default 60m')
       .option('--tag <tag>', 'a label to filter by (e.g. a tempo tag such as @deep-work)')
       .addOption(opt('--tz <zone>', 'IANA time zone of the event (default: yours)', { values: () => Intl.supportedValuesOf('timeZone') }))
@@ -25,6 +25,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--note <description>', 'description')
       .action(lazy(ctx, () => import('./add.js'))),
     [
+      'kairos cal add "dentist next tuesday at 3pm for 1h"',
       'kairos cal add "Dentist" --at "tomorrow 3pm" --for 45m',
       'kairos cal add Standup --at "monday 9:30" --for 15m --repeat "every weekday until 2027-06-30"',
       'kairos cal add "Conference" --at 2031-05-12 --for 3d --tag work',
@@ -97,6 +98,16 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./rm.js'))),
     ['kairos cal rm ev_01j…', 'kairos cal rm ev_01j… --yes', 'kairos cal rm ev_01j… --occurrence "2031-02-17 09:00" --yes'],
+  );
+  examples(
+    cal
+      .command('rm-many')
+      .description('remove every event an import created, or every event of a source (asks first on a terminal)')
+      .option('--import <import_id>', 'the events this import created (its id is in the import report and kairos undo --list)')
+      .option('--source <source>', 'every event of this source: import, api, agent')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .action(lazy(ctx, () => import('./rm-many.js'))),
+    ['kairos cal rm-many --import im_01j… --yes', 'kairos cal rm-many --source import'],
   );
   examples(
     cal

@@ -12,7 +12,8 @@ export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promis
   const userId = opts.user ?? (await client.call('GET /user/profile')).user_id;
   if (opts.listCheckpoints) {
     const res = await client.call('GET /context/checkpoints', { query: { user_id: userId } });
-    return emit(res, () => renderCheckpoints(res.checkpoints, io), opts, deps);
+    const tz = await deps.userZone();
+    return emit(res, () => renderCheckpoints(res.checkpoints, io, tz), opts, deps);
   }
   const query = exportQuery(opts, userId);
   let body = await client.call('GET /context/export', { query });
@@ -23,7 +24,8 @@ export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promis
     body = mergePages(body, next);
     io.hint(`page ${++pages}…`);
   }
-  await emit(body, () => renderExport(body, io.chalk, (deps.streams.stdout as { columns?: number }).columns, io.plain), opts, deps);
+  const tz = io.json ? 'UTC' : await deps.userZone();
+  await emit(body, () => renderExport(body, io.chalk, tz, (deps.streams.stdout as { columns?: number }).columns, io.plain), opts, deps);
   if (body.token_count !== undefined) io.hint(`${body.token_count} tokens (o200k)${body.truncated ? ', cut to fit --max-tokens' : ''}`);
   if (body.checkpoint && opts.output) io.hint(`saved checkpoint ${body.checkpoint.name} (${body.checkpoint.id})`);
   if (body.next_cursor && io.plain && !io.json) io.hint(`more: --cursor ${body.next_cursor} (or --all)`);

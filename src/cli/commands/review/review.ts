@@ -80,7 +80,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
       ...(action.kind === 'reflect'
         ? [{ value: 'content', name: 'Text of the reflection' }]
         : [
-            { value: 'time', name: `Time (${localInput(action.scheduled_for)})` },
+            { value: 'time', name: `Time (${localInput(action.scheduled_for, tz)})` },
             { value: 'duration', name: `Duration (${action.duration_minutes} min)` },
           ]),
       ...(current.length > 1
@@ -103,16 +103,16 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     } else if (field === 'time') {
       const v = await input(
         {
-          message: 'New start (YYYY-MM-DD HH:MM or HH:MM, your time zone):',
-          default: localInput(action.scheduled_for),
+          message: `New start (YYYY-MM-DD HH:MM or HH:MM, ${tz}):`,
+          default: localInput(action.scheduled_for, tz),
           validate: (t) => {
-            const r = parseTime(t, action.scheduled_for);
+            const r = parseTime(t, action.scheduled_for, tz);
             return 'error' in r ? r.error : true;
           },
         },
         ctx,
       );
-      edit.scheduled_for = (parseTime(v, action.scheduled_for) as { ok: string }).ok;
+      edit.scheduled_for = (parseTime(v, action.scheduled_for, tz) as { ok: string }).ok;
     } else if (field === 'duration') {
       const v = await input(
         {

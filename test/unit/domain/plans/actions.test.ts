@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseDuration, parseTime, parseTitle } from '../../../../src/cli/input/edit-values.js';
+import { localInput, parseDuration, parseTime, parseTitle } from '../../../../src/cli/input/edit-values.js';
 import { ActionList, MAX_ACTIONS, PlanRequest } from '../../../../src/contracts/plans.js';
 import { applyEdits } from '../../../../src/domain/plans/actions.js';
 import { biasKey, learn, observe } from '../../../../src/domain/plans/biases.js';
@@ -146,12 +146,16 @@ describe('fingerprint', () => {
 
 describe('review input', () => {
   it('reads times, durations and titles as typed', () => {
-    const base = new Date(2031, 0, 7, 15, 0).toISOString();
-    expect(parseTime('16:30', base)).toEqual({ ok: new Date(2031, 0, 7, 16, 30).toISOString() });
-    expect(parseTime('2031-01-08 09:15', base)).toEqual({ ok: new Date(2031, 0, 8, 9, 15).toISOString() });
-    expect(parseTime('2031-01-08T09:15:00Z', base)).toEqual({ ok: '2031-01-08T09:15:00.000Z' });
-    expect(parseTime('2031-01-08T09:15', base)).toEqual({ ok: new Date(2031, 0, 8, 9, 15).toISOString() });
-    for (const bad of ['25:00', '2031-02-30 10:00', 'tomorrow', '2031-01-08T09:15+5']) expect(parseTime(bad, base)).toHaveProperty('error');
+    // Wall times are the profile's (Berlin, UTC+1 in January), whatever the process's TZ.
+    const tz = 'Europe/Berlin';
+    const base = '2031-01-07T14:00:00.000Z';
+    expect(parseTime('16:30', base, tz)).toEqual({ ok: '2031-01-07T15:30:00.000Z' });
+    expect(parseTime('00:30', '2031-01-07T23:30:00.000Z', tz)).toEqual({ ok: '2031-01-07T23:30:00.000Z' });
+    expect(parseTime('2031-01-08 09:15', base, tz)).toEqual({ ok: '2031-01-08T08:15:00.000Z' });
+    expect(parseTime('2031-01-08T09:15:00Z', base, tz)).toEqual({ ok: '2031-01-08T09:15:00.000Z' });
+    expect(parseTime('2031-01-08T09:15', base, tz)).toEqual({ ok: '2031-01-08T08:15:00.000Z' });
+    expect(localInput('2031-01-07T23:30:00.000Z', tz)).toBe('2031-01-08 00:30');
+    for (const bad of ['25:00', '2031-02-30 10:00', 'tomorrow', '2031-01-08T09:15+5']) expect(parseTime(bad, base, tz)).toHaveProperty('error');
     expect(parseDuration('45')).toEqual({ ok: 45 });
     expect(parseDuration('1h30m')).toEqual({ ok: 90 });
     expect(parseDuration('2h')).toEqual({ ok: 120 });

@@ -76,9 +76,15 @@ describe('renderExport', () => {
         next_cursor: 'abc',
       },
       plain,
+      'Europe/Berlin',
     );
     expect(out).toBe(
-      ['── 2031-01-10 ──', '2031-01-10 08:00  goal           marathon            [!5] run marathon', 'more: --cursor abc (or --all)'].join('\n'),
+      [
+        'times in Europe/Berlin',
+        '── 2031-01-10 ──',
+        '2031-01-10 09:00  goal           marathon            [!5] run marathon',
+        'more: --cursor abc (or --all)',
+      ].join('\n'),
     );
   });
 
@@ -104,8 +110,9 @@ describe('renderExport', () => {
         next_cursor: null,
       },
       plain,
+      'UTC',
     );
     expect(out.split('\n')).toEqual(['+ n  goal  t  new', '- r  goal  t  old', '~ c  v1→v3  /content, /version']);
-    expect(renderExport({ export_format: 'diff', results: { added: [], removed: [], changed: [] }, next_cursor: null }, plain)).toBe('no changes');
+    expect(renderExport({ export_format: 'diff', results: { added: [], removed: [], changed: [] }, next_cursor: null }, plain, 'UTC')).toBe('no changes');
   });
 });

@@ -1,0 +1,13 @@
+import type { Command } from 'commander';
+import { examples } from '../../examples.js';
+import { lazy, type ProgramContext } from '../../kit.js';
+
+export function registerToday(program: Command, ctx: ProgramContext): void {
+  examples(
+    program
+      .command('today')
+      .description("today's agenda: events, plans approved and due, what agents proposed")
+      .action(lazy(ctx, () => import('./today.js'))),
+    ['kairos today', 'kairos today --json | jq .events'],
+  );
+}
