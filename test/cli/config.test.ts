@@ -38,6 +38,9 @@ describe('kairos config without a daemon', () => {
       'sync.caldav_every_minutes',
       'sync.max_subscriptions',
       'sync.max_accounts',
+      'outbound.allow_hosts',
+      'outbound.max_mib',
+      'outbound.timeout_seconds',
     ]);
     expect(rows).toContainEqual(['port', '7340', 'default']);
     expect(rows).toContainEqual(['rate_limit', '0', 'env KAIROS_RATE_LIMIT']);

@@ -8,7 +8,7 @@ import type { Principal } from '../../../../src/domain/principal.js';
 import { defaultFeedName, fetchableUrl } from '../../../../src/domain/sync/feed-url.js';
 import { createServices, type Services } from '../../../../src/server/services.js';
 import { Store } from '../../../../src/store/store.js';
-import { tempHome } from '../../../helpers/daemon.js';
+import { LOOPBACK_ALLOW, tempHome } from '../../../helpers/daemon.js';
 import { ics, startFeedServer } from '../../../helpers/feed-server.js';
 
 /** When the daemon refreshes: each subscription once its interval has passed since the last attempt. */
@@ -24,7 +24,7 @@ let owner: Principal;
 beforeAll(async () => {
   home = tempHome();
   store = await Store.open(homePaths(home));
-  services = createServices({ store, clock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0' }), logger: quiet, version: 'test', startedAt: new Date() });
+  services = createServices({ store, clock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', KAIROS_OUTBOUND_ALLOW: LOOPBACK_ALLOW }), logger: quiet, version: 'test', startedAt: new Date() });
   const creds = await ensureOwnerCredentials(services, homePaths(home).credentials);
   const userId = creds.user_id;
   owner = { userId, authUserId: userId, keyId: null, agentId: null, scopes: new Set(['admin']), via: 'key' };
