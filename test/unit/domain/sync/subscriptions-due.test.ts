@@ -24,7 +24,14 @@ let owner: Principal;
 beforeAll(async () => {
   home = tempHome();
   store = await Store.open(homePaths(home));
-  services = createServices({ store, clock, config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', KAIROS_OUTBOUND_ALLOW: LOOPBACK_ALLOW }), logger: quiet, version: 'test', startedAt: new Date() });
+  services = createServices({
+    store,
+    clock,
+    config: resolveConfig({}, { KAIROS_RATE_LIMIT: '0', KAIROS_OUTBOUND_ALLOW: LOOPBACK_ALLOW }),
+    logger: quiet,
+    version: 'test',
+    startedAt: new Date(),
+  });
   const creds = await ensureOwnerCredentials(services, homePaths(home).credentials);
   const userId = creds.user_id;
   owner = { userId, authUserId: userId, keyId: null, agentId: null, scopes: new Set(['admin']), via: 'key' };
