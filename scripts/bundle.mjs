@@ -3,7 +3,7 @@
 //
 // Node 20's ESM loader costs ~1 ms of resolving, reading and linking per module; the daemon's
 // start loaded ~480 of them (217 of ours), which was most of restart → /health at 1k and 10k
-// (README, Performance). The bundle is built from src/ (so its source map points at the .ts
+// (bench/README.md). The bundle is built from src/ (so its source map points at the .ts
 // files); dynamic import()s stay split into chunks, so a command or a route still loads its
 // heavy parts only when it runs. dist/ from tsc stays beside it: worker threads and child
 // processes start from those files, and tests import them.

@@ -5,7 +5,7 @@ import { userCacheDir } from './paths.js';
 
 const configInvalid = (message: string) => new AppError(422, 'config_invalid', message);
 
-/** `config.json`: every key optional; environment variables override it (see README). */
+/** `config.json`: every key optional; environment variables override it (see docs/config.md). */
 export const ConfigFile = z
   .object({
     port: z.number().int().min(0).max(65535).optional(),

@@ -16,7 +16,7 @@ export interface DayWindow {
   named: boolean;
 }
 
-/** "tonight": today from 17:00 to the end of the day (README conventions). */
+/** "tonight": today from 17:00 to the end of the day (docs/planner.md conventions). */
 const TONIGHT: WeeklyRange = { start: '17:00', end: '23:59' };
 
 const describe = (name: string, r: WeeklyRange) => `${name} (${r.start}–${r.end})`;

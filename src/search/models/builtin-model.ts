@@ -9,7 +9,7 @@ import type { ModelStatus } from '../../contracts/status.js';
 import { nextTurn } from '../../platform/next-turn.js';
 import { DEFAULT_MAX_RANK } from '../vectors/build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
-import { decodeWordVectors, type WordVectors } from '../vectors/word-vectors-file.js';
+import { decodeWordVectorsInTurns, type WordVectors } from '../vectors/word-vectors-file.js';
 import { BuiltinEmbedder } from './builtin-embedder.js';
 
 export type { ModelStatus };
@@ -98,7 +98,7 @@ interface Derivation<T> {
   family: RegExp;
   /** Shown in the log and the status while it is made. */
   what: string;
-  decode: (buf: Buffer) => T;
+  decode: (buf: Buffer) => T | Promise<T>;
   /** Run the converter child that writes `out` (and holds `lock`). */
   make: (out: string, lock: string) => Promise<void>;
 }
@@ -228,15 +228,15 @@ export class BuiltinModel {
 
   /**
    * Load the shipped (or cached) files, or make them. Each file is read off the event loop and
-   * decoded in a turn of its own: read and decoded in one go, the two files held the daemon's
-   * loop ~90 ms right after its first answer (issue 14: no turn over 100 ms).
+   * decoded a slice per turn (decodeWordVectorsInTurns): the load runs right after the daemon's
+   * first answer, and no turn may hold the loop for long.
    */
   private async start(): Promise<BuiltinEmbedder> {
     const words: Derivation<WordVectors> = {
       name: wordsFileName(),
       family: /^word-vectors-.*\.bin$/,
       what: 'word vectors',
-      decode: decodeWordVectors,
+      decode: (buf) => decodeWordVectorsInTurns(buf, nextTurn),
       make: (out, lock) => {
         const wink = locatePackage(MODEL_PACKAGE, MODEL_VERSION);
         return this.runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out], lock);
@@ -261,8 +261,9 @@ export class BuiltinModel {
       name: sentenceFileName(),
       family: /^sentence-word-vectors-.*\.bin$/,
       what: 'sentence encoder word vectors',
-      decode: (buf) => {
-        const s = decodeWordVectors(buf);
+      decode: async (buf) => {
+        const s = await decodeWordVectorsInTurns(buf, nextTurn);
+        await nextTurn();
         assertAligned(w.value, s);
         return s;
       },
@@ -339,7 +340,7 @@ export class BuiltinModel {
   private async decodeFile<T>(d: Derivation<T>, file: string): Promise<Cached<T>> {
     const buf = await readFile(file);
     await nextTurn();
-    return { file, value: d.decode(buf) };
+    return { file, value: await d.decode(buf) };
   }
 
   /**

@@ -19,7 +19,7 @@ export interface Setting {
   schema: z.ZodType;
 }
 
-/** What the daemon reads for each key, and the variable that overrides it (README's list). */
+/** What the daemon reads for each key, and the variable that overrides it (docs/config.md's list). */
 const BINDINGS: Record<string, { env?: string; effective(c: Config): string | number | undefined; example: string }> = {
   port: { env: 'KAIROS_PORT', effective: (c) => c.port, example: '7340' },
   host: { env: 'KAIROS_HOST', effective: (c) => c.host, example: '127.0.0.1' },

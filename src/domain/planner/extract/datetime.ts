@@ -18,7 +18,7 @@ export interface WallNow {
 const weekdayIndex = (d: LocalDate) => WEEKDAYS.indexOf(weekdayOf(d));
 
 /**
- * The date a weekday name means (README conventions): "next Tuesday" is Tuesday of the next
+ * The date a weekday name means (docs/planner.md conventions): "next Tuesday" is Tuesday of the next
  * calendar week (weeks start on Monday); a bare weekday, "on Friday" or "this Saturday" is the
  * first such day after today; "Tuesday after next" is a week after "next Tuesday".
  */
