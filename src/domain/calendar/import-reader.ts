@@ -5,8 +5,8 @@ import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { Problem } from '../../ical/scan.js';
 import { nextTurn } from '../../platform/next-turn.js';
+import { TurnSlice } from '../../platform/turn-slice.js';
 import { type CheckedEvent, type PreparedImport, prepareSteps } from './import-check.js';
-import { TurnSlice } from './turns.js';
 
 /**
  * Where an .ics file is read and checked (issue 14: no request holds the event loop over 100 ms).
