@@ -11,7 +11,8 @@ parentPort.on('message', (m) => {
   if (m.die || nth <= workerData.dieFirst) process.exit(3);
   parentPort.postMessage({ id: m.id, n: m.n * 2 });
 });`;
-const script = () => new URL(`data:text/javascript,${encodeURIComponent(`import { createRequire } from 'node:module'; const require = createRequire('file:///'); ${SCRIPT}`)}`);
+const script = () =>
+  new URL(`data:text/javascript,${encodeURIComponent(`import { createRequire } from 'node:module'; const require = createRequire('file:///'); ${SCRIPT}`)}`);
 
 type Call = { n: number; die?: boolean };
 type Reply = { id: number; n: number };
