@@ -12,7 +12,7 @@ import { avoidedBy } from './rejections.js';
 import { segment } from './segment.js';
 import { normalizePrompt } from './text/normalize.js';
 import { contentWords, slug } from './text/title.js';
-import { EVENING_HINT_RE } from './text/words.js';
+import { CANCEL_WORD_RE, EVENING_HINT_RE, KEYBOARD_MASH_RE, MOVE_WORD_RE } from './text/words.js';
 import type { ActionNotes, CalendarItem, PlacementRule, PlannerInput, PlannerOutput, ProposedAction } from './types.js';
 
 const MINUTE = 60_000;
@@ -38,7 +38,7 @@ function looksLikeWord(w: string): boolean {
   if (/\d/.test(w)) return true;
   if (!/[aeiouy]/.test(w)) return false;
   if (/[bcdfghjklmnpqrstvwxz]{5,}/.test(w) || /(.)\1\1/.test(w)) return false;
-  return !/^(?:asdf\w*|qwer\w*|zxcv\w*|hjkl\w*|jkl\w*|lorem|ipsum|blah+|foo|bar|baz|xyz\w*)$/.test(w);
+  return !KEYBOARD_MASH_RE.test(w);
 }
 
 /**
@@ -131,13 +131,13 @@ function planItem(ctx: Ctx, item: Item): Outcome {
       (at !== undefined && pool.length === 1 ? { item: pool[0]!, score: 1, matched: [] } : undefined);
     if (match && match.score >= MIN_MATCH) return reschedule(ctx, item, match.item, match.matched);
     if (item.reschedule === 'strong') {
-      const what = item.words.filter((w) => !/^(?:move|reschedule|postpone|delay|push|shift|bump|instead)$/.test(w)).join(' ');
+      const what = item.words.filter((w) => !MOVE_WORD_RE.test(w)).join(' ');
       return { skip: what ? `I found no event matching ${quote(what)} to move.` : 'Say which event to move.' };
     }
   }
   if (item.cancel) {
     const match = matchEvent(
-      item.words.filter((w) => !/^(?:cancel|delete|remove|drop|scrap)$/.test(w)),
+      item.words.filter((w) => !CANCEL_WORD_RE.test(w)),
       ctx.input.calendar,
       ctx.now,
     );
