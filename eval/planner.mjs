@@ -136,7 +136,7 @@ function passes(items, expected, c, uidMap) {
 // ------------------------------------------------------------------ runners
 
 async function directRunner() {
-  const { planPrompt } = await import(join(ROOT, 'dist', 'domain', 'planner', 'core.js'));
+  const { planPrompt } = await import(join(ROOT, 'dist', 'domain', 'planner', 'deterministic-planner.js'));
   const { defaultSettings } = await import(join(ROOT, 'dist', 'domain', 'tempo', 'profile.js'));
   return {
     async run(c) {

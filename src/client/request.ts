@@ -15,8 +15,8 @@ export interface RawRequest {
 }
 
 /**
- * One HTTP(S) request on `node:http`, not `fetch`: loading undici costs a short-lived CLI tens of
- * milliseconds, and its keep-alive socket held the process open ~170 ms after its output. Here
+ * One HTTP(S) request on `node:http`, not `fetch`: loading undici costs a short-lived CLI time at
+ * every start, and its keep-alive socket holds the process open after its output. Here
  * every request has its own connection, closed when the answer is read (`agent: false`,
  * `connection: close`), so the process exits as soon as its work is done. `node:https` loads only
  * for an https URL.

@@ -1,21 +1,16 @@
-import { isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
 import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
 import { homePaths } from '../config/paths.js';
 import { assertOwnHome } from '../config/paths-trust.js';
 import { AppError } from '../errors.js';
-
-const bare = (host: string) => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+import { bareHost, interfaceAddresses, isLoopbackHost, isWildcardAddress } from '../platform/loopback.js';
 
 /**
  * A host on this machine: loopback names and addresses, the wildcards (the CLI reaches those on
  * loopback), and this machine's own addresses (a daemon can only listen on those).
  */
 function onThisMachine(host: string): boolean {
-  const h = bare(host);
-  if (h === 'localhost' || h.endsWith('.localhost') || h === '0.0.0.0' || h === '::' || h === '::1') return true;
-  if ((isIP(h) === 4 && h.startsWith('127.')) || h.startsWith('::ffff:127.')) return true;
-  return Object.values(networkInterfaces()).some((list) => list?.some((a) => bare(a.address) === h));
+  const h = bareHost(host);
+  return isLoopbackHost(h) || h.endsWith('.localhost') || isWildcardAddress(h) || interfaceAddresses().has(h);
 }
 
 /** The host the person configured for the daemon: KAIROS_HOST, else config.json's `host`. */
@@ -40,7 +35,7 @@ export async function trustedDaemonState(home: string, env: NodeJS.ProcessEnv): 
   if (typeof s.host === 'string') {
     if (onThisMachine(s.host)) return s;
     const configured = await configuredHost(paths.config, env);
-    if (configured !== undefined && bare(configured) === bare(s.host)) return s;
+    if (configured !== undefined && bareHost(configured) === bareHost(s.host)) return s;
   }
   throw new AppError(
     403,

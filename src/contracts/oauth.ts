@@ -3,7 +3,7 @@ import { AppError } from '../errors.js';
 import { IsoDateTime } from './common.js';
 
 /**
- * OAuth 2.0 for calendar providers (issue 21): what kairos keeps of a provider and of the grant it
+ * OAuth 2.0 for calendar providers: what kairos keeps of a provider and of the grant it
  * holds there. Stored one file per provider in `<home>/oauth/` (mode 0600), never in db.json, so
  * exports and trace dumps cannot carry a token.
  */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatHHMM, parseHHMM, WEEKDAYS, type Weekday } from '../time/local-date.js';
+import { formatHHMM, parseHHMM, WEEKDAY_NAMES, WEEKDAYS, type Weekday } from '../time/local-date.js';
 import { isTempoTag, normalizeTag, TEMPO_TAG_HINT, TempoTagSchema, tagMinutes } from '../time/tags.js';
 import { ClientId, IsoDateTime } from './common.js';
 
@@ -104,9 +104,7 @@ const WallTime = z
   })
   .describe('local wall time HH:MM');
 
-const FULL_DAYS: Record<string, Weekday> = Object.fromEntries(
-  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((n, i) => [n, WEEKDAYS[i]!]),
-);
+const FULL_DAYS: Record<string, Weekday> = Object.fromEntries(WEEKDAY_NAMES.map((n, i) => [n, WEEKDAYS[i]!]));
 
 const DayInput = z.string().transform((s, ctx) => {
   const v = s.trim().toLowerCase();

@@ -31,8 +31,7 @@ export interface MemoryReducer {
  * V8's collection of all it can, returning the freed pages to the system: what DevTools' "collect
  * garbage" does (V8's low-memory notification), through an in-process inspector session (no port
  * is opened). A plain full collection (`gc()` of --expose-gc) frees the objects but leaves the old
- * generation's pages fragmented and resident: at 100,000 traces RSS stayed at 466 MB after it,
- * against 153–358 MB after this.
+ * generation's pages fragmented and resident (figures: bench/README.md).
  */
 function collectAll(): Promise<void> {
   // Connected only for the call (the answer comes in a later turn): none is left behind.
@@ -59,19 +58,18 @@ function footprint(): number {
  * A full garbage collection once the daemon goes idle holding much more memory than it held live
  * after the previous one. V8 collects its old generation only when that grows past a limit set
  * from the live size at the last collection, by a factor of up to 4 on a machine with memory to
- * spare, and its own idle-time reducer did not run in the daemon: a start at 100,000 traces left
- * db.json's 125 MB of text, the objects JSON.parse made before the store interned and shared
- * them, and the persisted search file behind it, ~170 MB of garbage that stayed resident through
- * 15 s of idling and the bench's load (RSS 514–532 MB; 348–358 MB after one full collection).
- * The pause (0.2–0.4 s at 100,000 traces on the 2-core machine) falls where the event loop has
- * been quiet for `quietLooks` looks in a row, so it does not land in a burst of requests, and
- * never in a small daemon (`minFootprintBytes`).
+ * spare, and its own idle-time reducer does not run in the daemon: the text of db.json, the
+ * objects JSON.parse made before the store interned and shared them, and the persisted search
+ * file behind it are garbage that stays resident through idling and load. The pause (the one
+ * deliberate one, docs/security.md) falls where the event loop has been quiet for `quietLooks`
+ * looks in a row, so it does not land in a burst of requests, and never in a small daemon
+ * (`minFootprintBytes`).
  */
 export function startMemoryReducer(o: MemoryReducerOptions = {}): MemoryReducer {
   const everyMs = o.everyMs ?? 200;
   const quietLooks = o.quietLooks ?? 2;
-  // A loaded daemon's loop is busy most of the time; at 5% the bench's idle daemon on a busy
-  // 2-core machine never counted as quiet (its 5 ms DEBUG timer, waits for a CPU).
+  // A loaded daemon's loop is busy most of the time; an idle daemon on a busy machine still
+  // waits for a CPU now and then, so "quiet" allows a quarter of the time busy.
   const quietShare = o.quietShare ?? 0.25;
   const minGrowth = o.minGrowthBytes ?? 48 * 2 ** 20;
   const growthShare = o.growthShare ?? 0.25;

@@ -7,6 +7,7 @@ import { readConfigFile, resolveConfig } from '../config/config.js';
 import { DIR_MODE, homePaths } from '../config/paths.js';
 import { systemClock } from '../domain/clock.js';
 import { AppError } from '../errors.js';
+import { isLoopbackHost } from '../platform/loopback.js';
 import { createApp } from '../server/app.js';
 import { answerClientErrors } from '../server/client-errors.js';
 import { createServices, type Services } from '../server/services.js';
@@ -53,8 +54,6 @@ export interface RunningDaemon {
  */
 const MODEL_AFTER_LISTEN_MS = 1000;
 
-const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/.test(host);
-
 /**
  * Start the daemon in this process: lock the home, open the store, bootstrap the owner, listen,
  * write daemon.json. Resolves once listening; `stop()` (also on SIGTERM/SIGINT) drains and flushes.
@@ -67,7 +66,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
   const config = resolveConfig(await readConfigFile(paths.config), env, { port: opts.port, host: opts.host });
   const tls = Boolean(opts.tlsCert || opts.tlsKey);
   if (tls && !(opts.tlsCert && opts.tlsKey)) throw new AppError(422, 'usage', 'TLS needs both --tls-cert and --tls-key.');
-  if (!isLoopback(config.host) && !tls && !opts.insecure) {
+  if (!isLoopbackHost(config.host) && !tls && !opts.insecure) {
     throw new AppError(
       422,
       'usage',

@@ -249,7 +249,7 @@ export function toIcs<E extends IcsEvent>(events: E[], opts: ExportOptions<E>): 
 /**
  * The calendar of `toIcs` as pieces, each folded and ending in CRLF, and one piece at least per
  * event (an empty one while the time zones are gathered): a caller on the event loop can give
- * the loop back between two of them (issue 14), and `toIcs` joins them. ical-generator writes the
+ * the loop back between two of them (the 100 ms rule of docs/architecture.md), and `toIcs` joins them. ical-generator writes the
  * calendar head and each event; one event is held at a time.
  */
 export function* icsPieces<E extends IcsEvent>(events: E[], opts: ExportOptions<E>): Generator<string> {

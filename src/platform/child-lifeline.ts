@@ -8,7 +8,7 @@
  * `process.channel` to null once the channel has closed, and an ES module's imports load
  * asynchronously, so a parent killed in the child's first moments (the daemon's lazy model start
  * spawns the converter just after listening; a test may SIGKILL it then) closed the channel before
- * this ran — the child took itself for one run by hand and worked on for minutes (issue 17).
+ * this ran — and the child would take itself for one run by hand and work on for nobody.
  * `process.send` stays a function after the disconnect and is undefined without a channel.
  */
 export function dieWithParent(opts: { serve?: boolean } = {}): void {

@@ -214,7 +214,7 @@ export class BuiltinSpace {
       if (this.stopped) return void (this.measuring = false);
       // While the fill goes on, look again a little later (no spinning turn after turn).
       // Ref'd turns: Node runs unref'd immediates only when something else wakes the loop, so the
-      // measuring would wait for requests and then slow every one of them (issue 17, at 100k).
+      // measuring would wait for requests and then slow every one of them.
       if (this.backlog.filling || this.loading || this.pipeline.fillJobs) return void setTimeout(step, 50).unref();
       if (!this.fillOver) {
         this.fillOver = true;

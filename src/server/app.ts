@@ -1,10 +1,10 @@
-import Koa, { type Context, type Next } from 'koa';
+import Koa, { type Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError, badRequest, unauthorized } from '../errors.js';
 import { bearerOf, resolvePrincipal } from './auth.js';
 import { assertRouteServed, invokeRoute } from './invoke-route.js';
 import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js';
-import { MCP_PATH, mcpEndpoint } from './mcp/endpoint.js';
+import { mcpEndpoint } from './mcp/endpoint.js';
 import { cors } from './middleware/cors.js';
 import { errorEnvelope } from './middleware/errors.js';
 import { hostCheck } from './middleware/host-check.js';
@@ -13,7 +13,7 @@ import { traceId } from './middleware/trace-id.js';
 import { openApiOnDemand } from './openapi.js';
 import type { RouteDef } from './route.js';
 import { authorize } from './route-auth.js';
-import { IMPLEMENTED_METHODS, type RouteMatch, RouteTable } from './route-table.js';
+import { createRouter, unroutedAnswers } from './route-table.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
 
@@ -27,40 +27,18 @@ export function createApp(services: Services): Koa {
   const routes = allRoutes();
   const openapi = openApiOnDemand(routes, { version: services.version });
   const limiter = limiterOf(services);
-  const table = new RouteTable(routes);
   // Each route's steps made once. Order matters: the credential is checked before a byte of the
   // body is read.
-  const steps = new Map(routes.map((def) => [def, routeSteps(def, services, limiter, openapi)]));
+  const router = createRouter(routes, (def) => routeSteps(def, services, limiter, openapi));
   app.use(errorEnvelope(services.logger));
   app.use(traceId());
   app.use(hostCheck(services.config.host));
   app.use(cors());
-  // The route is matched once: the rate limit needs to know whether it takes a credential.
-  const matchOf = (ctx: Context): RouteMatch => (ctx.state.match ??= table.match(ctx.method, ctx.path));
-  const countedLater = (ctx: Context) => {
-    if (ctx.path === MCP_PATH) return true;
-    const m = matchOf(ctx);
-    return m.kind === 'route' && m.def.auth !== 'none';
-  };
-  app.use(rateLimit(limiter, countedLater));
   app.use(mcpEndpoint(services, routes, openapi, limiter));
-  app.use((ctx: Context, next: Next) => {
-    const m = matchOf(ctx);
-    if (m.kind === 'route') {
-      ctx.params = m.params;
-      return steps.get(m.def)!(ctx);
-    }
-    if (!IMPLEMENTED_METHODS.has(ctx.method)) throw new AppError(501, 'not_implemented', `Method ${ctx.method} is not implemented.`);
-    if (m.kind === 'none') return next();
-    // The path exists for other methods: OPTIONS lists them, anything else is refused.
-    if (ctx.method === 'OPTIONS') {
-      ctx.status = 200;
-      ctx.body = '';
-      ctx.set('Allow', m.allow.join(', '));
-      return;
-    }
-    throw new AppError(405, 'method_not_allowed', 'Method not allowed on this route.');
-  });
+  app.use(router.routes());
+  // What no route answered is counted in the address's anonymous bucket, then refused (501, 405) or not found.
+  app.use(rateLimit(limiter, () => false));
+  app.use(unroutedAnswers(router));
   return app;
 }
 
@@ -73,10 +51,10 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
   const readBody = bodyParser(def);
   const run = handle(def, services, openapi);
   return async (ctx: Context): Promise<void> => {
+    // Public routes count in the address's anonymous bucket; the others once their credential is known.
+    if (def.auth === 'none' && limiter.enabled) limiter.chargeAnonymous(ctx.ip, ctx);
     assertRouteServed(def, services, `${ctx.method} ${ctx.path}`);
     ctx.state.limiter = limiter;
-    // Public routes were counted in the address's anonymous bucket by the rate-limit middleware;
-    // the others count once their credential is known.
     if (def.auth !== 'none') {
       let principal: Awaited<ReturnType<typeof resolvePrincipal>>;
       try {

@@ -55,9 +55,8 @@ function parameters(set: SchemaSet, s: z.ZodType | undefined, where: 'query' | '
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 /**
- * The document, built at its first use and kept: converting every schema takes ~0.1–0.15 s,
- * which the daemon's start (restart → /health, issue 17) should not pay for a document few
- * clients ever fetch.
+ * The document, built at its first use and kept: converting every schema is work the daemon's
+ * start (restart → /health) does not pay for a document few clients ever fetch.
  */
 export function openApiOnDemand(routes: RouteDef[], info: { version: string }): () => object {
   let doc: object | undefined;

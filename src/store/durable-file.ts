@@ -133,7 +133,8 @@ export class DurableJSONFile implements Adapter<unknown> {
         await jsonInSlices(data, {
           compactValues: true,
           // Short slices: a turn's share of the serialising stays well under the 20 ms a snapshot
-          // may hold the loop at 100k (issue 17) even when the machine is loaded and a GC lands in it.
+          // may hold the loop (docs/architecture.md, "Runtime rules"), even when the machine is
+          // loaded and a GC lands in it.
           sliceMs: SNAPSHOT_SLICE_MS,
           partBytes: SNAPSHOT_PART_BYTES,
           signal,

@@ -22,9 +22,9 @@ export interface JsonInSlicesOptions {
 
 /**
  * `JSON.stringify(value, null, indent) + '\n'` (without the newline when `indent` is 0), byte for
- * byte (unless `compactValues`), built a slice per turn of the event loop (issue 14: no request may hold the loop over 100 ms). A snapshot of a store holding an
- * import of 50,000 events is tens of MB of JSON: one stringify held the loop for most of a second,
- * and every request waiting meanwhile with it. The containers of the top `levels` levels (the
+ * byte (unless `compactValues`), built a slice per turn of the event loop (no request may hold the loop over 100 ms). A
+ * snapshot of a large store is tens of MB of JSON: one stringify would hold the loop for most of
+ * a second, and every request waiting meanwhile with it. The containers of the top `levels` levels (the
  * file, its collections, their arrays) are written here; each value below them (a document) is
  * one JSON.stringify. The result comes as Buffers of about `partBytes`, ready to write in turn.
  */

@@ -9,7 +9,7 @@ export const MIGRATIONS: Record<number, (db: DbFile) => DbFile> = {
 };
 
 /**
- * 1 → 2 (issue 14): `GET /user/profile` and `PATCH /user/update` need the new scopes
+ * 1 → 2: `GET /user/profile` and `PATCH /user/update` need the new scopes
  * `profile:read` / `profile:write`. The owner's keys that hold `admin` — the owner key of
  * credentials.json, minted with every scope — get both written out; `admin` implied them already,
  * so no key gains a power. Every other key stays as it is: it loses the profile routes.

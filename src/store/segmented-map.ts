@@ -3,10 +3,10 @@ const SEGMENT = 8192;
 
 /**
  * A Map, in insertion order, held as a list of Maps of at most SEGMENT new keys each. A JS Map
- * doubles its table when full and rehashes every entry in that one call: at 131,072 entries
- * ~60 ms, at 262,144 several hundred on a loaded machine — and a collection, its indexes and
- * their buckets grow in step, so one write (or one import chunk) paid for all of them in the same
- * turn (issue 14: no turn over 100 ms). Here a growth rehashes one segment. A lookup asks each
+ * doubles its table when full and rehashes every entry in that one call — at a hundred thousand
+ * entries that is a long turn — and a collection, its indexes and their buckets grow in step, so
+ * one write (or one import chunk) would pay for all of them in the same turn (no turn may hold
+ * the loop over 100 ms: docs/architecture.md, "Runtime rules"). Here a growth rehashes one segment. A lookup asks each
  * segment, newest first: ~a dozen Map lookups at 100,000 entries. Values are never undefined.
  */
 export class SegmentedMap<K, V extends NonNullable<unknown>> {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { DAVResponse } from 'tsdav';
+import { OnDemandWorker } from '../platform/on-demand-worker.js';
 import type { OutboundOptions } from './outbound/outbound-client.js';
 import { OutboundError } from './outbound/outbound-error.js';
 
@@ -35,63 +35,24 @@ function scriptUrl(): URL {
 /**
  * Runs tsdav's PROPFIND and REPORT calls on one worker thread, started at the first call: a
  * multistatus of several MiB takes tsdav's XML parser hundreds of milliseconds, which on the
- * daemon's thread would hold every other request. The thread keeps the process alive only while
- * it owes an answer and stops when idle; one that dies fails the calls it owed.
+ * daemon's thread would hold every other request. The thread stops when idle; one that dies fails
+ * the calls it owed (src/platform/on-demand-worker.ts).
  */
 export class DavThread {
-  private worker?: Worker;
-  private nextId = 0;
-  private idleTimer?: NodeJS.Timeout;
-  private readonly waiting = new Map<number, { resolve: (r: DAVResponse[]) => void; reject: (e: Error) => void }>();
+  private readonly thread: OnDemandWorker<Omit<DavCall, 'id'>, DavReply>;
 
-  constructor(private readonly outbound: OutboundOptions) {}
-
-  call(op: DavOp, params: Record<string, unknown>): Promise<DAVResponse[]> {
-    return new Promise((resolve, reject) => {
-      const id = ++this.nextId;
-      this.waiting.set(id, { resolve, reject });
-      const w = this.thread();
-      clearTimeout(this.idleTimer);
-      w.ref();
-      w.postMessage({ id, op, params } satisfies DavCall);
+  constructor(outbound: OutboundOptions) {
+    this.thread = new OnDemandWorker({
+      name: 'the CalDAV thread',
+      script: scriptUrl,
+      options: () => ({ workerData: outbound, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } }),
+      idleMs: IDLE_MS,
     });
   }
 
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const w = new Worker(scriptUrl(), { workerData: this.outbound, resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
-    w.on('message', (m: DavReply) => this.answer(m));
-    w.on('error', (e) => this.died(w, e));
-    w.on('exit', (code) => this.died(w, new Error(`the CalDAV thread exited with code ${code}`)));
-    w.unref();
-    this.worker = w;
-    return w;
-  }
-
-  private answer(m: DavReply): void {
-    const job = this.waiting.get(m.id);
-    if (!job) return;
-    this.waiting.delete(m.id);
-    if (!this.waiting.size) {
-      this.worker?.unref();
-      this.idleTimer = setTimeout(() => this.stopIdle(), IDLE_MS).unref();
-    }
-    if ('responses' in m) job.resolve(m.responses as DAVResponse[]);
-    else job.reject(m.error.code ? new OutboundError(m.error.code, m.error.message) : new Error(m.error.message));
-  }
-
-  private stopIdle(): void {
-    const w = this.worker;
-    if (!w || this.waiting.size) return;
-    this.worker = undefined;
-    void w.terminate();
-  }
-
-  private died(w: Worker, e: Error): void {
-    if (this.worker !== w) return;
-    this.worker = undefined;
-    const jobs = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const j of jobs) j.reject(e);
+  async call(op: DavOp, params: Record<string, unknown>): Promise<DAVResponse[]> {
+    const m = await this.thread.call({ op, params });
+    if ('responses' in m) return m.responses as DAVResponse[];
+    throw m.error.code ? new OutboundError(m.error.code, m.error.message) : new Error(m.error.message);
   }
 }

@@ -1,12 +1,13 @@
-import { chmod, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { FILE_MODE } from '../config/paths.js';
 import type { SecretStore } from '../domain/sync/secret-port.js';
+import { writeFileDurable } from '../platform/durable-write.js';
 
 type Secrets = Record<string, { username: string; password: string }>;
 
 /**
- * Account passwords in one JSON file of the home folder, mode 0600, written to a temp file and
- * renamed (a crash keeps the old file). Changes are queued: two at once never lose one.
+ * Account passwords in one JSON file of the home folder, mode 0600, replaced whole and durably
+ * (a crash keeps the old file or the new one). Changes are queued: two at once never lose one.
  */
 export function createSecretFile(path: string): SecretStore {
   let queue: Promise<unknown> = Promise.resolve();
@@ -19,10 +20,7 @@ export function createSecretFile(path: string): SecretStore {
     }
   };
   const write = async (s: Secrets) => {
-    const tmp = `${path}.tmp`;
-    await writeFile(tmp, JSON.stringify(s, null, 2), { mode: FILE_MODE });
-    await chmod(tmp, FILE_MODE);
-    await rename(tmp, path);
+    await writeFileDurable(path, JSON.stringify(s, null, 2), { mode: FILE_MODE });
   };
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {
     const run = queue.then(fn, fn);

@@ -7,6 +7,8 @@
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
+/** The weekdays' full names, in the order of WEEKDAYS: the one table every grammar of day names starts from. */
+export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 /** A calendar date without a zone (month 1–12). */
 export interface LocalDate {

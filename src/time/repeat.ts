@@ -1,4 +1,5 @@
 import { validationFailed } from '../errors.js';
+import { WEEKDAY_NAMES } from './local-date.js';
 import { instantOf, wallAt } from './zone-cache.js';
 
 const DAYS: Record<string, string> = {
@@ -27,7 +28,9 @@ const DAYS: Record<string, string> = {
   sun: 'SU',
   sunday: 'SU',
 };
-const DAY_NAMES: Record<string, string> = { MO: 'Monday', TU: 'Tuesday', WE: 'Wednesday', TH: 'Thursday', FR: 'Friday', SA: 'Saturday', SU: 'Sunday' };
+/** RRULE's day codes, in the order of WEEKDAYS. */
+const RRULE_DAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'] as const;
+const DAY_NAMES: Record<string, string> = Object.fromEntries(RRULE_DAYS.map((c, i) => [c, WEEKDAY_NAMES[i]![0]!.toUpperCase() + WEEKDAY_NAMES[i]!.slice(1)]));
 const ORDINALS: Record<string, number> = { first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, fifth: 5, '5th': 5, last: -1 };
 const FREQ_WORDS: Record<string, string> = {
   day: 'DAILY',

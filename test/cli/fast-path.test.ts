@@ -96,3 +96,40 @@ describe('lines left to commander', () => {
     expect(await readPlainLine(ctx(), ['node', 'kairos', ...(line as string[])])).toBeUndefined();
   });
 });
+
+/** Every command of the tree that acts, with the path of names that reaches it. */
+function leaves(cmd: Command, path: string[] = []): { path: string[]; cmd: Command }[] {
+  const subs = cmd.commands.filter((c) => c.name() !== 'help');
+  if (!subs.length) return path.length ? [{ path, cmd }] : [];
+  return subs.flatMap((c) => leaves(c, [...path, c.name()]));
+}
+
+/** A line that uses every flag of a command once (a value where it takes one), after its required arguments. */
+function fullLine(path: string[], cmd: Command): string[] {
+  const args = cmd.registeredArguments.filter((a) => a.required).map(() => 'x1');
+  const flags = cmd.options.flatMap((o) => (o.required || o.optional ? [o.long!, o.long === '--limit' ? '3' : 'x1'] : [o.long!]));
+  return [...path, ...args, ...flags];
+}
+
+describe('the fast path reads only what commander reads the same way', () => {
+  it('agrees with commander on a line using every flag of every command it reads, and reads most commands', async () => {
+    const tree = await createProgram(ctx());
+    let read = 0;
+    const all = leaves(tree).filter((l) => l.path[0] !== 'completion');
+    for (const { path, cmd } of all) {
+      const argv = ['node', 'kairos', ...fullLine(path, cmd)];
+      const fast = await readPlainLine(ctx(), argv);
+      if (!fast) continue;
+      read++;
+      // A line the fast path runs is one commander runs too, with the same reading.
+      const seen = await commanderReads(argv).catch((e: Error) => e);
+      expect(seen, `kairos ${argv.slice(2).join(' ')}`).not.toBeInstanceOf(Error);
+      const cmdRead = seen as Awaited<ReturnType<typeof commanderReads>>;
+      expect(fast.args, argv.join(' ')).toEqual(cmdRead.args);
+      expect(fast.opts, argv.join(' ')).toEqual(cmdRead.opts);
+    }
+    // The fast path is only worth its code while it reads most commands: a declaration using
+    // commander calls the reader does not model drops its command from the fast path.
+    expect(read / all.length).toBeGreaterThan(0.5);
+  });
+});

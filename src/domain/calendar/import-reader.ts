@@ -5,22 +5,21 @@ import { CALENDAR_LIMITS } from '../../contracts/calendar-limits.js';
 import { AppError, validationFailed } from '../../errors.js';
 import type { Problem } from '../../ical/scan.js';
 import { nextTurn } from '../../platform/next-turn.js';
+import { TurnSlice } from '../../platform/turn-slice.js';
 import { type CheckedEvent, type PreparedImport, prepareSteps } from './import-check.js';
-import { TurnSlice } from './turns.js';
 
 /**
- * Where an .ics file is read and checked (issue 14: no request holds the event loop over 100 ms).
- * node-ical parses a file in one synchronous call — about 45 µs per event on an idle machine, ten
- * times that on a busy one, so a 10 MiB file held the loop for seconds. Files over
- * `inlineMaxChars` are read in a child process, bounded in time and heap; smaller ones on the
- * loop, because starting the child (Node, node-ical and its Temporal polyfill: 100–600 ms, tens
- * of MB) costs far more than parsing a typical invitation of a few events.
+ * Where an .ics file is read and checked (no request holds the event loop over 100 ms).
+ * node-ical parses a file in one synchronous call, so a file of several MiB would hold the loop
+ * for seconds. Files over `inlineMaxChars` are read in a child process, bounded in time and heap;
+ * smaller ones on the loop, because starting the child (Node, node-ical and its Temporal
+ * polyfill) costs far more than parsing a typical invitation of a few events.
  *
  * A process, not a worker thread: a worker shares the daemon's address space and V8's pool of GC
  * threads, and while it parsed a 10 MiB file its garbage collections (hundreds of MB mapped,
  * protected and freed) kept the daemon's thread waiting on the process's memory-map lock and on
- * GC helpers (seen as `D vm_mmap_pgoff` and futex waits in /proc): 260–380 ms turns on a loaded
- * 2-core machine. The child also runs at a lower priority (nice 10), so on a busy machine the
+ * GC helpers (seen as `D vm_mmap_pgoff` and futex waits in /proc), turns far over the bound on a
+ * loaded machine. The child also runs at a lower priority (nice 10), so on a busy machine the
  * daemon's requests come before the parsing.
  */
 

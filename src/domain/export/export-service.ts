@@ -1,6 +1,7 @@
 import { type CheckpointInfo, DEFAULT_EXPORT_LIMIT, type ExportFormat, type ExportQuery, type GroupBy } from '../../contracts/export.js';
 import type { StoredTrace } from '../../contracts/memory.js';
 import { notFound } from '../../errors.js';
+import { topK } from '../../platform/top-k.js';
 import type { Store } from '../../store/store.js';
 import { eventReads } from '../calendar/events.js';
 import type { Clock } from '../clock.js';
@@ -19,7 +20,6 @@ import { type RankedKey, rankedKey, rankPage } from './rank.js';
 import { projectTrace, stripSensitive } from './redact.js';
 import { matchesFilters, selectTraces, type TraceFilters } from './select.js';
 import { summarize } from './summary.js';
-import { topK } from './top-k.js';
 
 type Tokenizer = Awaited<ReturnType<typeof loadTokenizer>>;
 

@@ -1,5 +1,5 @@
 import type { StoredTrace } from '../../contracts/memory.js';
-import { BoundedBest, topK } from './top-k.js';
+import { BoundedBest, topK } from '../../platform/top-k.js';
 
 const DAY_MS = 86_400_000;
 /** A trace this many days older than the newest one has lost half its recency bonus. */

@@ -14,7 +14,27 @@ import type {
 import { blank } from './extract/features.js';
 import type { Segment } from './segment.js';
 import { contentWords, titleFrom } from './text/title.js';
-import { REFLECT_RE, RESCHEDULE_VERB_RE, SCHEDULING_VERB_RE, STRONG_RESCHEDULE_RE } from './text/words.js';
+import {
+  ALL_DAY_RE,
+  BLOCK_PART_OF_DAY_RE,
+  BLOCK_RE,
+  CAN_WE_RE,
+  CANCEL_VERB_RE,
+  DAY_JOIN_RE,
+  DETERMINER_BEFORE_RE,
+  INSTEAD_RE,
+  IRREGULAR_PAST,
+  NOT_A_NOUN_RE,
+  NOT_PAST,
+  QUESTION_RE,
+  RECURRENCE_ADJECTIVE_RE,
+  REFLECT_LEAD_RE,
+  REFLECT_RE,
+  RESCHEDULE_VERB_RE,
+  SCHEDULING_VERB_RE,
+  STATEMENT_VERB_RE,
+  STRONG_RESCHEDULE_RE,
+} from './text/words.js';
 
 /** One request, read: what it asks for and every time word that belongs to it. */
 export interface Item {
@@ -65,9 +85,6 @@ export interface Item {
   alsoOn?: { date: DateFeature; time?: TimeFeature }[];
 }
 
-/** What joins two named days of one request: "monday and thursday", "monday, thursday", "monday & on thursday". */
-const DAY_JOIN = /^\s*(?:,|,?\s*and|&)\s*(?:on\s+)?$/;
-
 /**
  * The days of a request that names several joined by "and" or a comma, each with the time
  * written beside it; the request's one time (when it has only one) serves a day without its own.
@@ -75,7 +92,7 @@ const DAY_JOIN = /^\s*(?:,|,?\s*and|&)\s*(?:on\s+)?$/;
 function namedDays(lower: string, fs: readonly Feature[]): { date: DateFeature; time?: TimeFeature }[] {
   const dates = fs.filter((f): f is DateFeature => f.type === 'date' && !f.from && !f.deadline);
   if (dates.length < 2) return [];
-  for (let i = 1; i < dates.length; i++) if (!DAY_JOIN.test(lower.slice(dates[i - 1]!.end, dates[i]!.start))) return [];
+  for (let i = 1; i < dates.length; i++) if (!DAY_JOIN_RE.test(lower.slice(dates[i - 1]!.end, dates[i]!.start))) return [];
   const times = fs.filter((f): f is TimeFeature => f.type === 'time' && !f.bound);
   return dates.map((date, i) => {
     const until = dates[i + 1]?.start ?? Number.POSITIVE_INFINITY;
@@ -84,34 +101,6 @@ function namedDays(lower: string, fs: readonly Feature[]): { date: DateFeature; 
   });
 }
 
-const IRREGULAR_PAST = new Set(
-  'ran went had did ate slept met saw wrote got took made spent felt found bought brought caught taught thought fought sold told left lost won swam rode drove flew began drank sang gave came became kept sent paid built heard understood forgot'.split(
-    ' ',
-  ),
-);
-const NOT_PAST = new Set([
-  'need',
-  'feed',
-  'seed',
-  'bleed',
-  'speed',
-  'breed',
-  'shred',
-  'proceed',
-  'succeed',
-  'exceed',
-  'embed',
-  'red',
-  'bed',
-  'wed',
-  'shed',
-  'weed',
-  'deed',
-  'reed',
-  'greed',
-  'tweed',
-]);
-
 /** Whether a title starts with a past-tense verb: "Ran 10 km", "Finished the report". */
 export function startsInPast(title: string): boolean {
   const w = /^[a-z]+/i.exec(title)?.[0]?.toLowerCase();
@@ -119,17 +108,8 @@ export function startsInPast(title: string): boolean {
   return IRREGULAR_PAST.has(w) || (w.length > 4 && /[^e]ed$|ied$/.test(w));
 }
 
-const QUESTION =
-  /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+(?:i|you|we)|have\s+(?:i|you|we)|has|was|were|is|are|am\s+i)\b/;
-
-/** Everything up to the reflect verb: "Take some time to write a short reflection about" → the topic follows. */
-const REFLECT_LEAD = /^.*?\b(?:reflect(?:ing)?|reflections?|journal(?:ing|ling)?|look(?:ing)?\s+back|retrospective)\b(?:\s+(?:on|about|upon|of))?\s*/i;
-
 const first = <T extends Feature['type']>(fs: readonly Feature[], type: T, pred: (f: Extract<Feature, { type: T }>) => boolean = () => true) =>
   fs.find((f): f is Extract<Feature, { type: T }> => f.type === type && pred(f as Extract<Feature, { type: T }>));
-
-const ADJECTIVE = /^(?:daily|weekly|monthly|bi-?weekly|fortnightly)$/;
-const NOT_A_NOUN = /^(?:at|on|in|from|for|until|till|starting|by|every|each|and|or|then|from|before|after|around|about)$/;
 
 /**
  * "do the weekly grocery order tomorrow": "weekly" describes the task, it does not repeat it. An
@@ -137,10 +117,10 @@ const NOT_A_NOUN = /^(?:at|on|in|from|for|until|till|starting|by|every|each|and|
  * one day; "daily standup at 9" (no determiner, no day) still repeats.
  */
 function adjectival(lower: string, seg: Segment, r: RecurrenceFeature): boolean {
-  if (!ADJECTIVE.test(lower.slice(r.start, r.end))) return false;
+  if (!RECURRENCE_ADJECTIVE_RE.test(lower.slice(r.start, r.end))) return false;
   const next = /^\s+([a-z]+)/.exec(lower.slice(r.end, seg.end))?.[1];
-  if (!next || NOT_A_NOUN.test(next)) return false;
-  const determiner = /\b(?:the|my|our|a|an|this|that|your|their|his|her)\s+$/.test(lower.slice(seg.start, r.start));
+  if (!next || NOT_A_NOUN_RE.test(next)) return false;
+  const determiner = DETERMINER_BEFORE_RE.test(lower.slice(seg.start, r.start));
   return determiner || seg.features.some((f) => f.type === 'date' && !f.from);
 }
 
@@ -173,7 +153,7 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
     badTime: first(fs, 'bad_time'),
     anchored: fs.some((f) => f.type !== 'protected'),
     asked: SCHEDULING_VERB_RE.test(segLower),
-    question: QUESTION.test(segLower.trim()),
+    question: QUESTION_RE.test(segLower.trim()),
   };
   // A recurrence bound like "in March" reads as a window of days; it bounds the repetition instead.
   if (item.recurrence && item.days && !item.bound) {
@@ -183,16 +163,11 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
 
   if (REFLECT_RE.test(segLower)) {
     item.kind = 'reflect';
-    const topic = item.title.replace(REFLECT_LEAD, '').trim();
+    const topic = item.title.replace(REFLECT_LEAD_RE, '').trim();
     item.topic = topic && !/^reflect/i.test(topic) ? topic : undefined;
     item.title = item.topic ? `Reflect on ${item.topic}` : 'Reflection';
-  } else if (
-    item.shift ||
-    RESCHEDULE_VERB_RE.test(segLower) ||
-    /\binstead\b/.test(segLower) ||
-    /^(?:can|could)\s+we\s+(?:do|have|make)\b/.test(segLower.trim())
-  ) {
-    item.reschedule = STRONG_RESCHEDULE_RE.test(segLower) || /\binstead\b/.test(segLower) ? 'strong' : 'weak';
+  } else if (item.shift || RESCHEDULE_VERB_RE.test(segLower) || INSTEAD_RE.test(segLower) || CAN_WE_RE.test(segLower.trim())) {
+    item.reschedule = STRONG_RESCHEDULE_RE.test(segLower) || INSTEAD_RE.test(segLower) ? 'strong' : 'weak';
   }
 
   if (!item.reschedule && !item.recurrence && item.kind === 'add_event') {
@@ -214,24 +189,12 @@ export function interpret(text: string, lower: string, seg: Segment, previous: I
     const dates = fs.filter((f): f is DateFeature => f.type === 'date' && !f.from);
     if (dates.length > 1) item.date = dates.at(-1);
   }
-  item.cancel = /\b(?:cancel|delete|remove|drop|call\s+off|scrap)\b/.test(segLower) && !item.reschedule;
-  const allDay = /\s*\b(?:all[\s-]day|the\s+whole\s+day|the\s+entire\s+day|full[\s-]day)\b/i;
-  item.allDay = allDay.test(segLower);
-  if (item.allDay) item.title = item.title.replace(allDay, '').trim() || item.title;
-  item.wholeRange = Boolean(
-    item.range &&
-      !item.duration &&
-      /\bblock(?:\s+(?:off|out))?\b/.test(segLower) &&
-      /\bblock(?:\s+(?:off|out))?\s+(?:the\s+|my\s+|this\s+|tomorrow\s+|\w+day\s+)*(?:morning|afternoon|evening|night)\b/.test(segLower),
-  );
+  item.cancel = CANCEL_VERB_RE.test(segLower) && !item.reschedule;
+  item.allDay = ALL_DAY_RE.test(segLower);
+  if (item.allDay) item.title = item.title.replace(ALL_DAY_RE, '').trim() || item.title;
+  item.wholeRange = Boolean(item.range && !item.duration && BLOCK_RE.test(segLower) && BLOCK_PART_OF_DAY_RE.test(segLower));
   item.past = startsInPast(item.title) && !item.asked && !item.reschedule && item.kind === 'add_event';
-  item.statement =
-    /\b(?:is|are|was|were|it's|its|looks|seems)\b/.test(segLower) &&
-    !item.asked &&
-    !item.time &&
-    !item.duration &&
-    !item.reschedule &&
-    item.kind === 'add_event';
+  item.statement = STATEMENT_VERB_RE.test(segLower) && !item.asked && !item.time && !item.duration && !item.reschedule && item.kind === 'add_event';
 
   // "Tomorrow: dentist at 10, then groceries at 4": a request without a date takes the previous one's.
   if (previous && !item.date && !item.days && !item.recurrence && !item.relative && !item.range?.today) {

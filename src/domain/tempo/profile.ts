@@ -13,7 +13,7 @@ import { isTempoTag } from '../../time/tags.js';
 /** The stored part of a tempo profile (the time zone is the user's, kept on the user). */
 export type TempoSettings = Omit<TempoProfile, 'user_id' | 'timezone'>;
 
-/** Time ranges every profile starts with (SPEC §5, issue 5). */
+/** Time ranges every profile starts with (SPEC §5). */
 export const DEFAULT_TIME_RANGES: Readonly<Record<string, TimeRange>> = {
   '@morning': { start: '06:00', end: '12:00' },
   '@afternoon': { start: '12:00', end: '17:00' },

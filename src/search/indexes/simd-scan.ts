@@ -1,7 +1,7 @@
 /**
  * The one hot loop of semantic search — int8 rows · int16 query, for every row — as a 200-byte
- * WebAssembly module using 128-bit SIMD (16 components per step instead of one): ~8× faster than
- * the same loop in JavaScript. Hand-assembled (text form below) so no build tool is needed:
+ * WebAssembly module using 128-bit SIMD (16 components per step instead of one), several times
+ * faster than the same loop in JavaScript. Hand-assembled (text form below) so no build tool is needed:
  *
  *   (func (export "scan") (param $q $rows $n $stride $out i32)
  *     (local $r $off $rowp i32) (local $acc $v v128)

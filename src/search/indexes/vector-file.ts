@@ -119,8 +119,8 @@ const ROW_SLICE = 8192;
 /**
  * Check a whole file before using anything: magic, format, the expected model, dimensions and
  * revision, the checksum, the row count and every row's bounds. The checksum and the rows are
- * taken a slice per turn (`pause` between them): at 100,000 rows (32 MB) the whole check held
- * the event loop ~80 ms in one turn.
+ * taken a slice per turn (`pause` between them): the whole check of a large index in one turn
+ * would hold the event loop too long.
  */
 export async function decodeVectorFile(buf: Buffer, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
   if (buf.length < 20 || !buf.subarray(0, 4).equals(MAGIC)) return { rejected: 'not a vector file' };

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config/config.js';
 import type { ModelStatus } from '../../contracts/status.js';
 import { nextTurn } from '../../platform/next-turn.js';
+import { tryPidLock } from '../../platform/pid-lock.js';
 import { DEFAULT_MAX_RANK } from '../vectors/build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectorsInTurns, type WordVectors } from '../vectors/word-vectors-file.js';
@@ -42,11 +43,6 @@ export function modelLocations(m: Config['model']): Pick<BuiltinModelOptions, 'c
   return { cacheDirs: [SHIPPED_MODEL_DIR, m.cacheDir], writeDir: m.cacheDir };
 }
 
-/**
- * A conversion that left its lock this long ago has died: take over. Generous: the sentence
- * encoder's pass takes minutes, more on a busy machine.
- */
-const STALE_LOCK_MS = 60 * 60_000;
 const POLL_MS = 250;
 
 export interface BuiltinModelOptions {
@@ -99,8 +95,8 @@ interface Derivation<T> {
   /** Shown in the log and the status while it is made. */
   what: string;
   decode: (buf: Buffer) => T | Promise<T>;
-  /** Run the converter child that writes `out` (and holds `lock`). */
-  make: (out: string, lock: string) => Promise<void>;
+  /** Run the converter child that writes `out` (while this process holds the file's lock). */
+  make: (out: string) => Promise<void>;
 }
 
 const safe = (source: string) => source.replace(/[^\w.@-]/g, '_');
@@ -237,9 +233,9 @@ export class BuiltinModel {
       family: /^word-vectors-.*\.bin$/,
       what: 'word vectors',
       decode: (buf) => decodeWordVectorsInTurns(buf, nextTurn),
-      make: (out, lock) => {
+      make: (out) => {
         const wink = locatePackage(MODEL_PACKAGE, MODEL_VERSION);
-        return this.runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out], lock);
+        return this.runConverter('build-word-vectors-main.js', [join(wink.dir, wink.main ?? `${MODEL_PACKAGE}.json`), wink.source, out]);
       },
     };
     const w = (await this.loadCopy(words)) ?? (await this.convert(words));
@@ -267,9 +263,9 @@ export class BuiltinModel {
         assertAligned(w.value, s);
         return s;
       },
-      make: (out, lock) => {
+      make: (out) => {
         const encoder = locatePackage(ENCODER_PACKAGE, ENCODER_VERSION);
-        return this.runConverter('build-sentence-word-vectors-main.js', [w.file, encoder.source, out], lock);
+        return this.runConverter('build-sentence-word-vectors-main.js', [w.file, encoder.source, out]);
       },
     };
   }
@@ -310,21 +306,18 @@ export class BuiltinModel {
       // Several daemons (or test files) may start at once: one converts, the others wait for its file.
       while (!existsSync(file)) {
         if (this.closed) throw new Closed();
-        if (takeLock(lock)) {
+        const held = await tryPidLock(lock);
+        if ('release' in held) {
           this.log(`preparing the built-in embedding model: ${d.what} (its files were not found)`, { file });
           try {
             if (!existsSync(file)) {
               removeLeftovers(dir, d.name);
-              await d.make(file, lock);
+              await d.make(file);
               removeOlderVersions(dir, d.name, d.family);
               this.log(`prepared the ${d.what} in ${Math.round((Date.now() - started) / 1000)} s`, { file });
             }
           } finally {
-            try {
-              unlinkSync(lock);
-            } catch {
-              // Already gone.
-            }
+            await held.release();
           }
           break;
         }
@@ -348,7 +341,7 @@ export class BuiltinModel {
    * when the channel closes (this process exited or was killed), and close() kills it. It reports
    * its progress over the channel.
    */
-  private runConverter(script: string, args: string[], lock: string): Promise<void> {
+  private runConverter(script: string, args: string[]): Promise<void> {
     if (this.closed) return Promise.reject(new Closed());
     const main = fileURLToPath(new URL(`../workers/${script}`, import.meta.url));
     installExitHook();
@@ -356,7 +349,6 @@ export class BuiltinModel {
       const child = spawn(process.execPath, [main, ...args], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       this.children.add(child);
       liveChildren.add(child);
-      if (child.pid) writeFileSync(lock, String(child.pid));
       let err = '';
       child.stderr!.on('data', (d) => (err += d));
       child.on('message', (m: { progress?: number }) => {
@@ -433,39 +425,5 @@ function removeLeftovers(dir: string, name: string): void {
         }
       }
     }
-  }
-}
-
-/** Create the lock file holding our pid; false when a live converter holds it. */
-function takeLock(lock: string): boolean {
-  try {
-    writeFileSync(lock, String(process.pid), { flag: 'wx' });
-    return true;
-  } catch {
-    if (!lockIsStale(lock)) return false;
-    try {
-      unlinkSync(lock);
-    } catch {
-      // Someone else cleared it first.
-    }
-    try {
-      writeFileSync(lock, String(process.pid), { flag: 'wx' });
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
-
-/** A lock whose converter process is gone (or that is very old) protects nothing. */
-function lockIsStale(lock: string): boolean {
-  try {
-    if (Date.now() - statSync(lock).mtimeMs > STALE_LOCK_MS) return true;
-    const pid = Number(readFileSync(lock, 'utf8'));
-    if (!Number.isInteger(pid) || pid <= 0) return false; // being written right now
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
   }
 }

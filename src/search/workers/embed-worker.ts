@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { OnDemandWorker } from '../../platform/on-demand-worker.js';
 import type { BuiltinEmbedder } from '../models/builtin-embedder.js';
 
 /** A batch of texts to embed, as posted to the thread. */
@@ -40,123 +40,63 @@ function scriptUrl(): URL {
  * time, so a short batch (a query) is answered while a long one goes on. A thread that dies is
  * started again and every unanswered batch sent again, in order; after MAX_CRASHES deaths in a
  * row every waiting batch is refused (the caller embeds on its own thread from then on). The
- * thread keeps the process alive only while it owes an answer, and stops after IDLE_MS without work.
+ * lifecycle (start on demand, stop when idle, fail what a dead thread owed) is
+ * src/platform/on-demand-worker.ts.
  */
 export class EmbedWorker {
-  private worker?: Worker;
-  private nextId = 0;
-  private readonly waiting = new Map<number, { texts: string[]; resolve: (v: (Float32Array | null)[]) => void; reject: (e: Error) => void }>();
-  private crashes = 0;
-  private closed = false;
-  private idleTimer?: NodeJS.Timeout;
-  /** Set once the thread was given up: every later batch is refused at once. */
-  failed?: Error;
+  private readonly thread: OnDemandWorker<{ texts: string[] }, EmbedReply>;
 
   constructor(
     private readonly embedder: BuiltinEmbedder,
-    private readonly log?: (msg: string, extra?: Record<string, unknown>) => void,
-    private readonly idleMs = IDLE_MS,
-  ) {}
+    log?: (msg: string, extra?: Record<string, unknown>) => void,
+    idleMs = IDLE_MS,
+  ) {
+    this.thread = new OnDemandWorker({
+      name: 'the embedding thread',
+      script: scriptUrl,
+      // A small young generation: the thread's garbage is a batch's texts and vectors; the default
+      // (as large as the main thread's) made the daemon's RSS tens of MB larger under writes.
+      options: () => {
+        const { words, sentence } = embedder.tables;
+        return { workerData: { words, sentence }, resourceLimits: { maxYoungGenerationSizeMb: 4 } };
+      },
+      idleMs,
+      resend: MAX_CRASHES - 1,
+      giveUp: true,
+      onDeath: (e, resent) =>
+        log?.(resent ? 'embedding thread died; starting it again' : 'embedding thread failed; embedding on the main thread from now on', { error: e.message }),
+    });
+  }
+
+  /** Set once the thread was given up: every later batch is refused at once. */
+  get failed(): Error | undefined {
+    return this.thread.failed;
+  }
 
   /** A thread is up (started and not stopped for idleness). */
   get running(): boolean {
-    return this.worker !== undefined;
+    return this.thread.running;
   }
 
   /** Batches sent and not answered yet. */
   get pending(): number {
-    return this.waiting.size;
+    return this.thread.pending;
   }
 
   /** The unit vectors of the texts (null for a text without a known word), in order. */
-  embed(texts: string[]): Promise<(Float32Array | null)[]> {
-    if (this.failed) return Promise.reject(this.failed);
-    if (this.closed) return Promise.reject(new Error('the embedding thread is closed'));
-    return new Promise((resolve, reject) => {
-      const id = ++this.nextId;
-      this.waiting.set(id, { texts, resolve, reject });
-      this.post(id, texts);
-    });
-  }
-
-  private post(id: number, texts: string[]): void {
-    const msg: EmbedRequest = { id, texts };
-    const w = this.thread();
-    clearTimeout(this.idleTimer);
-    // Ref'd while it owes an answer (a process awaiting one must not exit), unref'd when idle.
-    w.ref();
-    w.postMessage(msg);
-  }
-
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const { words, sentence } = this.embedder.tables;
-    // A small young generation: the thread's garbage is a batch's texts and vectors; the default
-    // (as large as the main thread's) made the daemon's RSS tens of MB larger under writes.
-    const w = new Worker(scriptUrl(), { workerData: { words, sentence }, resourceLimits: { maxYoungGenerationSizeMb: 4 } });
-    w.on('message', (m: EmbedReply) => this.answer(m));
-    w.on('error', (e) => this.died(w, e));
-    w.on('exit', (code) => this.died(w, new Error(`the embedding thread exited with code ${code}`)));
-    // After the listeners: adding a 'message' listener refs the thread again.
-    w.unref();
-    this.worker = w;
-    return w;
-  }
-
-  private answer({ id, vectors, known }: EmbedReply): void {
-    const job = this.waiting.get(id);
-    if (!job) return;
-    this.waiting.delete(id);
-    this.crashes = 0;
-    if (!this.waiting.size) {
-      this.worker?.unref();
-      clearTimeout(this.idleTimer);
-      this.idleTimer = setTimeout(() => this.stopIdle(), this.idleMs).unref();
-    }
+  async embed(texts: string[]): Promise<(Float32Array | null)[]> {
+    const { vectors, known } = await this.thread.call({ texts });
     const dims = this.embedder.dims;
-    job.resolve(job.texts.map((_, i) => (known[i] ? vectors.subarray(i * dims, (i + 1) * dims) : null)));
+    return texts.map((_, i) => (known[i] ? vectors.subarray(i * dims, (i + 1) * dims) : null));
   }
 
-  private stopIdle(): void {
-    const w = this.worker;
-    if (!w || this.waiting.size) return;
-    // Not a death: the exit handler sees another (or no) thread and ignores it.
-    this.worker = undefined;
-    void w.terminate();
-  }
-
-  /** A thread that died (or failed to start): start another and send it what is still unanswered, in order. */
-  private died(w: Worker, e: Error): void {
-    if (this.worker !== w) return;
-    this.worker = undefined;
-    if (this.closed || !this.waiting.size) return;
-    if (++this.crashes >= MAX_CRASHES) {
-      this.failed = e;
-      this.log?.('embedding thread failed; embedding on the main thread from now on', { error: e.message });
-      const jobs = [...this.waiting.values()];
-      this.waiting.clear();
-      for (const j of jobs) j.reject(e);
-      return;
-    }
-    this.log?.('embedding thread died; starting it again', { error: e.message });
-    for (const [id, j] of this.waiting) this.post(id, j.texts);
-  }
-
-  /** Stop the thread (unanswered batches are refused). Tests also use it to kill the thread mid-batch. */
-  async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.idleTimer);
-    const w = this.worker;
-    this.worker = undefined;
-    const jobs = [...this.waiting.values()];
-    this.waiting.clear();
-    for (const j of jobs) j.reject(new Error('the embedding thread is closed'));
-    await w?.terminate();
+  /** Stop the thread (unanswered batches are refused). */
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
   /** Kill the thread as a crash would (tests of the restart): what it was doing is sent again to a new one. */
-  async crash(): Promise<void> {
-    const w = this.worker;
-    if (w) await w.terminate();
+  crash(): Promise<void> {
+    return this.thread.crash();
   }
 }

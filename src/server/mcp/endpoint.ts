@@ -76,7 +76,7 @@ export function mcpEndpoint(services: Services, routes: RouteDef[], openapi: () 
 
   async function open(principal: Principal, stamp: CredentialStamp): Promise<Session> {
     makeRoom();
-    // The MCP SDK loads at the first session, not at every start of the daemon (~0.3 s here).
+    // The MCP SDK loads at the first session, not at every start of the daemon.
     const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await Promise.all([
       import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
       import('../../mcp/server.js'),

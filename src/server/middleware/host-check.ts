@@ -1,10 +1,6 @@
-import { networkInterfaces } from 'node:os';
 import type { Context, Next } from 'koa';
 import { AppError } from '../../errors.js';
-
-const LOOPBACK_NAMES = new Set(['localhost', 'localhost.', '::1', '0:0:0:0:0:0:0:1']);
-const isLoopbackV4 = (h: string) => /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
-const WILDCARDS = new Set(['0.0.0.0', '::', '0:0:0:0:0:0:0:0']);
+import { interfaceAddresses, isLoopbackHost, isWildcardAddress } from '../../platform/loopback.js';
 
 /** The host part of a `Host` header, lower-cased, brackets and port removed; '' when malformed. */
 export function hostName(header: string | undefined): string {
@@ -26,11 +22,9 @@ export function hostName(header: string | undefined): string {
  * none of these.
  */
 export function hostAllowed(configured: string): (name: string) => boolean {
-  const extra = new Set<string>();
   const c = hostName(configured.includes(':') && !configured.startsWith('[') ? `[${configured}]` : configured);
-  if (c && !WILDCARDS.has(c)) extra.add(c);
-  if (WILDCARDS.has(c)) for (const list of Object.values(networkInterfaces())) for (const a of list ?? []) extra.add(a.address.toLowerCase());
-  return (name) => Boolean(name) && (LOOPBACK_NAMES.has(name) || isLoopbackV4(name) || extra.has(name));
+  const extra = c && isWildcardAddress(c) ? interfaceAddresses() : new Set(c ? [c] : []);
+  return (name) => Boolean(name) && (isLoopbackHost(name) || extra.has(name));
 }
 
 export const forbiddenHost = (host: string | undefined) =>

@@ -1,6 +1,7 @@
 import * as oauth from 'oauth4webapi';
 import type { OAuthProviderConfig, OAuthServerMetadata } from '../../contracts/oauth.js';
 import { AppError } from '../../errors.js';
+import { isLoopbackHost } from '../../platform/loopback.js';
 import { homeFetch } from '../outbound/home-outbound.js';
 import { OutboundError } from '../outbound/outbound-error.js';
 import { providerFailed, providerUnreachable } from './errors.js';
@@ -10,8 +11,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
 
 /** Plain http is allowed only to a provider on this machine (a self-hosted test server): RFC 8252 §8.3 asks TLS of the rest. */
 export function isLoopbackUrl(url: string): boolean {
-  const h = new URL(url).hostname;
-  return h === '127.0.0.1' || h === 'localhost' || h === '[::1]' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
+  return isLoopbackHost(new URL(url).hostname);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import * as ipaddrNs from 'ipaddr.js';
+import { bareHost } from '../../platform/loopback.js';
 
 // ipaddr.js is CommonJS whose exports Node cannot list: under ESM its API is the default export.
 type IP = ipaddrNs.IPv4 | ipaddrNs.IPv6;
@@ -40,13 +41,7 @@ export function createAddressPolicy(allowHosts: readonly string[] = []): Address
 }
 
 /** Lower case, no brackets around an IPv6 literal, no trailing dot of a fully qualified name. */
-export function normalizeHost(host: string): string {
-  return host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1')
-    .replace(/\.$/, '');
-}
+export const normalizeHost = bareHost;
 
 function unmapRange([net, bits]: [IP, number]): [IP, number] {
   return net.kind() === 'ipv6' && (net as ipaddrNs.IPv6).isIPv4MappedAddress() && bits >= 96

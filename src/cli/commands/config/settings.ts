@@ -1,9 +1,10 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import { type Config, ConfigFile, readConfigObject, resolveConfig } from '../../../config/config.js';
 import { DIR_MODE, FILE_MODE } from '../../../config/paths.js';
 import { AppError } from '../../../errors.js';
+import { writeFileDurable } from '../../../platform/durable-write.js';
 import { usage } from '../../kit.js';
 
 /** One setting of config.json, by its dotted key (`planner.model`). */
@@ -159,10 +160,8 @@ export function parseValue(s: Setting, text: string): unknown {
   return text;
 }
 
-/** Write config.json whole and atomically (a temp file renamed over it), private to the user. */
+/** Write config.json whole, atomically and durably, private to the user. */
 export async function writeRaw(path: string, raw: Record<string, unknown>): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: DIR_MODE });
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(raw, null, 2)}\n`, { mode: FILE_MODE });
-  await rename(tmp, path);
+  await writeFileDurable(path, `${JSON.stringify(raw, null, 2)}\n`, { mode: FILE_MODE });
 }

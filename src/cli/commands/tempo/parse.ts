@@ -1,5 +1,5 @@
 import { ACTION_KINDS, type ActionKind } from '../../../contracts/tempo.js';
-import { formatHHMM, WEEKDAYS, type Weekday } from '../../../time/local-date.js';
+import { formatHHMM, WEEKDAY_NAMES, WEEKDAYS, type Weekday } from '../../../time/local-date.js';
 import { tagMinutes } from '../../../time/tags.js';
 import { usage } from '../../kit.js';
 import { isNone } from './limit-arg.js';
@@ -52,12 +52,10 @@ const DAY_WORDS: Record<string, readonly Weekday[] | undefined> = {
   weekend: ['sat', 'sun'],
 };
 
-const FULL = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-
 /** `mon`, `tues`, `Wednesday` → the day; at least three letters of its name. */
 function day(word: string): Weekday | undefined {
   const w = word.trim().toLowerCase();
-  const i = w.length >= 3 ? FULL.findIndex((f) => f.startsWith(w)) : -1;
+  const i = w.length >= 3 ? WEEKDAY_NAMES.findIndex((f) => f.startsWith(w)) : -1;
   return i < 0 ? undefined : WEEKDAYS[i];
 }
 

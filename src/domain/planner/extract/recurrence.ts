@@ -1,7 +1,7 @@
-import { NUMBER_RE, parseNumber, WEEKDAY_INDEX, WEEKDAY_RE } from '../text/words.js';
+import { NUMBER_RE, parseNumber, WEEKDAY_INDEX, WEEKDAY_NAMES, WEEKDAY_RE } from '../text/words.js';
 import { longestFirst, matches, type RecurrenceFeature } from './features.js';
 
-const FULL_PLURAL = '(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s';
+const FULL_PLURAL = `(?:${WEEKDAY_NAMES.join('|')})s`;
 const JOIN = '(?:\\s*,\\s*(?:and\\s+|&\\s*|or\\s+)?|\\s+and\\s+|\\s*&\\s*|\\s+or\\s+)';
 const DAY_LIST = `${WEEKDAY_RE}s?(?:${JOIN}${WEEKDAY_RE}s?)*`;
 

@@ -3,7 +3,9 @@
  * glance which words the planner knows and add one without touching any logic.
  */
 
-export const WEEKDAY_NAMES = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+import { WEEKDAY_NAMES } from '../../../time/local-date.js';
+
+export { WEEKDAY_NAMES };
 
 /** Full names and the abbreviations people type, each to its index (0 = Monday). */
 export const WEEKDAY_INDEX: Readonly<Record<string, number>> = {
@@ -450,3 +452,75 @@ export const FALLBACK_MINUTES = 60;
 
 /** Title words that put a bare hour (7–11) in the evening: "dinner at 8" is 20:00. */
 export const EVENING_HINT_RE = /\b(?:dinner|supper|drinks|party|concert|movie|film|theat(?:er|re)|show|date\s+night|pub|bar|gig)\b/i;
+
+// ------------------------------------------------------------------ reading a request
+
+/** Typing that is not a word: keyboard rows, placeholder text. */
+export const KEYBOARD_MASH_RE = /^(?:asdf\w*|qwer\w*|zxcv\w*|hjkl\w*|jkl\w*|lorem|ipsum|blah+|foo|bar|baz|xyz\w*)$/;
+
+/** Words of a "move …" request that do not name the event. */
+export const MOVE_WORD_RE = /^(?:move|reschedule|postpone|delay|push|shift|bump|instead)$/;
+/** Words of a "cancel …" request that do not name the event. */
+export const CANCEL_WORD_RE = /^(?:cancel|delete|remove|drop|scrap)$/;
+/** A request to cancel an event. */
+export const CANCEL_VERB_RE = /\b(?:cancel|delete|remove|drop|call\s+off|scrap)\b/;
+/** "… instead": the request moves something already planned. */
+export const INSTEAD_RE = /\binstead\b/;
+/** "can we do …", "could we have …": a request to move something. */
+export const CAN_WE_RE = /^(?:can|could)\s+we\s+(?:do|have|make)\b/;
+
+/** What joins two named days of one request: "monday and thursday", "monday, thursday", "monday & on thursday". */
+export const DAY_JOIN_RE = /^\s*(?:,|,?\s*and|&)\s*(?:on\s+)?$/;
+
+/** Repetition words that can describe a task instead of repeating it: "the weekly grocery order". */
+export const RECURRENCE_ADJECTIVE_RE = /^(?:daily|weekly|monthly|bi-?weekly|fortnightly)$/;
+/** Words after such an adjective that show it repeats after all: "daily at 9". */
+export const NOT_A_NOUN_RE = /^(?:at|on|in|from|for|until|till|starting|by|every|each|and|or|then|from|before|after|around|about)$/;
+/** A determiner just before a word: "the", "my", "this"… */
+export const DETERMINER_BEFORE_RE = /\b(?:the|my|our|a|an|this|that|your|their|his|her)\s+$/;
+
+/** Past tenses that do not end in -ed. */
+export const IRREGULAR_PAST = new Set(
+  'ran went had did ate slept met saw wrote got took made spent felt found bought brought caught taught thought fought sold told left lost won swam rode drove flew began drank sang gave came became kept sent paid built heard understood forgot'.split(
+    ' ',
+  ),
+);
+/** Words ending in -ed that are not past tenses. */
+export const NOT_PAST = new Set([
+  'need',
+  'feed',
+  'seed',
+  'bleed',
+  'speed',
+  'breed',
+  'shred',
+  'proceed',
+  'succeed',
+  'exceed',
+  'embed',
+  'red',
+  'bed',
+  'wed',
+  'shed',
+  'weed',
+  'deed',
+  'reed',
+  'greed',
+  'tweed',
+]);
+
+/** A question that asks for information ("when is…", "what did…"), not for a plan. */
+export const QUESTION_RE =
+  /^(?:what(?!\s+about)|when|where|who|whom|why|how(?!\s+about)|which|did|does|do\s+(?:i|you|we)|have\s+(?:i|you|we)|has|was|were|is|are|am\s+i)\b/;
+
+/** Everything up to the reflect verb: "Take some time to write a short reflection about" → the topic follows. */
+export const REFLECT_LEAD_RE =
+  /^.*?\b(?:reflect(?:ing)?|reflections?|journal(?:ing|ling)?|look(?:ing)?\s+back|retrospective)\b(?:\s+(?:on|about|upon|of))?\s*/i;
+
+/** "all day", "the whole day": the whole local day. */
+export const ALL_DAY_RE = /\s*\b(?:all[\s-]day|the\s+whole\s+day|the\s+entire\s+day|full[\s-]day)\b/i;
+/** "block off …": the whole named part of the day. */
+export const BLOCK_RE = /\bblock(?:\s+(?:off|out))?\b/;
+export const BLOCK_PART_OF_DAY_RE = /\bblock(?:\s+(?:off|out))?\s+(?:the\s+|my\s+|this\s+|tomorrow\s+|\w+day\s+)*(?:morning|afternoon|evening|night)\b/;
+/** A verb of a statement ("the weather is nice today") rather than a request. */
+export const STATEMENT_VERB_RE = /\b(?:is|are|was|were|it's|its|looks|seems)\b/;

@@ -12,7 +12,7 @@ import { Store } from '../../../../src/store/store.js';
 // The first start of a machine: the word vectors are converted in seconds, the sentence encoder's
 // pass takes minutes. Meanwhile search answers with the word vectors alone and says so; once the
 // encoder's file appears, the index is rebuilt with both and every later write joins it. The
-// files are the real ones (shipped in models/); another "converter" (this process, holding the
+// files are the real ones (shipped in models/); another "converter" (a live process, holding the
 // lock) delivers the encoder's file when the test says so.
 const shared = SHIPPED_MODEL_DIR;
 const wordsFile = readdirSync(shared).find((f) => /^word-vectors-.*\.bin$/.test(f))!;
@@ -43,7 +43,7 @@ const trace = (uid: string, task_id: string, content: string): StoredTrace => ({
 describe('the built-in model on a first start', () => {
   it('answers with the word vectors alone, then with both models once the encoder is ready', async () => {
     copyFileSync(join(shared, wordsFile), join(cache, wordsFile));
-    writeFileSync(join(cache, `${sentenceFile}.lock`), String(process.pid));
+    writeFileSync(join(cache, `${sentenceFile}.lock`), String(process.ppid));
     const store = await Store.open(homePaths(home));
     await store.transact((tx) => {
       tx.put('traces', trace('t-doc', 'health', 'Appointment with the doctor about my back pain'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ruleStarts } from '../../../../src/domain/calendar/recurrence.js';
-import { planPrompt } from '../../../../src/domain/planner/core.js';
+import { planPrompt } from '../../../../src/domain/planner/deterministic-planner.js';
 import type { CalendarItem, PlannerInput, PlannerProfile } from '../../../../src/domain/planner/types.js';
 import { defaultSettings } from '../../../../src/domain/tempo/profile.js';
 import { formatInZone, fromZoned } from '../../../../src/time/zoned-time.js';

@@ -1,6 +1,6 @@
 /**
- * The best `k` items offered, in `cmp` order, without sorting them all: an export page at 100k
- * traces needs its 100 best. A bounded heap keeps the worst kept item on top, so each offer costs
+ * The best `k` items offered, in `cmp` order, without sorting them all: an export page needs its
+ * 100 best of every trace, a search its 10 best hits. A bounded heap keeps the worst kept item on top, so each offer costs
  * one comparison to reject or O(log k) to keep, whatever order the items come in. `accept`, when
  * given, is asked only about items good enough to be kept, so a costly test runs rarely.
  */
@@ -39,6 +39,16 @@ export class BoundedBest<T> {
       this.swap(i, m);
       i = m;
     }
+  }
+
+  /** The kept item that sorts last once `k` are kept (what an item must beat), else undefined. */
+  get worst(): T | undefined {
+    return this.heap.length === this.k ? this.heap[0] : undefined;
+  }
+
+  /** The kept items, in no order. */
+  get kept(): readonly T[] {
+    return this.heap;
   }
 
   /** The kept items, best first. */

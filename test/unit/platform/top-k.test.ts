@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topK } from '../../../../src/domain/export/top-k.js';
+import { topK } from '../../../src/platform/top-k.js';
 
 describe('topK', () => {
   it('equals sort + slice for any k, duplicates included', () => {
