@@ -6,7 +6,14 @@ import { AppError } from '../../../../src/errors.js';
 /** One 100,000-character text shared by every trace: the test holds it once. */
 const TEXT = 'a'.repeat(100_000);
 const trace = (i: number): StoredTrace =>
-  ({ uid: `t${i}`, task_id: 'meetings', content: TEXT, timestamp: `2031-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`, linked_trace_ids: [], child_trace_ids: [] }) as unknown as StoredTrace;
+  ({
+    uid: `t${i}`,
+    task_id: 'meetings',
+    content: TEXT,
+    timestamp: `2031-01-01T00:00:${String(i % 60).padStart(2, '0')}Z`,
+    linked_trace_ids: [],
+    child_trace_ids: [],
+  }) as unknown as StoredTrace;
 
 describe('trace dump', () => {
   it('answers a task whose text fits', () => {
