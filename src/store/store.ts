@@ -501,9 +501,10 @@ export class Store implements Reads {
   }
 
   /**
-   * db.json and the journal are read whole into memory: a home larger than this process's heap
-   * may hold is refused up front, with the command that gives it room, rather than failing with
-   * V8's out-of-memory crash halfway through the reading.
+   * What db.json and the journal hold is kept in memory (all but their large strings, which
+   * stay on disk: spill.ts): a home larger than this process's heap may hold is refused up
+   * front, with the command that gives it room, rather than failing with V8's out-of-memory
+   * crash halfway through the reading. Homes of long texts need less than this asks for.
    */
   private async refuseWhatCannotFit(): Promise<void> {
     const bytes = await this.bytes();
