@@ -44,10 +44,17 @@ const storeFiles = (home) =>
     .map((n) => join(home, n));
 const mb = (bytes) => bytes / 2 ** 20;
 
-async function timedStop(d) {
+async function timedStop(d, home) {
   const t = performance.now();
   await d.stop();
-  return performance.now() - t;
+  const ms = performance.now() - t;
+  // The daemon logs what each step of its stop took: the rest is the signal and the process's exit.
+  const line = readFileSync(join(home, 'daemon.log'), 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"daemon stopped"'))
+    .at(-1);
+  if (line) console.error(`## stop: ${Math.round(ms)} ms; steps ${line.replace(/.*"pid":\d+,/, '{').replace(/,"msg".*/, '}')}`);
+  return ms;
 }
 
 /** Wait until the daemon has built its indexes and idles (the background work after a start). */
@@ -90,7 +97,7 @@ async function longRow() {
       await d.api('POST', '/memory/push', { traces });
     }
   } finally {
-    out.stop_after_push_ms = await timedStop(d);
+    out.stop_after_push_ms = await timedStop(d, home);
   }
   rmSync(home, { recursive: true, force: true });
   return out;
@@ -120,7 +127,7 @@ async function smallRow() {
     });
     out.rss_under_load_mb = Math.max(out.pull.rss_max_mb, out.search.rss_max_mb, out.push.rss_max_mb);
   } finally {
-    out.stop_ms = await timedStop(d);
+    out.stop_ms = await timedStop(d, home);
   }
   rmSync(home, { recursive: true, force: true });
   return out;

@@ -141,6 +141,14 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     const stop = () =>
       (stopping ??= (async () => {
         logger.info('daemon stopping');
+        // What each step of the stop took, in daemon.log: the stop's goal is seconds whatever is pending.
+        const steps: Record<string, number> = {};
+        let last = performance.now();
+        const step = (name: string) => {
+          const now = performance.now();
+          steps[name] = Math.round(now - last);
+          last = now;
+        };
         reducer.stop();
         ws.close();
         // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.
@@ -151,12 +159,16 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
         const force = setTimeout(() => server.closeAllConnections(), 1000);
         await closed;
         clearTimeout(force);
+        step('requests_ms');
         await children;
+        step('search_ms');
         await syncTimer.stop();
+        step('sync_ms');
         await store!.close();
+        step('store_ms');
         await removeDaemonState(paths.daemonJson, process.pid);
         await release();
-        logger.info('daemon stopped');
+        logger.info(steps, 'daemon stopped');
       })());
     return { url, port, server, stop };
   } catch (e) {

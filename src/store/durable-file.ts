@@ -2,8 +2,11 @@ import { copyFile, type FileHandle, open, rename, stat, unlink } from 'node:fs/p
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';
-import { JsonFileError, readJsonByLines } from './json-by-lines.js';
+import { JsonFileError, type LineValueHook, readJsonByLines } from './json-by-lines.js';
 import { jsonInSlices } from './json-in-slices.js';
+
+/** Told of each document a snapshot writes, where, and the temp file that becomes db.json. */
+export type WrittenValueHook = (value: unknown, keys: (string | number)[], json: string, offset: number, tmp: string) => void;
 
 /** Serialising work per turn of a snapshot, and the size of each part written (see write). */
 const SNAPSHOT_SLICE_MS = 4;
@@ -99,7 +102,8 @@ export class CorruptFileError extends Error {
 export class DurableJSONFile implements Adapter<unknown> {
   constructor(readonly path: string) {}
 
-  async read(): Promise<unknown> {
+  /** `hook` sees each value read from a line of its own (see readJsonByLines). */
+  async read(hook?: LineValueHook): Promise<unknown> {
     let size: number;
     try {
       size = (await stat(this.path)).size;
@@ -109,7 +113,7 @@ export class DurableJSONFile implements Adapter<unknown> {
     }
     let parsed: unknown;
     try {
-      parsed = await readJsonByLines(this.path);
+      parsed = await readJsonByLines(this.path, hook);
     } catch (e) {
       if (e instanceof JsonFileError) throw new CorruptFileError(this.path, e.message);
       throw e;
@@ -123,7 +127,7 @@ export class DurableJSONFile implements Adapter<unknown> {
   bytes = 0;
 
   /** `signal` stops a write under way: the temp file is removed, db.json stays as it was. */
-  async write(data: unknown, signal?: AbortSignal): Promise<void> {
+  async write(data: unknown, signal?: AbortSignal, onValue?: WrittenValueHook): Promise<void> {
     // Serialized a slice per event-loop turn and written as it goes: a big store's snapshot must
     // neither stall requests nor hold the whole file in memory. One document per line.
     let at = 0;
@@ -138,6 +142,7 @@ export class DurableJSONFile implements Adapter<unknown> {
           sliceMs: SNAPSHOT_SLICE_MS,
           partBytes: SNAPSHOT_PART_BYTES,
           signal,
+          onValue: onValue && ((v, keys, json, offset) => onValue(v, keys, json, offset, tmp)),
           sink: (part) => {
             const from = at;
             at += part.length;

@@ -22,10 +22,17 @@ export interface SegmentFinding {
   damagedLines?: number[];
 }
 
+/** Where a record lies: its segment, the byte it starts at and its text (without the newline). */
+export interface RecordPlace {
+  path: string;
+  offset: number;
+  line: string;
+}
+
 /** Called by the writer, in journal order, for each entry once its batch is durable or refused. */
 export interface AppendCallbacks {
-  /** The entry is on disk. Runs before the append promise resolves and before any later entry. */
-  durable(): void;
+  /** The entry is on disk, at `where`. Runs before the append promise resolves and before any later entry. */
+  durable(where: RecordPlace): void;
   /** The entry was not written (its batch failed, or an earlier one did): undo what it staged. */
   refused(): void;
 }
@@ -105,7 +112,7 @@ export class Journal {
    * segment of any size is read in the memory of its records. A caller learns of damage only
    * at the end (in the findings), once it has been handed every good entry.
    */
-  async replay(onEntry: (entry: JournalEntry) => void): Promise<SegmentFinding[]> {
+  async replay(onEntry: (entry: JournalEntry, where: RecordPlace) => void): Promise<SegmentFinding[]> {
     const findings: SegmentFinding[] = [];
     for (const n of await this.segments()) {
       const path = this.segmentPath(n);
@@ -121,7 +128,7 @@ export class Journal {
           parsed = undefined;
         }
         if (isEntry(parsed)) {
-          onEntry(parsed);
+          onEntry(parsed, { path, offset, line });
           lastGood = no;
         } else bad.push({ line: no, offset });
       }).catch((e: unknown) => {
@@ -218,7 +225,12 @@ export class Journal {
           for (const b of refused) b.reject(e);
           continue;
         }
-        for (const b of batch) settle(() => b.cb.durable());
+        let at = seg!.size - batch.reduce((n, b) => n + Buffer.byteLength(b.line), 0);
+        for (const b of batch) {
+          const where: RecordPlace = { path: this.segmentPath(seg!.n), offset: at, line: b.line };
+          at += Buffer.byteLength(b.line);
+          settle(() => b.cb.durable(where));
+        }
         for (const b of batch) b.resolve();
       }
     } finally {

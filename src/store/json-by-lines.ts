@@ -21,7 +21,13 @@ type Container = { value: Record<string, unknown> | unknown[]; key?: string };
  * never one string and its size has no limit but the memory of what it holds. A file laid out
  * otherwise (one long line, say) is parsed whole while it is small enough to be one string.
  */
-export async function readJsonByLines(path: string): Promise<unknown> {
+/**
+ * Called with each value parsed from a line of its own, the keys of the containers it is in (the
+ * top one first), the line and the byte the line starts at; what it returns is kept instead.
+ */
+export type LineValueHook = (value: unknown, keys: (string | undefined)[], line: string, offset: number) => unknown;
+
+export async function readJsonByLines(path: string, hook?: LineValueHook): Promise<unknown> {
   const stack: Container[] = [];
   let root: { value: unknown } | undefined;
   const fail = (n: number, why: string) => new JsonFileError(`line ${n}: ${why}`);
@@ -35,7 +41,7 @@ export async function readJsonByLines(path: string): Promise<unknown> {
     else top.value[key!] = value;
   };
   try {
-    await forEachLine(path, MAX_LINE_BYTES, (line, n) => {
+    await forEachLine(path, MAX_LINE_BYTES, (line, n, offset) => {
       let t = line.trim();
       if (t.endsWith(',')) t = t.slice(0, -1).trimEnd();
       if (!t) return;
@@ -59,6 +65,13 @@ export async function readJsonByLines(path: string): Promise<unknown> {
       } catch (e) {
         throw fail(n, (e as Error).message);
       }
+      if (hook)
+        value = hook(
+          value,
+          stack.map((c) => c.key),
+          line,
+          offset,
+        );
       attach(n, key, value);
     });
   } catch (e) {

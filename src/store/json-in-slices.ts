@@ -18,6 +18,11 @@ export interface JsonInSlicesOptions {
   sink?: (part: Buffer) => void | Promise<void>;
   /** Checked at each yield: once aborted, the writing stops with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * Told of each value written by one JSON.stringify (below `levels`), with the keys of the
+   * containers it is in (the top one first), its JSON and the byte of the output it starts at.
+   */
+  onValue?: (value: unknown, keys: (string | number)[], json: string, offset: number) => void;
 }
 
 /**
@@ -39,11 +44,15 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
   const parts: Buffer[] = [];
   let pending: string[] = [];
   let pendingLength = 0;
+  /** Bytes emitted so far (counted only for onValue). */
+  let bytes = 0;
+  const onValue = opts.onValue;
   let sliceStart = performance.now();
 
   const emit = (s: string) => {
     pending.push(s);
     pendingLength += s.length;
+    if (onValue) bytes += Buffer.byteLength(s);
     if (pendingLength >= partBytes) flush();
   };
   const flush = () => {
@@ -74,11 +83,13 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
   /** A value JSON.stringify writes in an object or array (it leaves out the rest of an object's members). */
   const kept = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
 
-  async function write(v: unknown, depth: number): Promise<void> {
+  async function write(v: unknown, depth: number, keys: (string | number)[] = []): Promise<void> {
     const container = v !== null && typeof v === 'object' && !('toJSON' in v && typeof (v as { toJSON: unknown }).toJSON === 'function');
     if (!container || depth >= levels) {
       const json = JSON.stringify(v, null, valueSpace) ?? 'null';
-      emit(valueSpace ? json.replaceAll('\n', indent(depth)) : json);
+      const out = valueSpace ? json.replaceAll('\n', indent(depth)) : json;
+      onValue?.(v, keys, out, bytes);
+      emit(out);
       return;
     }
     if (Array.isArray(v)) {
@@ -86,7 +97,7 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
       emit('[');
       for (let i = 0; i < v.length; i++) {
         emit((i ? ',' : '') + indent(depth + 1));
-        await write(kept(v[i]) ? v[i] : null, depth + 1);
+        await write(kept(v[i]) ? v[i] : null, depth + 1, onValue ? [...keys, i] : keys);
         await maybeYield();
       }
       emit(indent(depth) + ']');
@@ -99,7 +110,7 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
     for (const [k, x] of entries) {
       emit((first ? '' : ',') + indent(depth + 1) + JSON.stringify(k) + colon);
       first = false;
-      await write(x, depth + 1);
+      await write(x, depth + 1, onValue ? [...keys, k] : keys);
       await maybeYield();
     }
     emit(indent(depth) + '}');

@@ -7,7 +7,7 @@ import { Commit } from './commit.js';
 import { CorruptFileError, copyFileDurable, DurableJSONFile, fsyncDir, isNoSpace } from './durable-file.js';
 import { Indexed } from './indexed.js';
 import { Interner } from './intern.js';
-import { Journal, type JournalEntry, type JournalOp, type SegmentFinding } from './journal.js';
+import { Journal, type JournalEntry, type JournalOp, type RecordPlace, type SegmentFinding } from './journal.js';
 import { futureSchema, migrate } from './migrations.js';
 import {
   type Change,
@@ -23,6 +23,7 @@ import {
   shapeProblem,
 } from './schema.js';
 import { shareFirstVersion } from './share-first-version.js';
+import { lazyFile, SPILL_MIN_CHARS, spill, type TextFile } from './spill.js';
 
 /** Stored documents are shared with readers; freezing them turns an accidental mutation into an error. */
 function deepFreeze<T>(v: T): T {
@@ -114,6 +115,8 @@ export class Store implements Reads {
   /** When the last transaction was acknowledged (a timed snapshot waits for a quiet moment). */
   private lastWriteAt = 0;
   private readonly listeners = new Set<(ops: JournalOp[]) => void>();
+  /** The journal segment the last large strings were spilled to. */
+  private segmentText?: { path: string; file: () => TextFile };
   /** Short strings kept once in memory (see intern.ts). */
   private readonly interner = new Interner();
 
@@ -207,7 +210,7 @@ export class Store implements Reads {
     this.stagePending(entry);
     try {
       await this.journal.append(entry, {
-        durable: () => this.commitDurable(entry),
+        durable: (where) => this.commitDurable(entry, where),
         refused: () => this.dropPending(entry),
       });
     } catch (e) {
@@ -246,7 +249,8 @@ export class Store implements Reads {
   }
 
   /** The journal synced this transaction (they arrive in order): readers and listeners see it now. */
-  private commitDurable(entry: JournalEntry): void {
+  private commitDurable(entry: JournalEntry, where: RecordPlace): void {
+    this.spillOps(entry.ops, where);
     this.apply(entry.ops);
     this.dropPending(entry);
     this.durableSeq = entry.seq;
@@ -356,6 +360,17 @@ export class Store implements Reads {
     return { tx, ops };
   }
 
+  /**
+   * Large strings of the documents a record puts are read back from the record when needed
+   * (see spill.ts): listeners and the collections get the spilled copies.
+   */
+  private spillOps(ops: JournalOp[], where: RecordPlace): void {
+    if (where.line.length < SPILL_MIN_CHARS) return;
+    if (this.segmentText?.path !== where.path) this.segmentText = { path: where.path, file: lazyFile(where.path) };
+    const place = { file: this.segmentText.file, text: where.line, offset: where.offset };
+    for (const op of ops) if (op.op === 'put') op.doc = spill(op.doc, place);
+  }
+
   private apply(ops: JournalOp[]): void {
     for (const op of ops) {
       if (op.op === 'put') this.col(op.c as CollectionName).put(deepFreeze(op.doc));
@@ -408,7 +423,10 @@ export class Store implements Reads {
     await this.refuseWhatCannotFit();
     let raw: unknown;
     try {
-      raw = await this.file.read();
+      const file = lazyFile(this.paths.db);
+      raw = await this.file.read((v, keys, line, offset) =>
+        keys.length === 3 && keys[1] === 'collections' && line.length >= SPILL_MIN_CHARS ? spill(v as Doc, { file, text: line, offset }) : v,
+      );
     } catch (e) {
       if (e instanceof CorruptFileError) throw await this.refuse(e.reason);
       throw e;
@@ -431,8 +449,9 @@ export class Store implements Reads {
     // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
     // the end; the store then refuses to open, so what was applied is never seen.
     let replayed = 0;
-    const findings = await this.journal.replay((e) => {
+    const findings = await this.journal.replay((e, where) => {
       if (e.seq <= this.seq) return;
+      this.spillOps(e.ops, where);
       this.apply(e.ops);
       this.seq = this.durableSeq = e.seq;
       replayed++;
@@ -482,9 +501,10 @@ export class Store implements Reads {
   }
 
   /**
-   * db.json and the journal are read whole into memory: a home larger than this process's heap
-   * may hold is refused up front, with the command that gives it room, rather than failing with
-   * V8's out-of-memory crash halfway through the reading.
+   * What db.json and the journal hold is kept in memory (all but their large strings, which
+   * stay on disk: spill.ts): a home larger than this process's heap may hold is refused up
+   * front, with the command that gives it room, rather than failing with V8's out-of-memory
+   * crash halfway through the reading. Homes of long texts need less than this asks for.
    */
   private async refuseWhatCannotFit(): Promise<void> {
     const bytes = await this.bytes();
@@ -501,7 +521,8 @@ export class Store implements Reads {
     for (const n of COLLECTION_NAMES) {
       const col = new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes);
       for (const doc of db.collections[n] ?? []) {
-        this.interner.doc(doc);
+        // A spilled copy is frozen already (and its large strings are read only on demand).
+        if (!Object.isFrozen(doc)) this.interner.doc(doc);
         col.put(doc);
       }
       this.cols.set(n, col);
@@ -645,7 +666,20 @@ export class Store implements Reads {
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
     // (Not handed to lowdb to keep: its arrays would hold every document as of this snapshot,
     // the old versions of those replaced since included, until the next one.)
-    await this.file.write(data, signal);
+    const moved: { c: CollectionName; old: Doc; doc: Doc }[] = [];
+    let file: (() => TextFile) | undefined;
+    await this.file.write(data, signal, (v, keys, json, offset, tmp) => {
+      if (keys[0] !== 'collections' || keys.length !== 3 || json.length < SPILL_MIN_CHARS) return;
+      file ??= lazyFile(tmp);
+      const doc = spill(v as Doc, { file, text: json, offset });
+      if (doc !== v) moved.push({ c: keys[1] as CollectionName, old: v as Doc, doc });
+    });
+    // Documents written in this snapshot read their large strings from it from now on: the
+    // journal segments and the old db.json they pointed into are closed once nothing points there.
+    for (const m of moved) {
+      const id = this.keyOf(m.c, m.old);
+      if (this.col(m.c).get(id) === m.old) this.col(m.c).swap(id, m.doc);
+    }
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
     this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);

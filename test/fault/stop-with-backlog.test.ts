@@ -61,6 +61,12 @@ describe('a stop with a large embedding backlog', () => {
     const stopMs = performance.now() - started;
     // Generous for a loaded machine: embedding the backlog instead takes tens of seconds.
     expect(stopMs).toBeLessThan(10_000);
+    // The stop says what each of its steps waited for (the 2 s goal is the scale bench's row), and
+    // the process ends with it: nothing still turning (the embedding thread, the model) logs after.
+    const lines = readFileSync(join(home, 'daemon.log'), 'utf8').trim().split('\n');
+    const last = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    expect(last.msg).toBe('daemon stopped');
+    for (const step of ['requests_ms', 'search_ms', 'sync_ms', 'store_ms']) expect(typeof last[step], step).toBe('number');
 
     d = await startDaemon({ home });
     try {
@@ -76,4 +82,21 @@ describe('a stop with a large embedding backlog', () => {
       await d.stop();
     }
   }, 300_000);
+
+  it('stops while the search model is still loading, and the next start answers', async () => {
+    const fresh = tempHome();
+    try {
+      let d = await startDaemon({ home: fresh });
+      // The first search starts the model; the stop comes before it is ready.
+      expect((await d.api('POST', '/memory/search', { body: { query: 'anything' } })).status).toBe(200);
+      expect(await d.stop('SIGTERM')).toBe(0);
+      const last = JSON.parse(readFileSync(join(fresh, 'daemon.log'), 'utf8').trim().split('\n').at(-1)!) as { msg: string };
+      expect(last.msg).toBe('daemon stopped');
+      d = await startDaemon({ home: fresh });
+      expect((await d.api('GET', '/health')).status).toBe(200);
+      await d.stop();
+    } finally {
+      removeHome(fresh);
+    }
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import type { StoredTrace } from '../../contracts/memory.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 
 export interface DumpSelector {
   trace_uid?: string;
@@ -21,6 +21,12 @@ export interface TraceDump {
 
 /** A dump follows causal links this far at most, so a densely linked memory cannot blow it up. */
 const MAX_DUMP = 2000;
+/**
+ * The text a dump may hold (contents, in characters). The answer is one JSON string: 2,000 traces
+ * of 100,000 characters would be hundreds of MB in the daemon's memory at once, and past V8's
+ * string limit it could not be made at all. A larger dump is refused and says how to read it.
+ */
+export const MAX_DUMP_CHARS = 32 * 2 ** 20;
 
 const edgesOf = (t: StoredTrace): TraceLink[] => [
   ...t.linked_trace_ids.map((to) => ({ from: t.uid, to, kind: 'linked_trace' as const })),
@@ -58,6 +64,16 @@ export function dumpTraces(userTraces: StoredTrace[], sel: DumpSelector): Omit<T
     seen.add(uid);
     for (const e of edgesOf(t)) if (e.kind !== 'linked_event' && !seen.has(e.to)) queue.push(e.to);
     for (const from of incoming.get(uid) ?? []) if (!seen.has(from)) queue.push(from);
+  }
+  let chars = 0;
+  for (const uid of seen) chars += byUid.get(uid)!.content.length;
+  if (chars > MAX_DUMP_CHARS) {
+    const what = sel.trace_uid ?? (sel.task_id !== undefined ? `task ${sel.task_id}` : `event ${sel.linked_event_uid}`);
+    throw new AppError(
+      413,
+      'dump_too_large',
+      `The dump of ${what} holds ${seen.size} traces and ${chars} characters of text, more than the ${MAX_DUMP_CHARS} a dump answers at once. Dump one trace at a time (trace_uid), or read the task a page at a time with export (limit and cursor).`,
+    );
   }
   const traces = [...seen].map((u) => byUid.get(u)!).sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : a.uid < b.uid ? -1 : 1));
   const links = traces.flatMap(edgesOf);

@@ -54,4 +54,10 @@ export async function run({ opts }: RunInput<BindOptions & { portFallback?: bool
   }
   if (signalled) stop();
   await stopped;
+  // The stop has waited for all it must (the journal's last sync, the lock): work still turning
+  // after it (the search model decoding its files, an embedding batch) must not hold the exit.
+  setTimeout(() => process.exit(), EXIT_AFTER_STOP_MS).unref();
 }
+
+/** Long enough for the exit code to be set and output flushed by the normal way out. */
+const EXIT_AFTER_STOP_MS = 100;
