@@ -29,13 +29,13 @@ export function markPrefixes(query: string): string[] {
   return [...out];
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** [start, end) of every word of `text` that begins with one of the prefixes, in order, at most MAX_HIGHLIGHTS. */
 export function findHighlights(text: string, prefixes: string[]): [number, number][] {
   if (!prefixes.length) return [];
   // Case-insensitive on the original text: offsets stay those of the content (lowercasing may change lengths).
-  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.map(escape).join('|')})[\\p{L}\\p{N}]*`, 'giu');
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${prefixes.map(escapeRegExp).join('|')})[\\p{L}\\p{N}]*`, 'giu');
   const out: [number, number][] = [];
   for (const m of text.matchAll(re)) {
     out.push([m.index, m.index + m[0].length]);
