@@ -208,7 +208,8 @@ export const HIT_FIELDS_MAX = 2000;
 
 /** Offsets into the trace's content (UTF-16 code units, end exclusive) of the query's literal matches. */
 const Highlights = z
-  .array(z.tuple([z.number().int().min(0), z.number().int().min(0)]))
+  // Pairs as two-item arrays rather than tuples: `prefixItems` is refused by strict MCP clients.
+  .array(z.array(z.number().int().min(0)).length(2))
   .describe("[start, end) offsets into the trace's content of words matching the query, in order");
 
 export const SearchSnippet = z

@@ -4,7 +4,7 @@ import type { ChalkInstance } from 'chalk';
 export interface HitTextView {
   content?: string;
   snippet?: { text: string; start: number; end: number };
-  highlights: [number, number][];
+  highlights: number[][];
   content_length: number;
 }
 
@@ -20,7 +20,7 @@ const LEAD = 20;
 export function markedMatch(hit: HitTextView, chalk: ChalkInstance, width?: number): string {
   const text = hit.content ?? hit.snippet?.text ?? '';
   const base = hit.snippet?.start ?? 0;
-  const marks = hit.highlights.map(([s, e]) => [s - base, e - base] as const).filter(([s, e]) => s >= 0 && e <= text.length && s < e);
+  const marks = hit.highlights.map(([s = 0, e = 0]) => [s - base, e - base] as const).filter(([s, e]) => s >= 0 && e <= text.length && s < e);
   let from = marks.length && width !== undefined ? Math.max(0, marks[0]![0] - LEAD) : 0;
   while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
   let to = text.length;
