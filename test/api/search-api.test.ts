@@ -1,17 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useApp } from '../helpers/in-process.js';
-
-/** A deterministic generator (mulberry32), so each corpus is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../helpers/fuzz-gen.js';
+import { type TestApp, useApp } from '../helpers/in-process.js';
 
 const VOCAB = (
   'garden kitchen bicycle doctor coffee wedding sister budget meeting report train ticket hotel beach mountain river ' +
@@ -22,7 +11,7 @@ const VOCAB = (
 
 /** `n` traces of random words from VOCAB, 3 to 60 words long, in one task. */
 function corpus(seed: number, n: number, prefix: string, extra: Record<string, unknown> = {}) {
-  const rnd = random(seed);
+  const rnd = prng(seed);
   return Array.from({ length: n }, (_, i) => {
     const len = 3 + Math.floor(rnd() * rnd() * 58);
     const words = Array.from({ length: len }, () => VOCAB[Math.floor(rnd() * VOCAB.length)]!);
@@ -72,6 +61,15 @@ function buriedAnswer() {
 const MODES = ['keyword', 'semantic', 'hybrid'] as const;
 const ranks = (r: Search, n: number) => r.results.slice(0, n).map((h) => `${h.uid} ${h.score}`);
 
+/** POST /memory/search on `app`, expecting 200. */
+const searcher =
+  (app: TestApp) =>
+  async (body: Record<string, unknown>): Promise<Search> => {
+    const r = await app.api('POST', '/memory/search', { body });
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  };
+
 /** Waits until the built-in model answers (a query meanwhile answers in keyword mode, saying so). */
 async function modelReady(search: (body: Record<string, unknown>) => Promise<Search>): Promise<void> {
   for (let i = 0; i < 120; i++) {
@@ -91,11 +89,7 @@ const QUERIES = [
 
 describe('search ranking does not depend on limit', () => {
   const app = useApp();
-  const search = async (body: Record<string, unknown>): Promise<Search> => {
-    const r = await app.api('POST', '/memory/search', { body });
-    expect(r.status, r.text).toBe(200);
-    return r.json;
-  };
+  const search = searcher(app);
 
   beforeAll(async () => {
     // Fewer traces than a query embeds itself: every query sees the index complete, densities measured.
@@ -131,11 +125,7 @@ describe('search ranking does not depend on limit', () => {
 
 describe('a space scopes the statistics of search', () => {
   const app = useApp();
-  const search = async (body: Record<string, unknown>): Promise<Search> => {
-    const r = await app.api('POST', '/memory/search', { body });
-    expect(r.status, r.text).toBe(200);
-    return r.json;
-  };
+  const search = searcher(app);
 
   beforeAll(async () => {
     // One corpus alone in space "solo"; the same corpus and nine others, each in a space of its own, in the same user.
@@ -193,11 +183,7 @@ describe('a space scopes the statistics of search', () => {
 
 describe('search hits carry the text, highlights and fields, bounded; time filters', () => {
   const app = useApp();
-  const search = async (body: Record<string, unknown>): Promise<Search> => {
-    const r = await app.api('POST', '/memory/search', { body });
-    expect(r.status, r.text).toBe(200);
-    return r.json;
-  };
+  const search = searcher(app);
   const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 97}`).join(' ');
   const long = `${filler(2000)} The plumber fixed the leaking boiler on Tuesday. ${filler(2000)}`;
   const bigFields = { blob: 'x'.repeat(5000) };
