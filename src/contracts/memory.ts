@@ -20,6 +20,26 @@ const Notes = z.string().max(100_000);
 const TraceIds = z.array(ClientId).max(1000);
 const Fields = z.record(z.string(), z.unknown()).describe('structured data (transition traces keep {from, to, actor, plan_id} here)');
 
+/**
+ * A space is a separate memory inside one user (a project, a conversation): search ranks within
+ * one space, with keyword weights and the semantic neighbour correction measured on that space
+ * alone. Traces without a space are the user's default space.
+ */
+export const SpaceSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-", starting with a letter or digit')
+  .describe('a separate memory of the user (a project, a conversation); absent: the default space');
+
+/**
+ * The key of the search indexes a trace belongs to: its user, or its user and space. The unit
+ * separator cannot occur in a space name, so no space's key equals another user's.
+ */
+export const searchScopeKey = (userId: string, space?: string): string => (space === undefined ? userId : `${userId}\u001f${space}`);
+/** The search scope a trace is indexed in. */
+export const traceScope = (t: { user_id: string; space?: string }): string => searchScopeKey(t.user_id, t.space);
+
 export const MemoryTrace = z
   .object({
     uid: z.string(),
@@ -40,6 +60,7 @@ export const MemoryTrace = z
     chat_url: z.string().optional(),
     valid_until: IsoDateTime.optional().describe('after this instant the trace drops out of pull and search unless include_expired=true'),
     fields: Fields.optional(),
+    space: SpaceSchema.optional(),
     created_at: IsoDateTime,
     updated_at: IsoDateTime,
   })
@@ -66,6 +87,7 @@ export const TraceInput = z
     chat_url: z.string().url().max(2048).optional(),
     valid_until: IsoDateTime.optional(),
     fields: Fields.optional(),
+    space: SpaceSchema.optional(),
   })
   .strict();
 export type TraceInput = z.infer<typeof TraceInput>;
@@ -89,6 +111,7 @@ const EDITABLE = {
   chat_url: z.string().url().max(2048).nullable(),
   valid_until: IsoDateTime.nullable(),
   fields: Fields.nullable(),
+  space: SpaceSchema.nullable(),
 };
 export const EDITABLE_FIELDS = Object.keys(EDITABLE) as (keyof typeof EDITABLE)[];
 /** Kept by the server: an edit naming one of them is refused (422), never silently dropped. */
@@ -125,6 +148,7 @@ export const PullQuery = z
     task_id: z.string().optional(),
     tempo_tag: TempoTagSchema.optional(),
     type: TraceTypeSchema.optional(),
+    space: SpaceSchema.optional().describe('only traces of this space (absent: traces of every space)'),
     start_time: IsoDateTime.optional().describe('inclusive'),
     end_time: IsoDateTime.optional().describe('inclusive'),
     include_expired: QueryBool.optional().describe('also traces whose valid_until has passed'),
@@ -153,18 +177,48 @@ export const HistoryResponse = z.object({
 });
 
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
+/** The largest `limit` of a search. */
+export const MAX_SEARCH_LIMIT = 200;
 export const SearchRequest = z
   .object({
     query: z.string().trim().min(1).max(1000),
     mode: z.enum(SEARCH_MODES).optional().describe('keyword (BM25), semantic (sentence vectors, cosine) or hybrid (both fused; the default)'),
+    space: SpaceSchema.optional().describe('search this space of the caller, ranked by its own statistics (absent: the default space)'),
     type: TraceTypeSchema.optional(),
     tempo_tag: TempoTagSchema.optional(),
     task_id: z.string().optional(),
+    start_time: IsoDateTime.optional().describe('only traces at or after this instant (timestamp, inclusive)'),
+    end_time: IsoDateTime.optional().describe('only traces at or before this instant (timestamp, inclusive)'),
     include_expired: z.boolean().optional(),
-    limit: z.number().int().min(1).max(100).optional().describe('default 20'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_SEARCH_LIMIT)
+      .optional()
+      .describe(`default 20, at most ${MAX_SEARCH_LIMIT}; the ranking does not depend on it (the first n of a larger limit are the top n)`),
   })
   .strict();
 export type SearchRequest = z.infer<typeof SearchRequest>;
+
+/** A hit carries its whole content up to this many characters, and a snippet of at most this many otherwise. */
+export const HIT_TEXT_MAX = 1000;
+/** A hit carries `fields` when their JSON has at most this many characters. */
+export const HIT_FIELDS_MAX = 2000;
+
+/** Offsets into the trace's content (UTF-16 code units, end exclusive) of the query's literal matches. */
+const Highlights = z
+  // Pairs as two-item arrays rather than tuples: `prefixItems` is refused by strict MCP clients.
+  .array(z.array(z.number().int().min(0)).length(2))
+  .describe("[start, end) offsets into the trace's content of words matching the query, in order");
+
+export const SearchSnippet = z
+  .object({
+    text: z.string().describe(`content.slice(start, end): at most ${HIT_TEXT_MAX} characters around the best match`),
+    start: z.number().int().min(0),
+    end: z.number().int().min(0),
+  })
+  .describe(`for a trace whose content is longer than ${HIT_TEXT_MAX} characters, in place of content`);
 
 export const SearchResult = z.object({
   uid: z.string(),
@@ -172,7 +226,14 @@ export const SearchResult = z.object({
   task_id: z.string(),
   timestamp: IsoDateTime,
   tempo_tag: z.string().optional(),
+  space: z.string().optional(),
   summary: z.string(),
+  content: z.string().optional().describe(`the whole content, when it has at most ${HIT_TEXT_MAX} characters`),
+  snippet: SearchSnippet.optional(),
+  highlights: Highlights,
+  content_length: z.number().int().describe('characters of the whole content'),
+  fields: Fields.optional().describe(`the trace's fields, when their JSON has at most ${HIT_FIELDS_MAX} characters`),
+  fields_omitted: z.literal(true).optional().describe(`the trace has fields whose JSON is longer than ${HIT_FIELDS_MAX} characters: fetch the trace`),
   score: z.number().min(0).max(1),
 });
 export type SearchResult = z.infer<typeof SearchResult>;

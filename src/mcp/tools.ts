@@ -85,7 +85,7 @@ const DEFS: ToolDef[] = [
     name: 'memory_search',
     title: 'Search memory',
     description:
-      "Search the person's memory traces (observations, reflections, calendar events, plans) by meaning and words. Returns the best matches with a short summary, type, task_id and score; use memory_pull or the kairos://trace/{uid} resource for a trace in full.",
+      "Search the person's memory traces (observations, reflections, calendar events, plans) by meaning and words, optionally within a time range (start_time, end_time) or one space (a separate memory, such as a project or a conversation). Returns up to 200 best matches (limit) with type, task_id, score, fields, and the content (up to 1000 characters; a snippet around the match for longer traces) with highlight offsets of the matched words; use memory_pull or the kairos://trace/{uid} resource for a long trace in full.",
     annotations: READ,
     ...bodyTool('POST /memory/search'),
   },

@@ -1,4 +1,4 @@
-import type { StoredTrace } from '../contracts/memory.js';
+import { type StoredTrace, traceScope } from '../contracts/memory.js';
 import type { Store } from '../store/store.js';
 import { IndexBacklog } from './indexes/backlog.js';
 import { type EmbedJob, EmbedPipeline } from './indexes/embed-pipeline.js';
@@ -131,7 +131,10 @@ export class BuiltinSpace {
     this.fillStats = { reused: 0, embedded: 0, started: performance.now() };
     const traces = this.store.all('traces');
     const perUser = new Map<string, number>();
-    for (const t of traces) perUser.set(t.user_id, (perUser.get(t.user_id) ?? 0) + 1);
+    for (const t of traces) {
+      const scope = traceScope(t);
+      perUser.set(scope, (perUser.get(scope) ?? 0) + 1);
+    }
     for (const [user, n] of perUser) this.current?.index.reserve(user, n);
     // Writes recorded meanwhile stay queued; the fill reads each trace as it is when its turn comes.
     this.backlog.fillFrom(
@@ -166,7 +169,7 @@ export class BuiltinSpace {
     const tag = textHash(text);
     if (fromFill && this.reuse) {
       const r = this.reuse.get(uid);
-      if (r && r.userId === t.user_id && r.tag === tag) {
+      if (r && r.userId === traceScope(t) && r.tag === tag) {
         this.pipeline.forget(uid);
         cur.index.loadRaw(r, t.task_id);
         this.changed--;
@@ -177,7 +180,7 @@ export class BuiltinSpace {
     // An edit that left the text alone (importance, rating, links…): the row, its group and its
     // density stand (the task is part of the text). Embedding and measuring it again was most of
     // an edit's indexing, and the measuring grows with the store for rows of the density sample.
-    if (!fromFill && cur.index.holds(uid, t.user_id, tag)) {
+    if (!fromFill && cur.index.holds(uid, traceScope(t), tag)) {
       this.pipeline.forget(uid);
       this.changed--;
       return;
@@ -191,13 +194,13 @@ export class BuiltinSpace {
     if (!cur) return;
     const { uid, value: t, tag, fromFill } = job;
     if (!fromFill) {
-      cur.index.upsert(uid, t.user_id, vector, t.task_id, tag);
+      cur.index.upsert(uid, traceScope(t), vector, t.task_id, tag);
       return;
     }
     this.fillStats.embedded++;
     // A bulk fill: searchable at once, its densities measured once the fill is over (against
     // the same rows as a fill from scratch), a little at a time.
-    cur.index.load([{ uid, userId: t.user_id, vector, group: t.task_id, tag }]);
+    cur.index.load([{ uid, userId: traceScope(t), vector, group: t.task_id, tag }]);
   }
 
   /**
@@ -364,7 +367,7 @@ export class ProviderSpace {
     followTraces(
       store,
       (t) => {
-        this.pending.set(t.uid, t.user_id);
+        this.pending.set(t.uid, traceScope(t));
         this.kick();
       },
       (uid) => {
@@ -372,7 +375,7 @@ export class ProviderSpace {
         this.index?.remove(uid);
       },
     );
-    for (const t of store.all('traces')) this.pending.set(t.uid, t.user_id);
+    for (const t of store.all('traces')) this.pending.set(t.uid, traceScope(t));
     this.kick();
   }
 
@@ -396,7 +399,7 @@ export class ProviderSpace {
     const dims = vectors[0]!.length;
     if (!this.index || this.index.dims !== dims) {
       // Another model (or a changed one): its vectors cannot be compared with the old ones.
-      if (this.index) for (const t of this.store.all('traces')) if (this.index.has(t.uid)) this.pending.set(t.uid, t.user_id);
+      if (this.index) for (const t of this.store.all('traces')) if (this.index.has(t.uid)) this.pending.set(t.uid, traceScope(t));
       this.index = new VectorIndex(dims);
     }
     return this.index;
@@ -433,7 +436,7 @@ export class ProviderSpace {
       batch.forEach((t, i) => {
         // Edited while the call was out: its newer text is queued again, keep the queue entry.
         if (this.store.get('traces', t.uid) !== t) return;
-        index.upsert(t.uid, t.user_id, vectors[i]!, t.task_id);
+        index.upsert(t.uid, traceScope(t), vectors[i]!, t.task_id);
         this.pending.delete(t.uid);
       });
     }

@@ -1,4 +1,13 @@
-import type { PullQuery, SearchRequest, SearchResponse, SearchResult, StoredTrace, TraceInput, TraceUpdates } from '../../contracts/memory.js';
+import {
+  type PullQuery,
+  type SearchRequest,
+  type SearchResponse,
+  type SearchResult,
+  type StoredTrace,
+  searchScopeKey,
+  type TraceInput,
+  type TraceUpdates,
+} from '../../contracts/memory.js';
 import { notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import { normalizeTag } from '../../time/tags.js';
@@ -7,7 +16,8 @@ import type { EventBus } from '../events.js';
 import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
 import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
 import { fuseHybrid, semanticCut } from './fuse.js';
-import { afterCursor, compareTraces, decodeCursor, encodeCursor, isExpired } from './pull.js';
+import { hitText, markPrefixes } from './hit-text.js';
+import { afterCursor, compareTraces, decodeCursor, encodeCursor, inTimeRange, isExpired, timeRange } from './pull.js';
 import type { KeywordHit, KeywordSearchPort, SemanticSearchPort } from './search-port.js';
 import { stageNewTrace, stageTraceEdit, type TraceVersion } from './stage-trace.js';
 import { fitTokens, loadTokenizer, MIN_USEFUL_TOKENS, summarizeTrace } from './summarize.js';
@@ -17,8 +27,12 @@ export type EditHook = (tx: Tx, before: StoredTrace, after: StoredTrace, actor: 
 
 export const DEFAULT_PULL_LIMIT = 100;
 export const DEFAULT_SEARCH_LIMIT = 20;
-/** Candidates taken from each side of a hybrid search before fusing. */
-const SEARCH_POOL = 100;
+/**
+ * Candidates taken from each side of a search before fusing, the same for every `limit`: a pool
+ * that grew with the limit let a larger limit reorder the top (a trace found by meaning gained its
+ * keyword part only once the keyword pool reached it).
+ */
+const SEARCH_POOL = 500;
 
 /** Keyword scores relative to the best hit, so the best scores 1. */
 function normalizeToTop(hits: KeywordHit[]): { uid: string; score: number }[] {
@@ -75,8 +89,7 @@ export class MemoryService {
   pull(p: Principal, q: PullQuery): { traces: StoredTrace[]; next_cursor: string | null } {
     const userId = targetUser(p, q.user_id);
     const now = this.clock.now();
-    const start = q.start_time ? new Date(q.start_time).toISOString() : undefined;
-    const end = q.end_time ? new Date(q.end_time).toISOString() : undefined;
+    const range = timeRange(q);
     const after = q.cursor ? decodeCursor(q.cursor) : undefined;
     const limit = q.limit ?? DEFAULT_PULL_LIMIT;
     // The task index is usually far smaller than the user's whole memory.
@@ -87,8 +100,8 @@ export class MemoryService {
         t.user_id === userId &&
         (q.type === undefined || t.type === q.type) &&
         (tag === undefined || t.tempo_tag === tag) &&
-        (start === undefined || t.timestamp >= start) &&
-        (end === undefined || t.timestamp <= end) &&
+        (q.space === undefined || t.space === q.space) &&
+        inTimeRange(t, range) &&
         (q.include_expired || !isExpired(t, now)) &&
         (!after || afterCursor(t, after)),
     );
@@ -131,30 +144,34 @@ export class MemoryService {
   async search(p: Principal, req: SearchRequest): Promise<SearchResponse> {
     const mode = req.mode ?? 'hybrid';
     const limit = req.limit ?? DEFAULT_SEARCH_LIMIT;
-    const pool = Math.max(SEARCH_POOL, limit * 5);
+    const scope = searchScopeKey(p.userId, req.space);
     const accept = this.searchFilter(p.userId, req);
+    const shape = (ranked: { uid: string; score: number }[]) => this.shape(ranked, limit, markPrefixes(req.query));
     await this.keyword.whenSettled?.();
-    const keyword = (): KeywordHit[] => this.keyword.search(p.userId, req.query, { limit: pool, accept });
+    const keyword = (): KeywordHit[] => this.keyword.search(scope, req.query, { limit: SEARCH_POOL, accept });
     if (mode === 'keyword' || !this.semantic) {
-      return { results: this.shape(normalizeToTop(keyword()), limit), mode, mode_used: 'keyword' };
+      return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword' };
     }
-    const sem = await this.semantic.search(p.userId, req.query, pool, accept);
+    const sem = await this.semantic.search(scope, req.query, SEARCH_POOL, accept);
     if (!sem.available) {
-      return { results: this.shape(normalizeToTop(keyword()), limit), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
+      return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
     }
     const ranked = mode === 'semantic' ? semanticCut(sem.hits) : fuseHybrid(keyword(), sem.hits, sem.similarity);
-    return { results: this.shape(ranked, limit), mode, mode_used: mode, embeddings: sem.info };
+    return { results: shape(ranked), mode, mode_used: mode, embeddings: sem.info };
   }
 
-  /** The traces a search may return: the user's own, unexpired unless asked, matching the filters. */
+  /** The traces a search may return: the user's own in the space searched, unexpired unless asked, matching the filters. */
   private searchFilter(userId: string, req: SearchRequest): (uid: string) => boolean {
     const now = this.clock.now();
     const tag = req.tempo_tag !== undefined ? normalizeTag(req.tempo_tag) : undefined;
+    const range = timeRange(req);
     return (uid) => {
       const t = this.store.get('traces', uid);
       return (
         !!t &&
         t.user_id === userId &&
+        t.space === req.space &&
+        inTimeRange(t, range) &&
         (req.type === undefined || t.type === req.type) &&
         (tag === undefined || t.tempo_tag === tag) &&
         (req.task_id === undefined || t.task_id === req.task_id) &&
@@ -163,7 +180,7 @@ export class MemoryService {
     };
   }
 
-  private shape(ranked: { uid: string; score: number }[], limit: number): SearchResult[] {
+  private shape(ranked: { uid: string; score: number }[], limit: number, prefixes: string[]): SearchResult[] {
     const out: SearchResult[] = [];
     for (const { uid, score } of ranked) {
       const t = this.store.get('traces', uid);
@@ -174,7 +191,9 @@ export class MemoryService {
         task_id: t.task_id,
         timestamp: t.timestamp,
         ...(t.tempo_tag !== undefined ? { tempo_tag: t.tempo_tag } : {}),
+        ...(t.space !== undefined ? { space: t.space } : {}),
         summary: summarizeTrace(t),
+        ...hitText(t, prefixes),
         score: Math.round(Math.min(1, Math.max(0, score)) * 10_000) / 10_000,
       });
       if (out.length === limit) break;

@@ -4,6 +4,21 @@ import { validationFailed } from '../../errors.js';
 /** Pull and search both hide a trace whose valid_until has passed, unless asked not to. */
 export const isExpired = (t: StoredTrace, now: Date) => t.valid_until !== undefined && Date.parse(t.valid_until) < now.getTime();
 
+/** The inclusive time range of a pull or a search, as UTC ISO strings comparable with a trace's timestamp. */
+export interface TimeRange {
+  start?: string;
+  end?: string;
+}
+
+export function timeRange(q: { start_time?: string; end_time?: string }): TimeRange {
+  return {
+    start: q.start_time ? new Date(q.start_time).toISOString() : undefined,
+    end: q.end_time ? new Date(q.end_time).toISOString() : undefined,
+  };
+}
+
+export const inTimeRange = (t: StoredTrace, r: TimeRange) => (r.start === undefined || t.timestamp >= r.start) && (r.end === undefined || t.timestamp <= r.end);
+
 /** The stable order of pull: timestamp, then uid. */
 export function compareTraces(a: StoredTrace, b: StoredTrace): number {
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;

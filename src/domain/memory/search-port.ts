@@ -2,7 +2,9 @@ import type { EmbeddingsInfo } from '../../contracts/memory.js';
 
 /**
  * What the memory service needs from search, and all it knows of it: a keyword search and a
- * semantic search over one user's traces. The indexes, model files, providers and worker
+ * semantic search over the traces of one scope: a user's default space or one of their named spaces
+ * (`searchScopeKey` in contracts/memory.ts; `traceScope` gives a trace's). Each scope is indexed
+ * alone, so its keyword weights and neighbour densities are its own. The indexes, model files, providers and worker
  * processes behind them live in src/search, which implements these types; the composition root
  * (src/server/services.ts) hands them to the service. Types only: the domain owns the seam.
  */
@@ -25,8 +27,8 @@ export interface KeywordSearchOptions {
 
 /** Keyword retrieval over the traces of every user, kept in step with the store by its implementation. */
 export interface KeywordSearchPort {
-  /** Hits among one user's traces, best first. */
-  search(userId: string, query: string, opts?: KeywordSearchOptions): KeywordHit[];
+  /** Hits among one scope's traces, best first. */
+  search(scope: string, query: string, opts?: KeywordSearchOptions): KeywordHit[];
   /**
    * Resolves once the index is close enough to the store that `search` catches up at once (it
    * indexes behind the commit, and fills itself in the background after a start).
@@ -56,5 +58,5 @@ export type SemanticAnswer =
  * model is still being prepared, or failed) tells the caller to answer with keyword hits.
  */
 export interface SemanticSearchPort {
-  search(userId: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer>;
+  search(scope: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer>;
 }

@@ -34,6 +34,7 @@ export interface NewTrace extends Omit<StageTraceInput, 'actor'> {
   feedback_rating?: number;
   notes?: string;
   chat_url?: string;
+  space?: string;
   authored_by: string;
 }
 
@@ -95,6 +96,7 @@ export function stageNewTrace(tx: Tx, input: NewTrace, now: Date, where = ''): S
     ...(input.chat_url !== undefined ? { chat_url: input.chat_url } : {}),
     ...(input.valid_until !== undefined ? { valid_until: utc(input.valid_until, `${where}valid_until`) } : {}),
     ...(input.fields !== undefined ? { fields: structuredClone(input.fields) } : {}),
+    ...(input.space !== undefined ? { space: input.space } : {}),
     created_at: nowIso,
     updated_at: nowIso,
   };

@@ -1,5 +1,5 @@
 import { stemmer } from 'stemmer';
-import type { StoredTrace } from '../../contracts/memory.js';
+import { type StoredTrace, traceScope } from '../../contracts/memory.js';
 import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
 import type { Store } from '../../store/store.js';
 import { STOP_WORDS } from '../text/tokenize.js';
@@ -199,8 +199,9 @@ export class KeywordIndex implements TraceIndex {
   }
 
   upsert(trace: StoredTrace): void {
-    let idx = this.perUser.get(trace.user_id);
-    if (!idx) this.perUser.set(trace.user_id, (idx = new UserIndex()));
+    const scope = traceScope(trace);
+    let idx = this.perUser.get(scope);
+    if (!idx) this.perUser.set(scope, (idx = new UserIndex()));
     const tf = new Map<number, number>();
     let len = 0;
     for (const [field, boost] of FIELDS) {
@@ -224,10 +225,10 @@ export class KeywordIndex implements TraceIndex {
     }
     // An edit of other fields (importance, rating, links…): the document stays as it is, instead
     // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
-    if (this.ownerOf.get(trace.uid) === trace.user_id && idx.holds(trace.uid, packed)) return;
+    if (this.ownerOf.get(trace.uid) === scope && idx.holds(trace.uid, packed)) return;
     this.remove(trace.uid);
     idx.add(trace.uid, packed, len);
-    this.ownerOf.set(trace.uid, trace.user_id);
+    this.ownerOf.set(trace.uid, scope);
   }
 
   remove(uid: string): void {

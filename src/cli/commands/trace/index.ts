@@ -31,6 +31,7 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .option('--limit <n>', 'traces per page (1–1000, default 100)', intArg('--limit', 1))
       .option('--cursor <cursor>', 'continue from a previous page (its next_cursor)')
       .option('--all', 'follow the cursor through every page')
+      .option('--space <space>', 'only traces of this space')
       .option('--include-expired', 'also traces whose valid_until has passed')
       .option('--user <user_id>', "another user's traces (admin only)")
       .action(lazy(ctx, () => import('./pull.js'))),
@@ -75,9 +76,16 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .addOption(opt('--type <type>', `only this type: ${TYPES}`, { values: () => import('../../../contracts/memory.js').then((m) => m.TRACE_TYPES) }))
       .option('--tag <tempo_tag>', 'only this tempo tag')
       .option('--task <task_id>', 'only this task')
-      .option('--limit <n>', 'at most this many results (1–100, default 20)', intArg('--limit', 1))
+      .option('--space <space>', 'search this space, ranked by its own statistics (default: the default space)')
+      .option('--since <iso>', 'only traces from this instant (inclusive)')
+      .option('--until <iso>', 'only traces up to this instant (inclusive)')
+      .option('--limit <n>', 'at most this many results (1–200, default 20)', intArg('--limit', 1))
       .option('--include-expired', 'also traces whose valid_until has passed')
       .action(lazy(ctx, () => import('./search.js'))),
-    ['kairos trace search dentist', 'kairos trace search "sleep quality" --type observation', 'kairos trace search plan --json | jq ".results[0].uid"'],
+    [
+      'kairos trace search dentist',
+      'kairos trace search "sleep quality" --type observation --since 2031-01-01T00:00:00Z',
+      'kairos trace search "when did we move" --space conv-26 --json | jq -r ".results[0].content"',
+    ],
   );
 }

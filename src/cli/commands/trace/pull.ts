@@ -9,6 +9,7 @@ interface PullOpts {
   type?: string;
   since?: string;
   until?: string;
+  space?: string;
   limit?: number;
   cursor?: string;
   all?: boolean;
@@ -28,6 +29,7 @@ export async function run({ opts }: RunInput<PullOpts>, deps: CliDeps): Promise<
     type: opts.type as CallQuery<'GET /memory/pull'>['type'],
     start_time: opts.since,
     end_time: opts.until,
+    space: opts.space,
     limit: opts.limit,
     include_expired: opts.includeExpired ? 'true' : undefined,
   };

@@ -1,5 +1,6 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { markedMatch } from '../../output/match-text.js';
 import { localStamp } from '../../output/time.js';
 
 interface SearchOpts {
@@ -7,6 +8,9 @@ interface SearchOpts {
   type?: string;
   tag?: string;
   task?: string;
+  space?: string;
+  since?: string;
+  until?: string;
   limit?: number;
   includeExpired?: boolean;
 }
@@ -19,6 +23,9 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
     type: opts.type as EndpointBody<'POST /memory/search'>['type'],
     tempo_tag: opts.tag,
     task_id: opts.task,
+    space: opts.space,
+    start_time: opts.since,
+    end_time: opts.until,
     limit: opts.limit,
     include_expired: opts.includeExpired || undefined,
   };
@@ -35,14 +42,14 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
   deps.io.data(res, () =>
     res.results.length
       ? deps.io.table(
-          ['SCORE', 'UID', 'TYPE', 'TASK', `TIME (${tz})`, 'SUMMARY'],
+          ['SCORE', 'UID', 'TYPE', 'TASK', `TIME (${tz})`, 'MATCH'],
           res.results.map((r) => [
             r.score.toFixed(2),
             id(r.uid),
             r.type,
             deps.io.clip(r.task_id, 20),
             localStamp(r.timestamp, tz),
-            deps.io.clip(r.summary, 60),
+            markedMatch(r, c, deps.io.plain ? undefined : 60),
           ]),
         )
       : c.dim('no matches'),
