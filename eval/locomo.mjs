@@ -79,7 +79,7 @@ export async function run(argv = process.argv.slice(2)) {
           const ranked = r.results.map((x) => uidToTurn.get(x.uid));
           const recalls = recallAtK(ranked, relevant);
           table.add(mode, qa.category, recalls);
-          dump.push({ conv: conv.id, mode, category: qa.category, question: qa.question, relevant, ranked, recalls });
+          dump.push({ conv: conv.id, mode, category: qa.category, question: qa.question, relevant, ranked, scores: r.results.map((x) => x.score), recalls });
         }
       }
     }
