@@ -289,6 +289,12 @@ export class KeywordIndex implements TraceIndex {
     return (idx.postings.get(id)?.live ?? 0) / idx.live;
   }
 
+  /** How many traces of the user are indexed. */
+  traces(userId: string): number {
+    this.backlog.settle();
+    return this.perUser.get(userId)?.live ?? 0;
+  }
+
   search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
     // Every acknowledged write is found: what is still waiting is indexed first.
     this.backlog.settle();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { KeywordIndex } from '../../../src/search/indexes/keyword-index.js';
 import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
-import { telling } from '../../../src/search/semantic-search.js';
+import { COMMON_MIN_TRACES, telling } from '../../../src/search/semantic-search.js';
 import type { WordVectors } from '../../../src/search/vectors/word-vectors-file.js';
 
 const trace = (uid: string, content: string): StoredTrace => ({
@@ -28,7 +28,7 @@ const TRACES = [
   trace('c', 'Anna: talked about her class'),
   trace('d', 'Anna: haha yes'),
   trace('e', 'Ben: the ceramics studio'),
-  ...Array.from({ length: 10 }, (_, i) => trace(`x${i}`, `Anna: fine ${i}`)),
+  ...Array.from({ length: 95 }, (_, i) => trace(`x${i}`, `Anna: fine ${i}`)),
 ];
 
 /** A tiny vocabulary where "anna" is a rare word (heavy in SIF) and "ceramics" is near "pottery". */
@@ -64,21 +64,27 @@ describe('the telling words of a query', () => {
   const index = new KeywordIndex();
   for (const t of TRACES) index.upsert(t);
   const share = (w: string) => index.share('u1', w);
+  const n = index.traces('u1');
 
   it("measures a word's share of the user's traces by its stem", () => {
-    expect(share('Anna')).toBeCloseTo(14 / 15);
-    expect(share('classes')).toBeCloseTo(1 / 15);
+    expect(share('Anna')).toBeCloseTo(99 / 100);
+    expect(share('classes')).toBeCloseTo(1 / 100);
     expect(share('unknown')).toBe(0);
     expect(index.share('nobody', 'anna')).toBe(0);
   });
 
   it('leaves out of the query the words most traces contain', () => {
-    expect(telling('What did Anna say about ceramics?', share)).toBe('say ceramics');
+    expect(telling('What did Anna say about ceramics?', share, n)).toBe('say ceramics');
+  });
+
+  it('counts no word common in a memory of fewer than COMMON_MIN_TRACES traces', () => {
+    expect(n).toBe(100);
+    expect(telling('What did Anna say about ceramics?', share, COMMON_MIN_TRACES - 1)).toBe('What did Anna say about ceramics?');
   });
 
   it('keeps a query whole when every word is common or none is', () => {
-    expect(telling('Anna?', share)).toBe('Anna?');
-    expect(telling('ceramics studio', share)).toBe('ceramics studio');
+    expect(telling('Anna?', share, n)).toBe('Anna?');
+    expect(telling('ceramics studio', share, n)).toBe('ceramics studio');
   });
 
   it('finds the trace on the topic, where the whole query finds one of the common word', () => {
@@ -89,6 +95,6 @@ describe('the telling words of a query', () => {
     };
     const q = 'What did Anna say about ceramics?';
     expect(rank(q)).not.toBe('e');
-    expect(rank(telling(q, share))).toBe('e');
+    expect(rank(telling(q, share, n))).toBe('e');
   });
 });
