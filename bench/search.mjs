@@ -82,9 +82,12 @@ export async function run() {
   try {
     await waitForModel(d.api);
     await fill(d, 0, 10_000, corpus, rand);
+    // Embedding runs behind the commit: on a busy machine the index may still be filling.
+    await waitForModel(d.api);
     await latencies(d, queries.slice(0, 5)); // warm-up: JIT, caches
     const small = await latencies(d, queries);
     const pushMs = await fill(d, 10_000, 100_000, corpus, rand);
+    await waitForModel(d.api);
     await latencies(d, queries.slice(0, 5));
     const big = await latencies(d, queries);
     const ingestRss = rssOf(d.pid);

@@ -4,7 +4,7 @@ import type { Store } from '../store/store.js';
 import { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
 import { BuiltinModel, modelLocations } from './models/builtin-model.js';
 import { OpenAIEmbeddings } from './providers/openai-embeddings.js';
-import { SemanticSearch } from './semantic-search.js';
+import { SemanticSearch, type WordShare } from './semantic-search.js';
 
 type Log = (msg: string, extra?: Record<string, unknown>) => void;
 
@@ -12,7 +12,7 @@ type Log = (msg: string, extra?: Record<string, unknown>) => void;
  * Semantic search for a daemon: the built-in model (always: it is the fallback) and, when
  * `embeddings.baseUrl` is configured, an OpenAI-compatible provider in front of it.
  */
-export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: Log }): SemanticSearch {
+export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: Log; words?: WordShare }): SemanticSearch {
   const model = new BuiltinModel({
     ...modelLocations(deps.config.model),
     log: deps.log,
@@ -25,5 +25,5 @@ export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 
   const builtin = new BuiltinSpace(deps.store, model, { file: join(deps.store.paths.home, 'search', 'builtin-vectors.bin'), log: deps.log });
   const { baseUrl, model: name, apiKey } = deps.config.embeddings;
   const provider = baseUrl ? new ProviderSpace(deps.store, new OpenAIEmbeddings({ baseUrl, model: name, apiKey }), deps.log) : undefined;
-  return new SemanticSearch(builtin, provider);
+  return new SemanticSearch(builtin, provider, deps.words);
 }

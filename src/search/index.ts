@@ -22,6 +22,6 @@ export function createSearch(deps: {
 }) {
   const keyword = new KeywordIndex();
   followStore(deps.store, keyword);
-  const semantic = createSemanticSearch(deps);
+  const semantic = createSemanticSearch({ ...deps, words: keyword });
   return { keyword, semantic };
 }

@@ -2,11 +2,39 @@ import type { EmbeddingsInfo } from '../contracts/memory.js';
 import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
 import { type BuiltinSpace, EMBED_IN_QUERY, type ProviderSpace } from './embedding-spaces.js';
 import type { ModelStatus } from './models/builtin-model.js';
+import { wordTokens } from './text/tokenize.js';
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */
 const MODEL_WAIT_MS = 2_000;
 /** A query waits (up to MODEL_WAIT_MS) for a fill of the semantic index only this big: well under a second of work. */
 const WAIT_FOR_FILL = 5_000;
+
+/** What the keyword index knows of a user's words: the share of traces with a word, and how many traces there are. */
+export interface WordShare {
+  share(userId: string, word: string): number;
+  traces(userId: string): number;
+}
+
+/**
+ * A query word in more than this share of the user's traces is left out of the query's vector.
+ */
+export const COMMON_SHARE = 0.1;
+/** In a smaller memory no word counts as common: a tenth of it is a handful of traces, which one topic fills. */
+export const COMMON_MIN_TRACES = 100;
+
+/**
+ * The query's words that tell the user's traces apart. A word most traces contain (the name of
+ * the one person a memory is about, its project's name) says little about which trace answers,
+ * yet weighs as much in the query's pooled vector as the words that do: pooled alone, such a
+ * query finds the traces closest to that word, not to the question. Only the query loses them;
+ * a trace's vector stays its own, computed once. A query made only of such words stays whole.
+ */
+export function telling(query: string, share: (word: string) => number, traces: number): string {
+  if (traces < COMMON_MIN_TRACES) return query;
+  const words = wordTokens(query);
+  const kept = words.filter((w) => share(w) <= COMMON_SHARE);
+  return kept.length && kept.length < words.length ? kept.join(' ') : query;
+}
 
 /**
  * Semantic retrieval over the configured provider, falling back to the built-in model when the
@@ -17,6 +45,7 @@ export class SemanticSearch implements SemanticSearchPort {
   constructor(
     private readonly builtin: BuiltinSpace,
     private readonly provider?: ProviderSpace,
+    private readonly words?: WordShare,
   ) {}
 
   /** How far the built-in model is (for the status): ready, being prepared (with progress), or unavailable. */
@@ -90,7 +119,7 @@ export class SemanticSearch implements SemanticSearchPort {
       return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
     }
     const { index } = current;
-    const vector = await this.builtin.embedQuery(current, query);
+    const vector = await this.builtin.embedQuery(current, this.words ? telling(query, (w) => this.words!.share(userId, w), this.words.traces(userId)) : query);
     if (!vector) return { available: true, hits: [], similarity: () => undefined, info };
     return { available: true, hits: index.search(userId, vector, k, accept), similarity: (uid) => index.similarity(uid, vector), info };
   }

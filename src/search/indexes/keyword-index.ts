@@ -277,6 +277,25 @@ export class KeywordIndex implements TraceIndex {
     return this.backlog.whenBelow(SETTLE_IN_QUERY);
   }
 
+  /**
+   * The share of a user's traces that contain a word (its stem), 0–1: how little the word tells
+   * one of them from another.
+   */
+  share(userId: string, word: string): number {
+    this.backlog.settle();
+    const idx = this.perUser.get(userId);
+    const term = processTerm(word);
+    const id = term === null ? undefined : this.termIds.get(term);
+    if (!idx?.live || id === undefined) return 0;
+    return (idx.postings.get(id)?.live ?? 0) / idx.live;
+  }
+
+  /** How many traces of the user are indexed. */
+  traces(userId: string): number {
+    this.backlog.settle();
+    return this.perUser.get(userId)?.live ?? 0;
+  }
+
   search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
     // Every acknowledged write is found: what is still waiting is indexed first.
     this.backlog.settle();
