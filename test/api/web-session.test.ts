@@ -114,7 +114,11 @@ describe('the page session', () => {
     const cookie = (r.headers.get('set-cookie') ?? '').split(';')[0]!;
     const csrf = r.json.csrf_token;
     expect((await page('GET', '/memory/pull', { cookie })).status).toBe(200);
-    const changed = await page('POST', '/user/password', { cookie, csrf, body: { password: 'another horse battery', current_password: 'correct horse battery' } });
+    const changed = await page('POST', '/user/password', {
+      cookie,
+      csrf,
+      body: { password: 'another horse battery', current_password: 'correct horse battery' },
+    });
     expect(changed.status, changed.text).toBe(200);
     expectError(await page('GET', '/memory/pull', { cookie }), 401, 'unauthorized');
   });
