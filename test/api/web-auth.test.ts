@@ -30,9 +30,9 @@ async function page(method: string, path: string, opts: { cookie?: string; csrf?
 }
 
 /** A GET whose path goes on the wire exactly as written. */
-const rawGet = (path: string) =>
+const rawGet = (path: string, headers: Record<string, string> = {}) =>
   new Promise<{ status: number; text: string }>((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port: d.port, path, method: 'GET' }, (res) => {
+    const req = request({ host: '127.0.0.1', port: d.port, path, method: 'GET', headers }, (res) => {
       let text = '';
       res.on('data', (c) => (text += c));
       res.on('end', () => ok({ status: res.statusCode!, text }));
@@ -94,7 +94,7 @@ describe('the session cookie', () => {
   it('reads the API with the cookie alone, and changes it only with the CSRF token', async () => {
     const s = await signIn();
     expect((await page('GET', '/auth/whoami', { cookie: s.cookie })).json.user_id).toBe(d.userId);
-    const body = { content: 'pushed from the page', task_id: 'web', trace_type: 'observation' };
+    const body = { traces: [{ content: 'pushed from the page', task_id: 'web', type: 'observation' }] };
     const without = await page('POST', '/memory/push', { cookie: s.cookie, body });
     expect(without.status).toBe(403);
     expect(without.json.error.code).toBe('csrf_failed');
@@ -110,7 +110,12 @@ describe('the session cookie', () => {
     const r = await page('GET', '/auth/whoami', { cookie: s.cookie, origin: other });
     expect(r.status).toBe(403);
     expect(r.json.error.code).toBe('forbidden_origin');
-    const push = await page('POST', '/memory/push', { cookie: s.cookie, csrf: s.csrf, origin: other, body: { content: 'x', task_id: 'web' } });
+    const push = await page('POST', '/memory/push', {
+      cookie: s.cookie,
+      csrf: s.csrf,
+      origin: other,
+      body: { traces: [{ content: 'x', task_id: 'web', type: 'observation' }] },
+    });
     expect(push.status).toBe(403);
   });
 
@@ -191,7 +196,8 @@ describe('the page files', () => {
     const r = await page('GET', '/app/main-AbCdEfGh12.js', { origin: null });
     expect(r.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(r.headers.get('cache-control')).toContain('immutable');
-    const again = await fetch(`${d.base}/app/main-AbCdEfGh12.js`, { headers: { 'if-modified-since': r.headers.get('last-modified')! } });
+    // Not fetch: it adds Cache-Control: no-cache to a request with its own If-Modified-Since.
+    const again = await rawGet('/app/main-AbCdEfGh12.js', { 'if-modified-since': r.headers.get('last-modified')! });
     expect(again.status).toBe(304);
   });
 

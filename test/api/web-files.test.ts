@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,20 @@ describe('GET /app/', () => {
       const r = await get(path);
       expectError(r, 404, 'not_found');
       expect(r.headers.get('content-security-policy'), path).toContain("default-src 'none'");
+    }
+  });
+
+  it('raw dot segments (which fetch would resolve away) are 404 too', async () => {
+    for (const path of ['/app/../../db.json', '/app/%2e%2e/%2e%2e/db.json', '/app/./index.html']) {
+      const status = await new Promise<number>((ok, fail) =>
+        request(`${app.base}${path}`, (res) => {
+          res.resume();
+          ok(res.statusCode ?? 0);
+        })
+          .on('error', fail)
+          .end(),
+      );
+      expect(status, path).toBe(404);
     }
   });
 
