@@ -49,7 +49,6 @@ describe('GET /app/', () => {
       '/app/assets/',
       '/app/assets',
       '/app/..%2f..%2fdb.json',
-      '/app/%2e%2e/%2e%2e/db.json',
       '/app/assets/..%2f..%2fsecret.txt',
       '/app/..%5csecret.txt',
       '/app/%00',
@@ -63,7 +62,7 @@ describe('GET /app/', () => {
   it('raw dot segments (which fetch would resolve away) are 404 too', async () => {
     for (const path of ['/app/../../db.json', '/app/%2e%2e/%2e%2e/db.json', '/app/./index.html']) {
       const status = await new Promise<number>((ok, fail) =>
-        request(`${app.base}${path}`, (res) => {
+        request({ host: '127.0.0.1', port: app.port, path }, (res) => {
           res.resume();
           ok(res.statusCode ?? 0);
         })
