@@ -60,6 +60,11 @@ describe('one-time sign-in codes', () => {
     expectError(await page('POST', '/app/session', { body: { code: 'not-a-code' } }), 401, 'code_invalid');
   });
 
+  it('another origin may not sign the browser in (login CSRF), even with a good code', async () => {
+    const code = await newCode();
+    expectError(await page('POST', '/app/session', { origin: 'http://evil.example', body: { code } }), 403, 'forbidden_origin');
+  });
+
   it('a code expires after 60 s and is kept only as a hash', async () => {
     let now = Date.parse('2031-01-01T00:00:00Z');
     const pages = new PageSessions({ clock: { now: () => new Date(now) } as never, users: app.services.users });

@@ -7,7 +7,7 @@ import type { RateLimiter } from '../middleware/rate-limit.js';
 import { route } from '../route.js';
 import { SELF_KEY_SCOPES } from '../route-auth.js';
 import type { Services } from '../services.js';
-import { cookieRequestOf, cookieSession, SESSION_COOKIE } from '../web/cookie-credential.js';
+import { assertOwnOrigin, cookieRequestOf, cookieSession, SESSION_COOKIE } from '../web/cookie-credential.js';
 import { type PageSession, pageSessionsOf } from '../web/page-sessions.js';
 
 /** The page's answer for a live session; a session whose login token no longer stands is a 401. */
@@ -51,6 +51,8 @@ export const webRoutes = [
       'The cookie is HttpOnly and SameSite=Strict; the answer carries the CSRF token every later request that changes something must send as X-CSRF-Token. Password sign-ins are limited like POST /user/login.',
     auth: 'none',
     handler: async ({ body, services, ctx }) => {
+      // Another site must not sign the browser in to an account of its choosing either.
+      assertOwnOrigin(cookieRequestOf(ctx));
       const pages = pageSessionsOf(services);
       let opened: Awaited<ReturnType<typeof pages.open>>;
       if ('code' in body) {

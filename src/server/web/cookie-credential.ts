@@ -39,6 +39,12 @@ export function cookieValue(header: string | undefined, name: string): string | 
 /** An Origin that is this daemon as the request reached it (the Host header is checked before). */
 const ownOrigin = (origin: string, host: string | undefined) => Boolean(host) && (origin === `http://${host}` || origin === `https://${host}`);
 
+/** Refuses a request sent by a page of another origin (a request with no Origin is no page's). */
+export function assertOwnOrigin(req: Pick<CookieRequest, 'origin' | 'host'>): void {
+  if (req.origin !== undefined && !ownOrigin(req.origin, req.host))
+    throw new AppError(403, 'forbidden_origin', `A page at ${req.origin} may not use this daemon's session; only the daemon's own page may.`);
+}
+
 /**
  * The page session a request's cookie stands for, or undefined when it carries none. A cookie is
  * the browser's doing, not the page's, so it counts only from the daemon's own origin, and a
@@ -48,8 +54,7 @@ const ownOrigin = (origin: string, host: string | undefined) => Boolean(host) &&
 export function cookieSession(services: Pick<Services, 'clock' | 'users'>, req: CookieRequest): PageSession | undefined {
   const sid = cookieValue(req.cookie, SESSION_COOKIE);
   if (!sid) return undefined;
-  if (req.origin !== undefined && !ownOrigin(req.origin, req.host))
-    throw new AppError(403, 'forbidden_origin', `A page at ${req.origin} may not use this daemon's session; only the daemon's own page may.`);
+  assertOwnOrigin(req);
   const session = pageSessionsOf(services).get(sid);
   if (!session) throw unauthorized('The page session ended or is unknown; sign in again (kairos open).');
   if (!SAFE_METHODS.has(req.method.toUpperCase()) && !csrfMatches(session, req.csrf))
