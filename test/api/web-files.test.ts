@@ -18,6 +18,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const app = useApp();
 const get = (path: string, headers: Record<string, string> = {}) => app.api('GET', path, { key: '', headers });
+/** The status of a GET whose path goes on the wire exactly as written (fetch would resolve dots). */
+const rawStatus = (path: string, headers: Record<string, string> = {}) =>
+  new Promise<number>((ok, fail) =>
+    request({ host: '127.0.0.1', port: app.port, path, headers }, (res) => {
+      res.resume();
+      ok(res.statusCode ?? 0);
+    })
+      .on('error', fail)
+      .end(),
+  );
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'";
 
 describe('GET /app/', () => {
@@ -60,17 +70,15 @@ describe('GET /app/', () => {
   });
 
   it('raw dot segments (which fetch would resolve away) are 404 too', async () => {
-    for (const path of ['/app/../../db.json', '/app/%2e%2e/%2e%2e/db.json', '/app/./index.html']) {
-      const status = await new Promise<number>((ok, fail) =>
-        request({ host: '127.0.0.1', port: app.port, path }, (res) => {
-          res.resume();
-          ok(res.statusCode ?? 0);
-        })
-          .on('error', fail)
-          .end(),
-      );
-      expect(status, path).toBe(404);
+    for (const path of ['/app/../../db.json', '/app/%2e%2e/%2e%2e/db.json', '/app/./index.html', '/app/a//b', '/app/%E0%A4%A', '/app/x%00.js']) {
+      expect(await rawStatus(path), path).toBe(404);
     }
+  });
+
+  it('answers a conditional GET of an unchanged file with 304', async () => {
+    const r = await get('/app/assets/main-AbCd1234.js');
+    // Not fetch: it adds Cache-Control: no-cache to a request with its own If-Modified-Since.
+    expect(await rawStatus('/app/assets/main-AbCd1234.js', { 'if-modified-since': r.headers.get('last-modified')! })).toBe(304);
   });
 
   it('/app redirects to /app/; a POST to a file is not served', async () => {
