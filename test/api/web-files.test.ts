@@ -11,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), 'kairos-web-'));
 mkdirSync(join(dir, 'assets'));
 writeFileSync(join(dir, 'index.html'), '<!doctype html><title>kairos</title><script type="module" src="assets/main-AbCd1234.js"></script>');
 writeFileSync(join(dir, 'assets', 'main-AbCd1234.js'), 'console.log("page")');
-writeFileSync(join(dir, 'app.css'), 'body{}');
+writeFileSync(join(dir, 'app-settings.css'), 'body{}');
 writeFileSync(join(dir, 'secret.txt'), 'inside');
 process.env.KAIROS_WEB_DIR = dir;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,7 +48,7 @@ describe('GET /app/', () => {
     expect(js.status).toBe(200);
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('cache-control')).toContain('immutable');
-    const css = await get('/app/app.css');
+    const css = await get('/app/app-settings.css');
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect(css.headers.get('cache-control')).toBe('no-cache');
   });

@@ -42,8 +42,11 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** A build's content-hashed file name (`main-3F2a9XbQ.js`): its bytes never change, so it may be cached for good. */
-const HASHED = /[-.][A-Za-z0-9_]{8,}\.[a-z0-9]+$/;
+/**
+ * A build's content-hashed file name (`main-3F2a9XbQ.js`): its bytes never change, so it may be
+ * cached for good. The digit keeps a plain name such as `app-settings.js` out.
+ */
+const HASHED = /[-.](?=[A-Za-z_]*\d)[A-Za-z0-9_]{8,}\.[a-z0-9]+$/;
 
 /**
  * Serves the web page at /app/: `index.html` at `/app/`, the files beside it under `/app/…`.
