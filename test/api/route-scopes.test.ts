@@ -28,7 +28,7 @@ const d = useDaemon(() => {
 });
 
 /** The only routes that take no credential at all. */
-const PUBLIC = ['GET /health', 'GET /version', 'GET /openapi.json', 'POST /user/login'];
+const PUBLIC = ['GET /health', 'GET /version', 'GET /openapi.json', 'POST /user/login', 'POST /app/session', 'GET /app/session', 'DELETE /app/session'];
 
 const ICS = [
   'BEGIN:VCALENDAR',
@@ -56,6 +56,10 @@ const SAMPLES: Record<string, () => Sample | Sample[]> = {
   'GET /version': () => ({}),
   'GET /openapi.json': () => ({}),
   'POST /user/login': () => ({ body: { email: 'nobody@example.com', password: 'whatever' } }),
+  'POST /app/codes': () => ({}),
+  'POST /app/session': () => [{ body: { code: 'unknown' } }, { body: { email: 'nobody@example.com', password: 'whatever' } }],
+  'GET /app/session': () => ({}),
+  'DELETE /app/session': () => ({}),
   'GET /agent/status': () => ({}),
   'POST /auth/keys': () => ({ body: { name: 'made-by-matrix', scopes: ['memory:read'] } }),
   'GET /auth/keys': () => ({}),
