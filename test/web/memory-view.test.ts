@@ -57,7 +57,7 @@ describe('a trace’s history', () => {
   it('lists the changes newest first, each field with its value before and after', () => {
     const { rows } = replay(versions);
     expect(rows.map((r) => r.version)).toEqual([3, 2, 1]);
-    expect(rows[1]!.changes).toContainEqual({ path: '/content', before: 'first', after: 'second' });
+    expect(rows[1]!.changes).toEqual([{ path: '/content', before: 'first', after: 'second' }]);
     expect(rows[0]!.changes).toContainEqual({ path: '/notes', before: undefined, after: 'n' });
     expect(rows[2]!.changes).toEqual([]);
   });

@@ -4,7 +4,7 @@ import { call, describeError } from './api.js';
 import { html } from './html.js';
 import { onKeys, VIEWS, type View } from './keys.js';
 import { connectLive, disconnectLive } from './live.js';
-import { resume, type Session, signIn, signOut } from './session.js';
+import { codeOf, resume, type Session, signIn, signOut } from './session.js';
 import { CalendarView } from './views/calendar.js';
 import { ChatView } from './views/chat.js';
 import { ErrorLine } from './views/error-line.js';
@@ -98,10 +98,20 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void
 export function App() {
   const [state, setState] = useState<{ session?: Session; note?: string; ready: boolean }>({ ready: false });
   useEffect(() => {
-    resume().then(
-      (r) => setState({ session: r.session, note: r.error, ready: true }),
-      (e) => setState({ note: describeError(e), ready: true }),
-    );
+    const start = () =>
+      resume().then(
+        (r) => setState({ session: r.session, note: r.error, ready: true }),
+        (e) => setState({ note: describeError(e), ready: true }),
+      );
+    start();
+    // A kairos open link followed in a tab that already shows the page changes only the fragment.
+    const linked = () => {
+      if (!codeOf(location.hash)) return;
+      setState({ ready: false });
+      start();
+    };
+    addEventListener('hashchange', linked);
+    return () => removeEventListener('hashchange', linked);
   }, []);
   if (!state.ready) return html`<p class="loading">Signing in…</p>`;
   if (!state.session) return html`<${SignIn} note=${state.note} onSession=${(session: Session) => setState({ session, ready: true })} />`;

@@ -3,6 +3,9 @@ import type { EndpointResponse } from '../../src/contracts/endpoints.js';
 
 type Version = EndpointResponse<'GET /memory/history'>['versions'][number];
 
+/** Fields every edit changes: the history shows what the person or agent changed, not these. */
+const BOOKKEEPING = new Set(['/version', '/updated_at']);
+
 /** One field's change in a version: the value before and after, undefined where absent. */
 export interface FieldChange {
   path: string;
@@ -36,7 +39,7 @@ export function replay(versions: Version[]): { current: Record<string, unknown>;
     const ops = v.patch as Operation[];
     const before = deepClone(doc);
     doc = applyPatch(doc, deepClone(ops), false, false).newDocument;
-    const paths = v.version === 1 ? [] : [...new Set(ops.map((o) => o.path))];
+    const paths = v.version === 1 ? [] : [...new Set(ops.map((o) => o.path))].filter((p) => !BOOKKEEPING.has(p));
     rows.push({
       version: v.version,
       timestamp: v.timestamp,

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { EndpointResponse } from '../../../src/contracts/endpoints.js';
 import { call } from '../api.js';
 import { type BlockedRule, type DayPlan, planDays } from '../day-plan.js';
+import { useFocusOnMount } from '../focus.js';
 import { html } from '../html.js';
 import { onLive } from '../live.js';
 import { addDays, dayLabel, fromInput, toInput, wall, weekOf } from '../time.js';
@@ -19,6 +20,7 @@ function EventForm({ editing, zone, onDone, onCancel }: { editing: Editing; zone
   const [scope, setScope] = useState<'one' | 'series'>('one');
   const [error, setError] = useState<unknown>();
   const readOnly = item?.source === 'subscription';
+  const focus = useFocusOnMount<HTMLInputElement>();
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.target as HTMLFormElement);
@@ -69,7 +71,7 @@ function EventForm({ editing, zone, onDone, onCancel }: { editing: Editing; zone
         : null
     }
     <label for="ev-title">Title</label>
-    <input id="ev-title" name="title" required value=${item?.title ?? ''} autofocus />
+    <input id="ev-title" name="title" required value=${item?.title ?? ''} ref=${focus} />
     <label for="ev-start">Start (${zone})</label>
     <input id="ev-start" name="start" type="datetime-local" required value=${startValue} disabled=${series && scope === 'series'} />
     <label for="ev-minutes">Minutes</label>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { EndpointBody } from '../../../src/contracts/endpoints.js';
 import type { Action, Plan } from '../../../src/contracts/plans.js';
 import { call } from '../api.js';
+import { useFocusOnMount } from '../focus.js';
 import { html } from '../html.js';
 import { fromInput, toInput, whenLabel } from '../time.js';
 import { ErrorLine } from './error-line.js';
@@ -27,6 +28,7 @@ function EditForm({ plan, zone, onDone, onCancel }: { plan: Plan; zone: string; 
   const [id, setId] = useState(first.action_id);
   const action = plan.actions.find((a) => a.action_id === id) ?? first;
   const [error, setError] = useState<unknown>();
+  const focus = useFocusOnMount<HTMLInputElement>();
   const submit = async (e: Event) => {
     e.preventDefault();
     const f = new FormData(e.target as HTMLFormElement);
@@ -55,7 +57,7 @@ function EditForm({ plan, zone, onDone, onCancel }: { plan: Plan; zone: string; 
         : null
     }
     <label for=${fid('title')}>Title</label>
-    <input id=${fid('title')} name="title" value=${action.title} autofocus />
+    <input id=${fid('title')} name="title" value=${action.title} ref=${focus} />
     <label for=${fid('start')}>Start (${zone})</label>
     <input id=${fid('start')} name="start" type="datetime-local" value=${toInput(action.scheduled_for, zone)} />
     ${
@@ -75,6 +77,7 @@ function EditForm({ plan, zone, onDone, onCancel }: { plan: Plan; zone: string; 
 
 function RejectForm({ plan, onDone, onCancel }: { plan: Plan; onDone: (p: Plan) => void; onCancel: () => void }) {
   const [error, setError] = useState<unknown>();
+  const focus = useFocusOnMount<HTMLInputElement>();
   const submit = async (e: Event) => {
     e.preventDefault();
     const reason = String(new FormData(e.target as HTMLFormElement).get('reason') ?? '').trim();
@@ -86,7 +89,7 @@ function RejectForm({ plan, onDone, onCancel }: { plan: Plan; onDone: (p: Plan) 
   };
   return html`<form class="edit" onSubmit=${submit}>
     <label for=${`${plan.plan_id}-reason`}>Why reject it? (the agents see this)</label>
-    <input id=${`${plan.plan_id}-reason`} name="reason" autofocus />
+    <input id=${`${plan.plan_id}-reason`} name="reason" ref=${focus} />
     <div class="buttons">
       <button type="submit" class="danger">Reject</button>
       <button type="button" onClick=${onCancel}>Cancel</button>
