@@ -40,7 +40,8 @@ function EventForm({ editing, zone, onDone, onCancel }: { editing: Editing; zone
         if (series && scope === 'series' && rrule !== (item.rrule ?? '')) updates.rrule = rrule || null;
         if (!series && rrule) updates.rrule = rrule;
         const occurrence = series && scope === 'one' && item.recurrence_id ? { recurrence_id: item.recurrence_id } : {};
-        await call('PATCH /calendar/edit', { body: { uid: series ?? item.uid, updates, ...occurrence } as never });
+        // Saving an unchanged form changes nothing: no request, the form closes.
+        if (Object.keys(updates).length) await call('PATCH /calendar/edit', { body: { uid: series ?? item.uid, updates, ...occurrence } as never });
       }
       onDone();
     } catch (err) {
@@ -112,9 +113,11 @@ function Day({
         <button class=${`event ${o.conflict ? 'conflict' : ''} ${o.event.status}`} data-item onClick=${() => onEdit(o.event)}>
           <span class="when">${o.event.all_day ? 'all day' : `${hhmm(o.start, zone)}–${hhmm(o.end, zone)}`}</span>
           <span class="title">${o.event.title}</span>
-          ${o.event.occurrence_of ? html`<span class="tag">series</span>` : null}
-          ${o.event.source !== 'api' ? html`<span class="tag">${o.event.source}</span>` : null}
-          ${o.conflict ? html`<span class="tag warn">conflict</span>` : null}
+          <span class="tags">
+            ${o.event.occurrence_of ? html`<span class="tag">series</span>` : null}
+            ${o.event.source !== 'api' ? html`<span class="tag">${o.event.source}</span>` : null}
+            ${o.conflict ? html`<span class="tag warn">conflict</span>` : null}
+          </span>
         </button>
       </li>`,
     })),
