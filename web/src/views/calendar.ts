@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import type { EndpointResponse } from '../../../src/contracts/endpoints.js';
+import type { EndpointBody, EndpointResponse } from '../../../src/contracts/endpoints.js';
 import { call } from '../api.js';
 import { type BlockedRule, type DayPlan, planDays } from '../day-plan.js';
 import { useFocusOnMount } from '../focus.js';
@@ -32,7 +32,7 @@ function EventForm({ editing, zone, onDone, onCancel }: { editing: Editing; zone
       if (!item) {
         await call('POST /calendar/create', { body: { title, scheduled_for: start, duration_minutes: minutes, timezone: zone, ...(rrule ? { rrule } : {}) } });
       } else {
-        const updates: Record<string, unknown> = {};
+        const updates: EndpointBody<'PATCH /calendar/edit'>['updates'] = {};
         if (title !== item.title) updates.title = title;
         if (minutes !== item.duration_minutes) updates.duration_minutes = minutes;
         // A series keeps its first start: moving one occurrence is the "this occurrence" scope.
@@ -41,7 +41,7 @@ function EventForm({ editing, zone, onDone, onCancel }: { editing: Editing; zone
         if (!series && rrule) updates.rrule = rrule;
         const occurrence = series && scope === 'one' && item.recurrence_id ? { recurrence_id: item.recurrence_id } : {};
         // Saving an unchanged form changes nothing: no request, the form closes.
-        if (Object.keys(updates).length) await call('PATCH /calendar/edit', { body: { uid: series ?? item.uid, updates, ...occurrence } as never });
+        if (Object.keys(updates).length) await call('PATCH /calendar/edit', { body: { uid: series ?? item.uid, updates, ...occurrence } });
       }
       onDone();
     } catch (err) {
