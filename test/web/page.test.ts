@@ -6,7 +6,11 @@ import { accessibilityProblems, type Browser, CHROMIUM, HAVE_CHROMIUM, launch } 
 
 if (!HAVE_CHROMIUM) console.log(`test/web/page.test.ts: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set KAIROS_CHROMIUM)`);
 
-const shot = (page: Page, name: string) => page.screenshot({ path: join(ROOT, 'docs', 'img', `web-${name}.png`) });
+/** The view from its top, as docs/web.md shows it. */
+async function shot(page: Page, name: string): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: join(ROOT, 'docs', 'img', `web-${name}.png`) });
+}
 
 describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium, on the real daemon', () => {
   const d = useDaemon();
