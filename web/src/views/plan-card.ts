@@ -41,7 +41,8 @@ function EditForm({ plan, zone, onDone, onCancel }: { plan: Plan; zone: string; 
     if (action.kind !== 'reflect' && minutes !== action.duration_minutes) edit.duration_minutes = minutes;
     if (f.get('leave_out')) edit.status = 'rejected';
     try {
-      onDone(await call('POST /agent/approve', { body: { plan_id: plan.plan_id, actions: Object.keys(edit).length > 1 ? [edit] : [], execute: true } }));
+      const actions = Object.keys(edit).length > 1 ? { actions: [edit] } : {};
+      onDone(await call('POST /agent/approve', { body: { plan_id: plan.plan_id, ...actions, execute: true } }));
     } catch (err) {
       setError(err);
     }
