@@ -22,6 +22,7 @@ export const COMMANDS: Record<string, () => Promise<Register>> = {
   undo: () => import('./commands/undo/index.js').then((m) => m.registerUndo),
   note: () => import('./commands/note/index.js').then((m) => m.registerNote),
   today: () => import('./commands/today/index.js').then((m) => m.registerToday),
+  open: () => import('./commands/open/index.js').then((m) => m.registerOpen),
   status: () => import('./commands/status/index.js').then((m) => m.registerStatus),
   watch: () => import('./commands/watch/index.js').then((m) => m.registerWatch),
   trace: () => import('./commands/trace/index.js').then((m) => m.registerTrace),

@@ -67,6 +67,7 @@ import {
 import { Health, VersionInfo } from './system.js';
 import { AdjustRequest, TagList, TempoProfile, TempoQuery } from './tempo.js';
 import { ProfileQuery, RegisterRequest, SetPasswordRequest, UpdateUserRequest, UserProfile } from './users.js';
+import { PageCode, PageSession, PageSignedOut, PageSignIn } from './web.js';
 
 /**
  * The request/response half of one endpoint, shared by the server (which adds auth, docs and the
@@ -104,6 +105,11 @@ export const endpoints = {
   'POST /auth/keys/{id}/rotate': { params: KeyIdParams, response: CreatedKey },
   'DELETE /auth/keys/{id}': { params: KeyIdParams, response: RevokedKey },
   'POST /user/login': { body: LoginRequest, response: LoginResponse },
+
+  'POST /app/codes': { response: PageCode, status: 201 },
+  'POST /app/session': { body: PageSignIn, response: PageSession },
+  'GET /app/session': { response: PageSession },
+  'DELETE /app/session': { response: PageSignedOut },
 
   'POST /user/register': { body: RegisterRequest, response: UserProfile, status: 201 },
   'GET /user/profile': { query: ProfileQuery, response: UserProfile },

@@ -16,6 +16,8 @@ import { authorize } from './route-auth.js';
 import { IMPLEMENTED_METHODS, type RouteMatch, RouteTable } from './route-table.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
+import { cookieRequestOf, cookieSession } from './web/cookie-credential.js';
+import { pageFiles } from './web/page-files.js';
 
 const MiB = 1024 * 1024;
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -35,6 +37,7 @@ export function createApp(services: Services): Koa {
   app.use(traceId());
   app.use(hostCheck(services.config.host));
   app.use(cors());
+  app.use(pageFiles());
   // The route is matched once: the rate limit needs to know whether it takes a credential.
   const matchOf = (ctx: Context): RouteMatch => (ctx.state.match ??= table.match(ctx.method, ctx.path));
   const countedLater = (ctx: Context) => {
@@ -82,7 +85,7 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
       try {
         principal = fromQuery
           ? await resolvePrincipal(services, queryKey(ctx), {})
-          : await resolvePrincipal(services, bearerOf(ctx.get('authorization') || undefined), {
+          : await resolvePrincipal(services, requestCredential(services, ctx), {
               agentId: ctx.get('x-agent-id') || undefined,
               userId: ctx.get('x-user-id') || undefined,
             });
@@ -97,6 +100,16 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
     if (readBody) await readBody(ctx);
     await run(ctx);
   };
+}
+
+/**
+ * The credential of an API request: its Bearer header, or else the web page's session cookie
+ * (which stands only after the cookie checks: own origin, CSRF token on changes).
+ */
+function requestCredential(services: Services, ctx: Context): string {
+  const header = ctx.get('authorization') || undefined;
+  if (header) return bearerOf(header);
+  return cookieSession(services, cookieRequestOf(ctx))?.token ?? bearerOf(undefined);
 }
 
 /** The API key of `?key=` (only API keys: a login token does not belong in a URL). */

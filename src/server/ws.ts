@@ -10,6 +10,7 @@ import { forbiddenHost, hostAllowed, hostName } from './middleware/host-check.js
 import { limiterOf } from './middleware/rate-limit.js';
 import type { Services } from './services.js';
 import { type CredentialStamp, sessionsOf } from './sessions.js';
+import { cookieSession } from './web/cookie-credential.js';
 
 export const TOPICS = ['plans', 'traces', 'events'] as const;
 type Topic = (typeof TOPICS)[number];
@@ -99,9 +100,15 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
     if (url.pathname !== '/ws') return refuse(socket, 404, 'not_found', `No WebSocket route ${url.pathname}.`);
     const token = url.searchParams.get('access_token');
     const header = req.headers.authorization ?? (token ? `Bearer ${token}` : undefined);
+    // A browser cannot set headers on a WebSocket: the web page's session cookie stands in for one.
+    const credential = () =>
+      header
+        ? bearerOf(header)
+        : (cookieSession(services, { method: 'GET', cookie: req.headers.cookie, origin: req.headers.origin, host: req.headers.host, csrf: undefined })?.token ??
+          bearerOf(undefined));
     Promise.resolve()
       .then(() =>
-        authenticate(services, bearerOf(header), {
+        authenticate(services, credential(), {
           agentId: (req.headers['x-agent-id'] as string | undefined) ?? undefined,
           userId: (req.headers['x-user-id'] as string | undefined) ?? undefined,
         }),

@@ -1,9 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { useDaemon } from '../helpers/daemon.js';
+import { connectMcpHttp } from '../helpers/mcp-http-client.js';
 
 /**
  * Issue 20: the daemon's MCP endpoint, driven by the SDK's own client over streamable HTTP. Every
@@ -17,11 +17,7 @@ afterEach(async () => {
 });
 
 async function connect(key: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'kairos-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${d.base}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
-  });
-  await client.connect(transport);
+  const client = await connectMcpHttp(d.base, key, headers);
   open.push(client);
   return client;
 }

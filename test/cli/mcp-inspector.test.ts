@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAuthProxy } from '../helpers/auth-proxy.js';
 import { BIN, cleanEnv, cliEnv, ROOT, useDaemon } from '../helpers/daemon.js';
+import { connectMcpHttp } from '../helpers/mcp-http-client.js';
 
 /**
  * Clients nobody here wrote: the MCP Inspector's CLI (`@modelcontextprotocol/inspector-cli`, the
@@ -110,8 +109,7 @@ describe('flags from clients that send JSON booleans, and from lenient ones that
     await d.api('POST', '/calendar/create', {
       body: { title: 'Standup', scheduled_for: '2031-05-05T09:00:00Z', duration_minutes: 15, rrule: 'FREQ=DAILY;COUNT=3' },
     });
-    const client = new Client({ name: 'flags-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${d.base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${d.key}` } } }));
+    const client = await connectMcpHttp(d.base, d.key, {}, 'flags-test');
     try {
       const list = async (expand: unknown) => {
         const r = await client.callTool({ name: 'calendar_events', arguments: { start: '2031-05-04', end: '2031-05-10', expand } });

@@ -1,27 +1,15 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type DavServer, davServerOf } from './dav-server.js';
 
 /** Whether the Debian package `radicale` is installed (CalDAV tests skip with one line otherwise). */
 export const HAS_RADICALE = spawnSync('radicale', ['--version'], { stdio: 'ignore' }).status === 0;
 
-/** A CalDAV server a test starts on loopback (Radicale, xandikos). */
-export interface DavServer {
-  /** http://127.0.0.1:<port> of the server itself. */
-  base: string;
-  user: string;
-  password: string;
-  /** Make a calendar collection; returns its URL. */
-  mkcalendar(name: string): Promise<string>;
-  /** The folder the server keeps a collection's objects in (one .ics file each). */
-  storage(name: string): string;
-  /** An authenticated request straight to the server (the "other side" of the sync). */
-  dav(method: string, url: string, body?: string, headers?: Record<string, string>): Promise<{ status: number; text: string; etag: string | null }>;
-  stop(): Promise<void>;
-}
+export type { DavServer };
 export type Radicale = DavServer;
 
 /** Radicale with htpasswd auth on a loopback port 0, in a temp folder; stopped by its pid. */
@@ -66,31 +54,16 @@ export async function startRadicale(): Promise<Radicale> {
     child.once('exit', (code) => fail(new Error(`radicale exited (${code}): ${out}`)));
   });
   const base = `http://127.0.0.1:${port}`;
-  const auth = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
-  const dav: Radicale['dav'] = async (method, url, body, headers = {}) => {
-    const res = await fetch(new URL(url, base), { method, body, headers: { authorization: auth, ...headers } });
-    return { status: res.status, text: await res.text(), etag: res.headers.get('etag') };
-  };
-  return {
+  return davServerOf({
+    child,
+    dir,
     base,
     user,
     password,
-    dav,
+    headers: { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` },
+    collection: (name) => `${base}/${user}/${name}/`,
     storage: (name) => join(dir, 'collections', 'collection-root', user, name),
-    async mkcalendar(name) {
-      const url = `${base}/${user}/${name}/`;
-      const r = await dav('MKCALENDAR', url);
-      if (r.status !== 201) throw new Error(`MKCALENDAR ${url}: ${r.status} ${r.text}`);
-      return url;
-    },
-    async stop() {
-      if (child.exitCode === null && child.pid) {
-        process.kill(child.pid, 'SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  });
 }
 
 /**

@@ -1,9 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DavServer } from './radicale.js';
+import { type DavServer, davServerOf } from './dav-server.js';
 
 /** Whether the Debian package `xandikos` is installed (its tests skip with one line otherwise). */
 export const HAS_XANDIKOS = spawnSync('xandikos', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -41,30 +41,13 @@ export async function startXandikos(): Promise<DavServer> {
     if (i > 150) throw new Error(`xandikos did not start: ${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  const user = 'alice';
-  const password = 'not checked by xandikos';
-  const dav: DavServer['dav'] = async (method, url, body, headers = {}) => {
-    const res = await fetch(new URL(url, base), { method, body, headers });
-    return { status: res.status, text: await res.text(), etag: res.headers.get('etag') };
-  };
-  return {
+  return davServerOf({
+    child,
+    dir,
     base,
-    user,
-    password,
-    dav,
+    user: 'alice',
+    password: 'not checked by xandikos',
+    collection: (name) => `${base}/user/calendars/${name}/`,
     storage: (name) => join(dir, 'user', 'calendars', name),
-    async mkcalendar(name) {
-      const url = `${base}/user/calendars/${name}/`;
-      const r = await dav('MKCALENDAR', url);
-      if (r.status !== 201) throw new Error(`MKCALENDAR ${url}: ${r.status} ${r.text}`);
-      return url;
-    },
-    async stop() {
-      if (child.exitCode === null && child.pid) {
-        process.kill(child.pid, 'SIGTERM');
-        await new Promise((r) => child.once('exit', r));
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  });
 }

@@ -93,6 +93,20 @@ export class UsersService {
     if (!found || !ok) throw unauthorized('Wrong email or password.');
     let user = found;
     if (needsRehash(user.password_hash!)) user = await this.rehash(user, password);
+    return this.issueToken(user);
+  }
+
+  /**
+   * A login token for a user who proved who they are another way (the web page's one-time code,
+   * made by the user's own credential). Same lifetime and scopes as a password login.
+   */
+  async tokenFor(userId: string): Promise<{ token: string; token_type: 'Bearer'; expires_at: string; user_id: string }> {
+    const user = this.get(userId);
+    if (!user) throw unauthorized('The user no longer exists.');
+    return this.issueToken(user);
+  }
+
+  private async issueToken(user: StoredUser): Promise<{ token: string; token_type: 'Bearer'; expires_at: string; user_id: string }> {
     const now = Math.floor(this.clock.now().getTime() / 1000);
     const token = await new SignJWT({ scp: tokenScopes(user), gen: user.token_gen ?? 0 })
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

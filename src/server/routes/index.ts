@@ -14,6 +14,7 @@ import { subscriptionRoutes } from './subscriptions.js';
 import { systemRoutes } from './system.js';
 import { tempoRoutes } from './tempo.js';
 import { userRoutes } from './users.js';
+import { webRoutes } from './web.js';
 
 /** Every endpoint of the API, in the order the OpenAPI document lists them. */
 export function allRoutes(): RouteDef[] {
@@ -22,6 +23,7 @@ export function allRoutes(): RouteDef[] {
     ...statusRoutes,
     ...authRoutes,
     ...userRoutes,
+    ...webRoutes,
     ...memoryRoutes,
     ...chatRoutes,
     ...chatSummaryRoutes,

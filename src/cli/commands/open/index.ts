@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+import { examples } from '../../examples.js';
+import { lazy, type ProgramContext } from '../../kit.js';
+
+export function registerOpen(program: Command, ctx: ProgramContext): void {
+  examples(
+    program
+      .command('open')
+      .description('open the web page in the browser, signed in through a one-time link')
+      .option('--print-url', 'print the one-time link instead of opening a browser (it works once, for 60 s)')
+      .action(lazy(ctx, () => import('./open.js'))),
+    ['kairos open', 'kairos open --print-url'],
+  );
+}
