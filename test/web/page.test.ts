@@ -154,7 +154,7 @@ describe.skipIf(!HAVE_CHROMIUM)('the page in Chromium, on the real daemon', () =
     expect(history.versions.map((v: { version: number }) => v.version)).toEqual([1, 2]);
     await shot(page, 'memory');
     expect(await accessibilityProblems(page)).toEqual([]);
-    await page.getByLabel('Note').fill('Buy dental floss');
+    await page.getByLabel('Note', { exact: true }).fill('Buy dental floss');
     await page.getByRole('button', { name: 'Push' }).click();
     await page.getByText(/^Saved tr_/).waitFor();
   });
