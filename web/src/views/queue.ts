@@ -3,6 +3,7 @@ import type { Plan } from '../../../src/contracts/plans.js';
 import { call } from '../api.js';
 import { html } from '../html.js';
 import { onLive } from '../live.js';
+import { firstCall } from '../prefetch.js';
 import { ErrorLine } from './error-line.js';
 import { PlanCard } from './plan-card.js';
 
@@ -11,16 +12,16 @@ export function QueueView({ zone }: { zone: string }) {
   const [plans, setPlans] = useState<Plan[]>();
   const [done, setDone] = useState<Plan[]>([]);
   const [error, setError] = useState<unknown>();
-  const load = useCallback(async () => {
+  const load = useCallback(async (first = false) => {
     try {
-      setPlans((await call('GET /agent/queue')).plans);
+      setPlans((await (first ? firstCall('GET /agent/queue') : call('GET /agent/queue'))).plans);
       setError(undefined);
     } catch (e) {
       setError(e);
     }
   }, []);
   useEffect(() => {
-    load();
+    load(true);
     return onLive((ev) => {
       if (ev.type.startsWith('plan.') || ev.type === 'reconnected') load();
     });
