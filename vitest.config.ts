@@ -25,6 +25,8 @@ export default defineConfig({
       { extends: true, test: { name: 'built', include: ['test/built/**/*.test.ts', 'test/fault/**/*.test.ts'], ...BUILD_FIRST } },
       { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts', 'test/conformance/**/*.test.ts'], ...BUILD_FIRST } },
       { extends: true, test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUILD_FIRST } },
+      // The page (web/): its logic, its built size, and the page in Debian's Chromium on a real daemon.
+      { extends: true, test: { name: 'web', include: ['test/web/**/*.test.ts'], ...BUILD_FIRST } },
     ],
   },
 });

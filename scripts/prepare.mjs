@@ -38,9 +38,12 @@ function staleness() {
     newestInput = Math.max(newestInput, mtime);
     if (path.endsWith('.ts') && !path.endsWith('.d.ts') && !dist.has(path.replace(/\.ts$/, '.js'))) return `dist/ has no ${path.replace(/\.ts$/, '.js')}`;
   }
+  // The page (web/) is built into dist/web/ by the same build.
+  for (const mtime of files(join(ROOT, 'web')).values()) newestInput = Math.max(newestInput, mtime);
   const outputs = [...dist].filter(([p]) => p.endsWith('.js')).map(([, m]) => m);
   if (!outputs.length) return 'dist/ is empty';
   if (!dist.has(join('bundle', 'main.js'))) return 'dist/ has no bundle/main.js';
+  if (!dist.has(join('web', 'app.js'))) return 'dist/ has no web/app.js';
   // tsc rewrites every output on each build: the oldest output is the time of the last build.
   if (Math.min(...outputs) < newestInput) return 'sources changed since the last build';
   return undefined;

@@ -49,6 +49,7 @@ const PROBES: [string, string, string][] = [
   ['src/mcp/probe.ts', '../server/services.js', '../contracts/endpoints.js'],
   ['src/cli/commands/trace/probe.ts', '../../../domain/memory/memory-service.js', '../../../client/http.js'],
   ['src/cli/probe.ts', '../store/store.js', './commands/daemon/index.js'],
+  ['web/src/views/probe.ts', '../../../src/server/services.js', '../../../src/time/zone-cache.js'],
 ];
 
 describe('the layer rule (biome.json)', () => {
