@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { useApp } from '../helpers/in-process.js';
-import { berlinSeries, RICH_UID, richEvent, SERIES_UID, unfolded } from '../helpers/rich-events.js';
+import { berlinSeries, icsApi, RICH_UID, richEvent, SERIES_UID, unfolded } from '../helpers/rich-events.js';
 import { describeShared, SHARED } from '../helpers/shared.js';
 import { HAS_KHAL_VDIRSYNCER, occurrencesOfFileByKhal } from '../helpers/vdirsyncer-khal.js';
 
@@ -24,16 +24,7 @@ const CRLF = '\r\n';
 const body = (ics: string) => ics.slice(ics.search(/^BEGIN:V(?:TIMEZONE|EVENT)/m), ics.lastIndexOf('END:VCALENDAR'));
 const FILE = `BEGIN:VCALENDAR${CRLF}VERSION:2.0${CRLF}PRODID:-//Other Corp//Other Calendar 9.1//EN${CRLF}${body(berlinSeries())}${body(richEvent())}END:VCALENDAR${CRLF}`;
 
-const importIcs = async (ics: string) => {
-  const r = await a.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' } });
-  expect(r.status, r.text).toBe(200);
-  return r.json;
-};
-const exported = async () => {
-  const r = await a.api('GET', '/calendar/export.ics');
-  expect(r.status).toBe(200);
-  return r.text as string;
-};
+const { importIcs, exported } = icsApi(a);
 const edit = async (body: Record<string, unknown>) => {
   const r = await a.api('PATCH', '/calendar/edit', { body });
   expect(r.status, r.text).toBe(200);

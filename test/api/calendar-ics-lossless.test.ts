@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import { describe, expect, it } from 'vitest';
 import { useApp } from '../helpers/in-process.js';
-import { berlinSeries, RICH_UID, richEvent, SERIES_UID, unfolded } from '../helpers/rich-events.js';
+import { berlinSeries, icsApi, RICH_UID, richEvent, SERIES_UID, unfolded } from '../helpers/rich-events.js';
 
 /**
  * A calendar file imported, edited in kairos and exported: the export is the file's own text with
@@ -9,16 +9,7 @@ import { berlinSeries, RICH_UID, richEvent, SERIES_UID, unfolded } from '../help
  * its own properties.
  */
 const a = useApp();
-const importIcs = async (ics: string) => {
-  const r = await a.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' } });
-  expect(r.status, r.text).toBe(200);
-  return r.json;
-};
-const exported = async () => {
-  const r = await a.api('GET', '/calendar/export.ics');
-  expect(r.status).toBe(200);
-  return r.text;
-};
+const { importIcs, exported } = icsApi(a);
 const stored = async (uid: string) => (await a.api('GET', '/calendar/events?expand=false')).json.events.find((e: any) => e.uid === uid);
 const vevents = (ics: string) => new ICAL.Component(ICAL.parse(ics)).getAllSubcomponents('vevent');
 

@@ -94,8 +94,8 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
         const { uid, core, source } = checked[next++]!;
         const before = findImported(tx, userId, uid, byIcalUid);
         if (before && sameContent(before, core)) {
-          // What kairos does not model may have changed (an attendee, an alarm): the file's newer text is the one kept.
-          if (source !== undefined && keptSource(tx, before.uid)?.ics !== source) stageKeptSource(tx, before, source);
+          // What kairos does not model may have changed (an attendee, an alarm): the file's newer text is the one kept (or none).
+          if (before.source === 'import' && keptSource(tx, before.uid)?.ics !== source) keepFileText(tx, before, source);
           report.skipped++;
           continue;
         }
@@ -120,8 +120,8 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
           if (key !== uid) byIcalUid.set(uid, key);
         }
         tx.put('events', event);
-        if (source !== undefined) stageKeptSource(tx, event, source);
-        else dropKeptSource(tx, event.uid);
+        // A synced event keeps its server's text, into which the imported change is written back.
+        if (event.source === 'import') keepFileText(tx, event, source);
         if (before) ports.onUpdate(tx, before, event, actor);
         out.push({ kind: before ? 'updated' : 'created', event });
         if (before) report.updated++;
@@ -132,6 +132,12 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
     for (const s of staged) ports.publish(s.kind, s.event);
     await nextTurn();
   }
+}
+
+/** An imported event keeps its text in the file when that text is kept (import.ts), else none. */
+function keepFileText(tx: Tx, event: StoredEvent, source: string | undefined): void {
+  if (source !== undefined) stageKeptSource(tx, event, source);
+  else dropKeptSource(tx, event.uid);
 }
 
 /**
