@@ -5,9 +5,11 @@ import type { LocalDate, LocalDateTime } from '../time/local-date.js';
 import { canonicalRrule, RruleError } from '../time/rrule.js';
 import { instantOf, wallAt } from '../time/zone-cache.js';
 import { isTimeZone } from '../time/zoned-time.js';
+import { foldLines } from './export.js';
 import { resolveTzid } from './file-zone.js';
+import { keepableLines } from './kept-check.js';
 import { ownProps, parseDuration, parseTime, type RawProp, type RawTime, unescapeText } from './raw-props.js';
-import { type Problem, scanIcs, type VeventBlock } from './scan.js';
+import { type Problem, type Scan, scanIcs, type VeventBlock } from './scan.js';
 
 /** An event read from a file, in kairos' terms (instants in UTC ISO, zone kept for wall-clock rules). */
 export interface ImportedEvent {
@@ -33,6 +35,8 @@ export interface ImportedEvent {
   /** RECURRENCE-ID;RANGE=THISANDFUTURE: the change applies to this instance and every later one. */
   futureOverrides?: EventOverride[];
   status: EventStatus;
+  /** The event's own text in the file (its VEVENTs and the VTIMEZONEs they name) as one calendar: kept, so an edit is written back into it. */
+  source?: string;
 }
 
 export interface ParsedCalendar {
@@ -337,6 +341,38 @@ function convert(v: NEvent, uid: string, line: number | undefined, block: Vevent
   return ev;
 }
 
+/**
+ * An event's blocks as written, with the VTIMEZONEs they name, as one calendar object; undefined
+ * when the text alone does not place the event in time (a floating time, read in the calendar's
+ * X-WR-TIMEZONE or the user's zone; a TZID that is neither an IANA name nor defined in the file)
+ * or is not text to write out again (kept-check.ts).
+ */
+function sourceText(scan: Scan, blocks: VeventBlock[]): string | undefined {
+  const raw = (b: { line: number; end: number }) => refold(scan.physical.slice(b.line - 1, b.end));
+  const events = blocks.map(raw);
+  const lines = events.flatMap((t) => t.replace(/\r?\n[ \t]/g, '').split(/\r?\n/));
+  if (lines.some((l) => /^(DTSTART|DTEND|RECURRENCE-ID|RDATE|EXDATE)(;(?![^:]*TZID=)[^:]*)?:[^Z]*\d{8}T\d{6}(?!Z)(,|$)/i.test(l))) return undefined;
+  const tzids = new Set(lines.flatMap((l) => [...l.matchAll(/;TZID=("[^"]*"|[^;:]*)/gi)].map((m) => m[1]!.replace(/^"|"$/g, ''))));
+  const defined = new Set(scan.zoneBlocks.map((z) => z.tzid));
+  if ([...tzids].some((id) => !defined.has(id) && !isTimeZone(id))) return undefined;
+  const zones = scan.zoneBlocks.filter((z) => z.tzid !== undefined && tzids.has(z.tzid)).map(raw);
+  if (![...events, ...zones].every((t) => keepableLines(t.split('\r\n')))) return undefined;
+  return `${['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//kairos//kept source//EN', ...zones, ...events, 'END:VCALENDAR'].join('\r\n')}\r\n`;
+}
+
+/**
+ * Physical lines CRLF-joined, a content line with a physical line over 75 octets folded again
+ * (RFC 5545 §3.1: folding carries no meaning); every other content line as written.
+ */
+function refold(physical: string[]): string {
+  const out: string[][] = [];
+  for (const l of physical) {
+    if (/^[ \t]/.test(l) && out.length) out[out.length - 1]!.push(l);
+    else out.push([l]);
+  }
+  return out.map((c) => (c.some((l) => Buffer.byteLength(l) > 75) ? foldLines(c.map((l, i) => (i ? l.slice(1) : l)).join('')) : c.join('\r\n'))).join('\r\n');
+}
+
 // node-ical is CommonJS: under ESM its exports arrive as the default export.
 const nodeIcal = ((nodeIcalNs as unknown as { default?: typeof nodeIcalNs }).default ?? nodeIcalNs) as typeof nodeIcalNs;
 const parseICS = (s: string) => nodeIcal.sync.parseICS(s) as unknown as Record<string, NEvent>;
@@ -401,6 +437,7 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
   const orphans = new Map<string, NEvent>();
   const add = (v: NEvent, rawUid: string, line: number | undefined, block: VeventBlock | undefined, overrides: VeventBlock[], orphanRid?: string) => {
     let uid = rawUid;
+    const warned = warnings.length;
     const where = (p: Omit<Problem, 'uid' | 'line'>): Problem => ({ ...(uid ? { uid } : {}), ...(line !== undefined ? { line } : {}), ...p });
     ctx.warn = (message) => warnings.push(where({ message }));
     if (!rawUid || !isUid(rawUid)) {
@@ -414,7 +451,13 @@ export function parseIcs(input: string, defaultTz: string): ParsedCalendar {
       return;
     }
     try {
-      events.push(convert(v, uid, line, block, overrides, ctx));
+      const ev = convert(v, uid, line, block, overrides, ctx);
+      // The text is kept only where kairos read it as written: nothing repaired, nothing warned about.
+      const blocks = block && !block.isOverride && !orphanRid && warnings.length === warned ? [block, ...overrides] : [];
+      const repaired = blocks.some((b) => scan.repairs.some((r) => r.line !== undefined && r.line >= b.line && r.line <= b.end));
+      const source = blocks.length && !repaired ? sourceText(scan, blocks) : undefined;
+      if (source) ev.source = source;
+      events.push(ev);
       seen.add(uid);
     } catch (e) {
       // Whatever one event does, it costs only itself: an error of its own, never the whole import.

@@ -12,9 +12,18 @@ export interface VeventBlock {
   line: number;
   /** The UID as written (the block's lines hold its token). */
   uid?: string;
+  /** 1-based physical line of END:VEVENT (the last line, for a block never closed). */
+  end: number;
   isOverride: boolean;
   rrules: number;
   lines: string[];
+}
+
+/** Where a VTIMEZONE is written: its TZID and its first and last physical lines (1-based). */
+export interface ZoneBlock {
+  tzid?: string;
+  line: number;
+  end: number;
 }
 
 export interface Problem {
@@ -30,6 +39,9 @@ export interface Scan {
   uids: UidTokens;
   events: VeventBlock[];
   timezones: string[][];
+  zoneBlocks: ZoneBlock[];
+  /** The input's physical lines (after a byte order mark): the text an event was read from. */
+  physical: string[];
   /** The calendar's X-WR-TIMEZONE (Google, Apple): the zone its floating times are meant in. */
   calendarTz?: string;
   /** Top-level components other than VEVENT/VTIMEZONE (VTODO, VJOURNAL, VFREEBUSY…). */
@@ -99,6 +111,8 @@ export function scanIcs(input: string): Scan {
   const stack: string[] = [];
   let current: VeventBlock | undefined;
   let tz: string[] | undefined;
+  let zoneAt = 0;
+  const zoneBlocks: ZoneBlock[] = [];
   let otherComponents = 0;
   const damage: Problem[] = [];
   /** Line of each open component's BEGIN, parallel to `stack`. */
@@ -125,10 +139,12 @@ export function scanIcs(input: string): Scan {
         stack.length = 1;
         opened.length = 1;
       }
-      if (name === 'VEVENT' && (stack.length === 0 || stack.at(-1) === 'VCALENDAR')) current = { line, isOverride: false, rrules: 0, lines: [] };
+      if (name === 'VEVENT' && (stack.length === 0 || stack.at(-1) === 'VCALENDAR')) current = { line, end: line, isOverride: false, rrules: 0, lines: [] };
       else if (name === 'VEVENT' && stack.includes('VEVENT')) repairs.push({ line, message: 'ignored a VEVENT nested inside another VEVENT' });
-      else if (name === 'VTIMEZONE') tz = [];
-      else if ((stack.length === 1 && stack[0] === 'VCALENDAR') || (stack.length === 0 && name !== 'VCALENDAR')) otherComponents++;
+      else if (name === 'VTIMEZONE') {
+        tz = [];
+        zoneAt = line;
+      } else if ((stack.length === 1 && stack[0] === 'VCALENDAR') || (stack.length === 0 && name !== 'VCALENDAR')) otherComponents++;
       stack.push(name);
       opened.push(line);
     } else if (upper.startsWith('END:')) {
@@ -144,6 +160,7 @@ export function scanIcs(input: string): Scan {
       // The END of a calendar is written once, at the end, so a second VCALENDAR joins the first.
       if (name === 'VCALENDAR' && at === 0) continue;
       if (name === 'VEVENT' && current) {
+        current.end = line;
         current.lines.push(text);
         events.push(current);
         current = undefined;
@@ -151,6 +168,8 @@ export function scanIcs(input: string): Scan {
         continue;
       }
       if (name === 'VTIMEZONE' && tz) {
+        const tzid = tz.map((l) => /^TZID[;:]/i.exec(l) && valueOfLine(l).trim()).find(Boolean);
+        zoneBlocks.push({ ...(tzid ? { tzid } : {}), line: zoneAt, end: line });
         tz.push(text);
         timezones.push(['BEGIN:VTIMEZONE', ...tz]);
         tz = undefined;
@@ -197,6 +216,7 @@ export function scanIcs(input: string): Scan {
   if (current) {
     repairs.push({ line: current.line, uid: current.uid, message: 'VEVENT is never closed: END:VEVENT added' });
     current.lines.push('END:VEVENT');
+    current.end = physical.length;
     events.push(current);
   }
   for (const [i, open] of [...stack.entries()].reverse()) {
@@ -204,5 +224,16 @@ export function scanIcs(input: string): Scan {
     out.push(`END:${open}`);
   }
   if (calendars > 0 && stack[0] !== 'VCALENDAR') out.push('END:VCALENDAR');
-  return { text: out.join('\r\n') + '\r\n', uids, events, timezones, otherComponents, repairs, damage, ...(calendarTz ? { calendarTz } : {}) };
+  return {
+    text: out.join('\r\n') + '\r\n',
+    uids,
+    events,
+    timezones,
+    zoneBlocks,
+    physical,
+    otherComponents,
+    repairs,
+    damage,
+    ...(calendarTz ? { calendarTz } : {}),
+  };
 }

@@ -1,3 +1,5 @@
+import { expect } from 'vitest';
+
 /**
  * Calendar objects as other calendar programs write them, with what kairos does not model:
  * an invitation (ORGANIZER, ATTENDEEs with parameters), an alarm, two categories, CLASS, TRANSP,
@@ -118,3 +120,21 @@ export const unfolded = (ics: string) =>
     .replace(/\r?\n[ \t]/g, '')
     .split(/\r?\n/)
     .filter(Boolean);
+
+interface Api {
+  api: (method: string, url: string, o?: { raw?: string; headers?: Record<string, string> }) => Promise<{ status: number; text: string; json: any }>;
+}
+
+/** Import a calendar text and read the export back, through the API of `a` (asserting 200s). */
+export const icsApi = (a: Api) => ({
+  importIcs: async (ics: string) => {
+    const r = await a.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' } });
+    expect(r.status, r.text).toBe(200);
+    return r.json;
+  },
+  exported: async () => {
+    const r = await a.api('GET', '/calendar/export.ics');
+    expect(r.status).toBe(200);
+    return r.text;
+  },
+});

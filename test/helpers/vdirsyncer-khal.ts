@@ -44,32 +44,56 @@ export async function occurrencesByKhal(o: { url: string; user: string; password
     );
     await run('vdirsyncer', ['-c', vconf, 'discover', 'cal'], { env });
     await run('vdirsyncer', ['-c', vconf, 'sync'], { env });
-    const kconf = join(dir, 'khal.conf');
-    writeFileSync(
-      kconf,
-      [
-        '[calendars]',
-        '[[work]]',
-        `path = ${join(dir, 'local')}`,
-        'type = calendar',
-        '[locale]',
-        'timeformat = %H:%M',
-        'dateformat = %Y-%m-%d',
-        'longdateformat = %Y-%m-%d',
-        'datetimeformat = %Y-%m-%dT%H:%M',
-        'longdatetimeformat = %Y-%m-%dT%H:%M',
-        'local_timezone = UTC',
-        'default_timezone = UTC',
-        '[sqlite]',
-        `path = ${join(dir, 'khal.db')}`,
-        '',
-      ].join('\n'),
-    );
-    const { stdout } = await run('khal', ['-c', kconf, 'list', '--format', '{start} {title}', '--day-format', '', o.from, `${o.days}d`], { env });
-    return stdout
-      .split('\n')
-      .filter((l) => l.trim())
-      .sort();
+    return await khalList(dir, o.from, o.days);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** khal's configuration over the folder `dir`/local (times in UTC). */
+function khalConf(dir: string): string {
+  const kconf = join(dir, 'khal.conf');
+  writeFileSync(
+    kconf,
+    [
+      '[calendars]',
+      '[[work]]',
+      `path = ${join(dir, 'local')}`,
+      'type = calendar',
+      '[locale]',
+      'timeformat = %H:%M',
+      'dateformat = %Y-%m-%d',
+      'longdateformat = %Y-%m-%d',
+      'datetimeformat = %Y-%m-%dT%H:%M',
+      'longdatetimeformat = %Y-%m-%dT%H:%M',
+      'local_timezone = UTC',
+      'default_timezone = UTC',
+      '[sqlite]',
+      `path = ${join(dir, 'khal.db')}`,
+      '',
+    ].join('\n'),
+  );
+  return kconf;
+}
+
+/** khal's listing of the calendar in `dir`/local, one `YYYY-MM-DDTHH:MM title` (UTC) a line, sorted. */
+async function khalList(dir: string, from: string, days: number): Promise<string[]> {
+  const { stdout } = await run('khal', ['-c', khalConf(dir), 'list', '--format', '{start} {title}', '--day-format', '', from, `${days}d`], { env });
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim())
+    .sort();
+}
+
+/** What khal reads of a calendar file: `khal import` of it, then its occurrences as occurrencesByKhal lists them. */
+export async function occurrencesOfFileByKhal(ics: string, from: string, days: number): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'kairos-khal-'));
+  try {
+    mkdirSync(join(dir, 'local'));
+    const file = join(dir, 'calendar.ics');
+    writeFileSync(file, ics);
+    await run('khal', ['-c', khalConf(dir), 'import', '--batch', '-a', 'work', file], { env });
+    return await khalList(dir, from, days);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

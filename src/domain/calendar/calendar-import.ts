@@ -8,6 +8,7 @@ import { actorOf, type Principal } from '../principal.js';
 import type { StoredEvent } from './event.js';
 import type { CheckedEvent, ImportedCore } from './import-check.js';
 import type { ImportReader } from './import-reader.js';
+import { dropKeptSource, keptSource, stageKeptSource } from './kept-source.js';
 
 export { checkImported, type ImportedCore } from './import-check.js';
 
@@ -90,9 +91,11 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
       const out: { kind: 'created' | 'updated'; event: StoredEvent }[] = [];
       const started = performance.now();
       for (let n = 0; next < checked.length && n < CHUNK_EVENTS && performance.now() - started < CHUNK_MS; n++) {
-        const { uid, core } = checked[next++]!;
+        const { uid, core, source } = checked[next++]!;
         const before = findImported(tx, userId, uid, byIcalUid);
         if (before && sameContent(before, core)) {
+          // What kairos does not model may have changed (an attendee, an alarm): the file's newer text is the one kept (or none).
+          if (before.source === 'import' && keptSource(tx, before.uid)?.ics !== source) keepFileText(tx, before, source);
           report.skipped++;
           continue;
         }
@@ -117,6 +120,8 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
           if (key !== uid) byIcalUid.set(uid, key);
         }
         tx.put('events', event);
+        // A synced event keeps its server's text, into which the imported change is written back.
+        if (event.source === 'import') keepFileText(tx, event, source);
         if (before) ports.onUpdate(tx, before, event, actor);
         out.push({ kind: before ? 'updated' : 'created', event });
         if (before) report.updated++;
@@ -127,6 +132,12 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
     for (const s of staged) ports.publish(s.kind, s.event);
     await nextTurn();
   }
+}
+
+/** An imported event keeps its text in the file when that text is kept (import.ts), else none. */
+function keepFileText(tx: Tx, event: StoredEvent, source: string | undefined): void {
+  if (source !== undefined) stageKeptSource(tx, event, source);
+  else dropKeptSource(tx, event.uid);
 }
 
 /**

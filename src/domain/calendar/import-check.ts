@@ -20,6 +20,8 @@ export type ImportedCore = EventCore & { overrides?: EventOverride[] };
 export interface CheckedEvent {
   uid: string;
   core: ImportedCore;
+  /** The event's own text in the file, kept beside it (kept-source.ts). */
+  source?: string;
 }
 
 /** What a file holds, checked: plain data (it crosses from the worker by structured clone). */
@@ -136,7 +138,7 @@ export function* prepareSteps(text: string, defaultTz: string, parse: IcsParser)
       delete ev.exdates;
     }
     try {
-      checked.push({ uid: ev.uid, core: checkImported(ev) });
+      checked.push({ uid: ev.uid, core: checkImported(ev), ...(read.source !== undefined ? { source: read.source } : {}) });
     } catch (e) {
       if (!(e instanceof AppError) || e.status !== 422) throw e;
       errors.push({ ...where, message: e.message });
