@@ -7,7 +7,9 @@ export const Change = z
   .object({
     id: z
       .string()
-      .describe('pl_ id (an executed plan), im_ id (an import), tr_ id (the trace of an event added, removed or edited) or tr_…#N (version N of an edited trace)'),
+      .describe(
+        'pl_ id (an executed plan), im_ id (an import), tr_ id (the trace of an event added, removed or edited) or tr_…#N (version N of an edited trace)',
+      ),
     kind: z.enum(['plan', 'import', 'edit', 'add', 'remove', 'trace_edit']),
     at: IsoDateTime.describe('when it was committed'),
     summary: z.string().describe('what it did, in words'),

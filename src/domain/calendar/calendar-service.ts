@@ -11,18 +11,22 @@ import { AppError, conflict, notFound, validationFailed } from '../../errors.js'
 import { icsPieces } from '../../ical/export.js';
 import { nextTurn } from '../../platform/next-turn.js';
 import type { Store, Tx } from '../../store/store.js';
+import { addDays, parseLocalDate } from '../../time/local-date.js';
 import { isTempoTag } from '../../time/tags.js';
 import { instantOf, wallAt } from '../../time/zone-cache.js';
+import { startOfLocalDay } from '../../time/zoned-time.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { newId } from '../ids.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
+import { tempoProfileParts } from '../tempo/tempo-service.js';
 import { importCalendar } from './calendar-import.js';
 import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
 import { CORE_KEYS } from './event-fields.js';
 import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
+import { freeTime } from './free-time.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
 import { stageImportSummary } from './import-summary.js';
@@ -145,6 +149,19 @@ export class CalendarService {
     }
     await slice.maybeYield();
     return items.sort(byStartThenUid);
+  }
+
+  /** Free time on one local day (`kairos cal free`): see free-time.ts. */
+  async free(userId: string, q: { date: string; duration_minutes: number; tag?: string }) {
+    const zone = this.d.zoneOf(userId);
+    const date = parseLocalDate(q.date);
+    if (!date) throw validationFailed(`${q.date} is not a calendar date.`, [{ path: 'date', message: 'not a real date' }]);
+    const start = startOfLocalDay(date, zone).toISOString();
+    const end = startOfLocalDay(addDays(date, 1), zone).toISOString();
+    const items = await this.list(userId, { start, end });
+    const parts = tempoProfileParts(this.d.store);
+    const profile = { time_ranges: parts.tempo(userId).time_ranges, blocked: parts.constraints(userId).blocked };
+    return freeTime({ date, zone, minutes: q.duration_minutes, profile, ...(q.tag ? { tag: q.tag } : {}), items });
   }
 
   /** Events as stored (a series once), those that can occur in the range when one is given. */
