@@ -27,7 +27,10 @@ describe('kairos cal free', () => {
     const r = await kairos('cal', 'free', '2031-01-07', '--for', '1h');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Free on Tue 2031-01-07 (Europe/Berlin), 1h or more, within 06:00–22:00:');
-    const gaps = r.stdout.split('\n').filter((l) => /^\s+\d\d:\d\d–\d\d:\d\d\s+\d/.test(l)).map((l) => l.trim().split(/\s+/)[0]);
+    const gaps = r.stdout
+      .split('\n')
+      .filter((l) => /^\s+\d\d:\d\d–\d\d:\d\d\s+\d/.test(l))
+      .map((l) => l.trim().split(/\s+/)[0]);
     expect(gaps).toEqual(['06:00–09:00', '10:30–12:00', '13:00–15:00', '17:00–22:00']);
     expect(r.stdout).toContain('all day: Holiday (takes no time)');
     expect(r.stdout).toContain('blocked 12:00–13:00 (lunch)');
