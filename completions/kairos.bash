@@ -10,7 +10,7 @@ _kairos_node() {
     'approve') subs='' opts='--no-execute --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan') variadic=1 ;;
     'reject') subs='' opts='-r --reason --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan') ;;
     'execute') subs='' opts='--simulate --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan-or-task') ;;
-    'feedback') subs='' opts='-r --rating -c --comment --duration --action --revision --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
+    'feedback') subs='' opts='-r --rating -c --comment --duration --action --revision --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan-or-trace') ;;
     'undo') subs='' opts='--list -y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'note') subs='' opts='--task --type --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') variadic=1 ;;
     'today') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;

@@ -33,7 +33,7 @@ function __kairos_node
       set -g __kairos_args 'id:plan-or-task'
     case 'feedback'
       set -g __kairos_opts '-r	1 (bad) – 5 (great)' '--rating	1 (bad) – 5 (great)' '-c	kept in the trace\'s notes' '--comment	kept in the trace\'s notes' '--duration	how long it really took (a revision that feeds duration biases)' '--action	which action of the plan the revision is about' '--revision	what should have been different, in words' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
-      set -g __kairos_args 'none'
+      set -g __kairos_args 'id:plan-or-trace'
     case 'undo'
       set -g __kairos_opts '--list	show recent changes that can be undone, newest first' '-y	undo without asking' '--yes	undo without asking' '--json	print the API JSON only (for jq and scripts)' '--url	daemon URL (default: the local daemon; env KAIROS_URL)' '--api-key	API key or token (default: credentials.json; env KAIROS_API_KEY)' '--no-color	no colour (also NO_COLOR)' '-q	no hints or progress on stderr' '--quiet	no hints or progress on stderr' '--no-autostart	never start the daemon automatically' '-h	show help' '--help	show help'
       set -g __kairos_args 'none'

@@ -183,7 +183,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('unsubscribe')
       .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
-      .addArgument(arg('<id>', 'subscription id (sub_…)', { list: 'subscription' }))
+      .addArgument(arg('<id>', 'subscription id (sub_…) or a unique prefix of one', { id: 'subscription' }))
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./unsubscribe.js'))),
     ['kairos cal unsubscribe sub_01j… --yes'],
