@@ -197,3 +197,21 @@ export const ICS_MIME = 'text/calendar';
 export const ICS_LIMIT = 10 * 1024 * 1024;
 
 export { CALENDAR_LIMITS, type CalendarLimit } from './calendar-limits.js';
+
+export const FreeTimeQuery = z.object({
+  date: z.iso.date().describe("the day (YYYY-MM-DD) in the person's zone"),
+  duration_minutes: z.coerce.number().int().min(1).max(1440).describe('shortest gap worth listing'),
+  tag: z.string().optional().describe("search inside this tag's time range instead of the waking day"),
+});
+const Span = z.object({ start: IsoDateTime, end: IsoDateTime });
+export const FreeTime = z
+  .object({
+    date: z.iso.date(),
+    timezone: z.string(),
+    duration_minutes: z.number().int(),
+    day: z.array(Span).describe("the profile's day searched (a tag's range, or waking hours)"),
+    slots: z.array(Span.extend({ minutes: z.number().int() })).describe('free gaps of at least duration_minutes, in order'),
+    all_day: z.array(z.string()).describe('titles of all-day events that day (they take no time)'),
+    blocked: z.array(Span.extend({ label: z.string().optional() })).describe('blocked time of the profile that day'),
+  })
+  .meta({ id: 'FreeTime' });

@@ -5,8 +5,12 @@ import { IsoDateTime } from './common.js';
 /** One change of the person's that committed something and can be taken back. */
 export const Change = z
   .object({
-    id: z.string().describe('pl_ id (an executed plan), im_ id (an import) or tr_ id (the trace of an event edit)'),
-    kind: z.enum(['plan', 'import', 'edit']),
+    id: z
+      .string()
+      .describe(
+        'pl_ id (an executed plan), im_ id (an import), tr_ id (the trace of an event added, removed or edited) or tr_…#N (version N of an edited trace)',
+      ),
+    kind: z.enum(['plan', 'import', 'edit', 'add', 'remove', 'trace_edit']),
     at: IsoDateTime.describe('when it was committed'),
     summary: z.string().describe('what it did, in words'),
     undo: z.string().describe('what undoing it will do, in words'),

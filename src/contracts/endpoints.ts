@@ -9,6 +9,8 @@ import {
   EventList,
   EventsQuery,
   FeedQuery,
+  FreeTime,
+  FreeTimeQuery,
   ICS_MIME,
   ImportQuery,
   ImportReport,
@@ -130,6 +132,7 @@ export const endpoints = {
 
   'POST /calendar/create': { body: CreateEventRequest, response: CreatedEvent, status: 201 },
   'GET /calendar/events': { query: EventsQuery, response: EventList },
+  'GET /calendar/free': { query: FreeTimeQuery, response: FreeTime },
   'PATCH /calendar/edit': { body: EditEventRequest, response: CalendarEvent },
   'DELETE /calendar/remove': { query: RemoveQuery, response: Removed },
   'POST /calendar/remove-many': { body: RemoveManyRequest, response: RemoveManyResponse },

@@ -99,7 +99,7 @@ export function createServices(deps: ServiceDeps) {
     logger: deps.logger,
     everyMs: deps.config.sync.caldavEveryMs,
   });
-  const undo = new UndoService({ store, calendar });
+  const undo = new UndoService({ store, calendar, memory });
   const chat = { respond: (p: Principal, req: RespondRequest) => planner.respond(p, req, plans) };
   return { ...deps, bus, users, keys, tempo, memory, traceIndex, semantic, calendar, exporter, plans, planner, chat, subscriptions, caldav, oauthGrants, undo };
 }

@@ -82,6 +82,7 @@ const SAMPLES: Record<string, () => Sample | Sample[]> = {
   'GET /debug/event-loop': () => ({}),
   'POST /calendar/create': () => ({ body: { title: 'matrix', scheduled_for: '2025-06-02T10:00:00Z', duration_minutes: 30 } }),
   'GET /calendar/events': () => ({ query: 'start=2025-06-01T00:00:00Z&end=2025-06-08T00:00:00Z' }),
+  'GET /calendar/free': () => ({ query: 'date=2025-06-02&duration_minutes=30' }),
   'PATCH /calendar/edit': () => ({ body: { uid: 'ev_unknown', updates: { title: 'x' } } }),
   'DELETE /calendar/remove': () => ({ query: 'uid=ev_unknown' }),
   'POST /calendar/remove-many': () => ({ body: { import_id: 'im_unknown' } }),

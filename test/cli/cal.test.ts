@@ -47,7 +47,7 @@ describe('kairos cal', () => {
     );
     const clash = await cal(['add', 'Clash', '--at', '2031-03-05T09:40:00-05:00', '--for', '1h']);
     expect(clash.code).toBe(0);
-    expect(clash.stderr).toMatch(/overlaps 1 event/);
+    expect(clash.stderr).toMatch(/overlaps “Standup” Wed 2031-03-05 09:30–09:45 \(ev_/);
   });
 
   it('add: a bare date is an all-day event; bad input exits 2 or 6', async () => {

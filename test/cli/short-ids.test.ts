@@ -63,3 +63,13 @@ describe('short ids', () => {
     expect((await kairos(['trace', 'show', 'tr_zzzz'])).code).toBe(5);
   });
 });
+
+describe('short ids for feedback', () => {
+  it('feedback takes a unique prefix of a trace uid', async () => {
+    const pushed = await d.api('POST', '/memory/push', { body: { traces: [{ type: 'observation', task_id: 'short-fb', content: 'Ran 5 km' }] } });
+    const uid: string = pushed.json.saved[0].uid;
+    const r = await kairos(['--json', 'feedback', uid.slice(0, 3 + 12), '--rating', '4']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ uid, feedback_rating: 4 });
+  });
+});

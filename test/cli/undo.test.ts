@@ -65,6 +65,10 @@ describe('kairos undo', () => {
     expect(edit.code, edit.stderr).toBe(0);
     expect((await events()).find((e) => e.uid === dentist.json.uid).title).toBe('Dentist');
 
+    // The Dentist was added by hand after the plan ran: it goes first.
+    expect((await kairos(['undo', '--yes'])).code).toBe(0);
+    expect((await events()).find((e) => e.uid === dentist.json.uid)).toBeUndefined();
+
     const back = await kairos(['undo', '--yes']);
     expect(back.code, back.stderr).toBe(0);
     expect((await events()).find((e) => e.title === 'Gym')).toBeUndefined();

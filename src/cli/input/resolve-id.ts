@@ -1,10 +1,14 @@
 import type { ApiClient } from '../../client/http.js';
 import { AppError } from '../../errors.js';
 
-/** What an id argument names; `plan-or-task` is `execute`'s target (a plan only when it starts with pl_). */
-export type IdKind = 'plan' | 'trace' | 'event' | 'key' | 'plan-or-task';
+/**
+ * What an id argument names; `plan-or-task` is `execute`'s target (a plan only when it starts with
+ * pl_), `plan-or-trace` `feedback`'s (a plan when it starts with pl_, else a trace).
+ */
+export type IdKind = 'plan' | 'trace' | 'event' | 'key' | 'subscription' | 'plan-or-task' | 'plan-or-trace';
 
-const PREFIX: Record<Exclude<IdKind, 'plan-or-task'>, string> = { plan: 'pl', trace: 'tr', event: 'ev', key: 'key' };
+type OneKind = Exclude<IdKind, 'plan-or-task' | 'plan-or-trace'>;
+const PREFIX: Record<OneKind, string> = { plan: 'pl', trace: 'tr', event: 'ev', key: 'key', subscription: 'sub' };
 /** A whole generated id (kind, then 26 characters of ULID): nothing to resolve. */
 const WHOLE = /^[a-z]+_[0-9a-z]{26}$/;
 
@@ -14,7 +18,7 @@ interface Candidate {
 }
 
 /** Every id of a kind the key may see, with a few words each for an ambiguity message. */
-async function candidates(client: ApiClient, kind: Exclude<IdKind, 'plan-or-task'>): Promise<Candidate[]> {
+async function candidates(client: ApiClient, kind: OneKind): Promise<Candidate[]> {
   if (kind === 'plan') {
     const { plans } = await client.call('GET /agent/queue', { query: { status: 'all' } });
     return plans.map((p) => ({ id: p.plan_id, label: `${p.status}, task ${p.task_id}${p.prompt ? `: “${p.prompt}”` : ''}` }));
@@ -23,6 +27,10 @@ async function candidates(client: ApiClient, kind: Exclude<IdKind, 'plan-or-task
     // Each series once, as stored, with no bounds: every event there is.
     const { events } = await client.call('GET /calendar/events', { query: { expand: 'false' } });
     return events.map((e) => ({ id: e.uid, label: `“${e.title}” ${e.scheduled_for}` }));
+  }
+  if (kind === 'subscription') {
+    const { subscriptions } = await client.call('GET /calendar/subscriptions');
+    return subscriptions.map((s) => ({ id: s.id, label: `${s.name}: ${s.url}` }));
   }
   if (kind === 'key') {
     const { keys } = await client.call('GET /auth/keys');
@@ -60,6 +68,7 @@ export async function resolveId(client: ApiClient, kind: IdKind, given: string):
     if (!given.startsWith('pl_')) return given;
     kind = 'plan';
   }
+  if (kind === 'plan-or-trace') kind = given.startsWith('pl_') ? 'plan' : 'trace';
   if (WHOLE.test(given)) return given;
   if (kind === 'trace' && (await traceExists(client, given))) return given;
   const all = await candidates(client, kind);
@@ -81,7 +90,7 @@ export async function resolveId(client: ApiClient, kind: IdKind, given: string):
  * every other id in `ids`, as git shows abbreviated hashes: `pl_01jq3k5m` for
  * `pl_01jq3k5mzr4d8a1bq6wvx0c2ke`. Ids that are not generated ULIDs (custom trace uids) stay whole.
  */
-export function shortIds(ids: readonly string[], min = 8): Map<string, string> {
+export function shortIds(ids: readonly string[], min = 6): Map<string, string> {
   const out = new Map<string, string>();
   const sorted = [...new Set(ids)].sort();
   sorted.forEach((id, i) => {

@@ -37,6 +37,8 @@ export interface ImportSummary {
   import_id: string;
   name?: string;
   report: ImportReport;
+  /** The events it updated as they were before, so `kairos undo` can put them back. */
+  previous: StoredEvent[];
 }
 
 /** Fields of the create body an import replaces; `task_id` is kairos' own and survives a re-import. */
@@ -69,9 +71,10 @@ export async function importCalendar(ports: ImportPorts, p: Principal, text: str
   const report: ImportReport = { imported: 0, updated: 0, skipped: prepared.skipped, errors: prepared.errors, warnings: prepared.warnings };
   const now = ports.clock.now();
   const importId = newId('im', now.getTime());
-  await ports.exclusive(p.userId, () => storeInChunks(ports, p, prepared.checked, report, importId));
+  const previous: StoredEvent[] = [];
+  await ports.exclusive(p.userId, () => storeInChunks(ports, p, prepared.checked, report, importId, previous));
   if (report.imported || report.updated) {
-    const trace = await ports.store.transact((tx) => ports.summarize(tx, p.userId, { import_id: importId, name, report }, actorOf(p), now));
+    const trace = await ports.store.transact((tx) => ports.summarize(tx, p.userId, { import_id: importId, name, report, previous }, actorOf(p), now));
     ports.publishTrace(trace);
     report.import_id = importId;
     report.trace_uid = trace.uid;
@@ -79,7 +82,14 @@ export async function importCalendar(ports: ImportPorts, p: Principal, text: str
   return report;
 }
 
-async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedEvent[], report: ImportReport, importId: string): Promise<void> {
+async function storeInChunks(
+  ports: ImportPorts,
+  p: Principal,
+  checked: CheckedEvent[],
+  report: ImportReport,
+  importId: string,
+  previous: StoredEvent[],
+): Promise<void> {
   const userId = p.userId;
   const now = ports.clock.now();
   const nowIso = now.toISOString();
@@ -122,7 +132,10 @@ async function storeInChunks(ports: ImportPorts, p: Principal, checked: CheckedE
         tx.put('events', event);
         // A synced event keeps its server's text, into which the imported change is written back.
         if (event.source === 'import') keepFileText(tx, event, source);
-        if (before) ports.onUpdate(tx, before, event, actor);
+        if (before) {
+          ports.onUpdate(tx, before, event, actor);
+          previous.push(before);
+        }
         out.push({ kind: before ? 'updated' : 'created', event });
         if (before) report.updated++;
         else report.imported++;

@@ -11,18 +11,22 @@ import { AppError, conflict, notFound, validationFailed } from '../../errors.js'
 import { icsPieces } from '../../ical/export.js';
 import { nextTurn } from '../../platform/next-turn.js';
 import type { Store, Tx } from '../../store/store.js';
+import { addDays, parseLocalDate } from '../../time/local-date.js';
 import { isTempoTag } from '../../time/tags.js';
 import { instantOf, wallAt } from '../../time/zone-cache.js';
+import { startOfLocalDay } from '../../time/zoned-time.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { newId } from '../ids.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
+import { tempoProfileParts } from '../tempo/tempo-service.js';
 import { importCalendar } from './calendar-import.js';
 import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
 import { CORE_KEYS } from './event-fields.js';
 import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
+import { freeTime } from './free-time.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
 import { stageImportSummary } from './import-summary.js';
@@ -145,6 +149,19 @@ export class CalendarService {
     }
     await slice.maybeYield();
     return items.sort(byStartThenUid);
+  }
+
+  /** Free time on one local day (`kairos cal free`): see free-time.ts. */
+  async free(userId: string, q: { date: string; duration_minutes: number; tag?: string }) {
+    const zone = this.d.zoneOf(userId);
+    const date = parseLocalDate(q.date);
+    if (!date) throw validationFailed(`${q.date} is not a calendar date.`, [{ path: 'date', message: 'not a real date' }]);
+    const start = startOfLocalDay(date, zone).toISOString();
+    const end = startOfLocalDay(addDays(date, 1), zone).toISOString();
+    const items = await this.list(userId, { start, end });
+    const parts = tempoProfileParts(this.d.store);
+    const profile = { time_ranges: parts.tempo(userId).time_ranges, blocked: parts.constraints(userId).blocked };
+    return freeTime({ date, zone, minutes: q.duration_minutes, profile, ...(q.tag ? { tag: q.tag } : {}), items });
   }
 
   /** Events as stored (a series once), those that can occur in the range when one is given. */
@@ -312,7 +329,7 @@ export class CalendarService {
       const event = req.recurrence_id
         ? this.stageOccurrenceEdit(tx, before, req.recurrence_id, req.updates, now)
         : this.stageEdit(tx, before.user_id, req.uid, req.updates, actor, now);
-      const trace = this.stageRecord(tx, 'updated', event, actor, now, before, req.recurrence_id, false, undoOf);
+      const trace = this.stageRecord(tx, 'updated', event, actor, now, before, { occurrence: req.recurrence_id, undoOf });
       for (const h of this.hooks) h(tx, before, event, actor);
       return { kind: 'updated' as const, event, trace };
     });
@@ -320,7 +337,8 @@ export class CalendarService {
     return staged.event;
   }
 
-  async remove(p: Principal, uid: string, recurrenceId?: string): Promise<{ deleted: string; recurrence_id?: string }> {
+  /** Remove an event or one occurrence; `undoOf` marks the removal as taking back the trace that added it (`kairos undo`). */
+  async remove(p: Principal, uid: string, recurrenceId?: string, undoOf?: string): Promise<{ deleted: string; recurrence_id?: string }> {
     const now = this.d.clock.now();
     const actor = actorOf(p);
     const staged = await this.d.store.transact((tx): Staged => {
@@ -336,17 +354,38 @@ export class CalendarService {
         };
         if (!event.overrides?.length) delete event.overrides;
         tx.put('events', event);
-        const trace = this.stageRecord(tx, 'updated', event, actor, now, before, iso(rid), true);
+        const trace = this.stageRecord(tx, 'updated', event, actor, now, before, { occurrence: iso(rid), occurrenceRemoved: true });
         for (const h of this.hooks) h(tx, before, event, actor);
         return { kind: 'updated', event, trace };
       }
       tx.delete('events', uid);
-      const trace = this.stageRecord(tx, 'removed', before, actor, now);
+      const trace = this.stageRecord(tx, 'removed', before, actor, now, undefined, { undoOf, previous: before });
       for (const h of this.hooks) h(tx, before, undefined, actor);
       return { kind: 'removed', event: before, trace };
     });
     this.publish(staged);
     return { deleted: uid, ...(recurrenceId ? { recurrence_id: new Date(recurrenceId).toISOString() } : {}) };
+  }
+
+  /**
+   * Put back a removed event under its own uid, as it was (`kairos undo` of a removal or of an
+   * import's update), recording the change as the undo of trace `undoOf`.
+   */
+  async restore(p: Principal, previous: StoredEvent, undoOf: string): Promise<StoredEvent> {
+    const now = this.d.clock.now();
+    const actor = actorOf(p);
+    const staged = await this.d.store.transact((tx): Staged => {
+      if (previous.user_id !== p.userId) throw new AppError(403, 'forbidden', 'You can only access your own data.');
+      const current = tx.get('events', previous.uid);
+      const event: StoredEvent = { ...previous, version: Math.max(previous.version, current?.version ?? 0) + 1, updated_at: now.toISOString() };
+      tx.put('events', event);
+      const kind = current ? 'updated' : 'created';
+      const trace = this.stageRecord(tx, kind, event, actor, now, current, { undoOf });
+      if (current) for (const h of this.hooks) h(tx, current, event, actor);
+      return { kind, event, trace };
+    });
+    this.publish(staged);
+    return staged.event;
   }
 
   /**
@@ -542,10 +581,9 @@ export class CalendarService {
     actor: string,
     now: Date,
     before?: StoredEvent,
-    occurrence?: string,
-    occurrenceRemoved = false,
-    undoOf?: string,
+    o: { occurrence?: string; occurrenceRemoved?: boolean; undoOf?: string; previous?: StoredEvent } = {},
   ): StoredTrace {
+    const { occurrence, occurrenceRemoved = false, undoOf, previous } = o;
     const when = describeWhen(e);
     const what =
       kind === 'created'
@@ -576,6 +614,8 @@ export class CalendarService {
           ...(occurrence ? { recurrence_id: iso(ms(occurrence)) } : {}),
           ...(changes ? { changes } : {}),
           ...(undoOf ? { undo_of: undoOf } : {}),
+          // A removal keeps the whole event, so `kairos undo` puts it back as it was, uid and all.
+          ...(previous ? { previous } : {}),
           version: e.version,
         },
       },

@@ -35,6 +35,7 @@ export function stageImportSummary(tx: Tx, userId: string, s: ImportSummary, act
         skipped: r.skipped,
         errors: r.errors.length,
         warnings: r.warnings.slice(0, 20).map((w) => w.message),
+        ...(s.previous.length ? { previous: s.previous } : {}),
       },
     },
     now,

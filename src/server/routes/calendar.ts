@@ -28,6 +28,13 @@ export const calendarRoutes = [
     },
   }),
   route({
+    ...endpoint('GET /calendar/free'),
+    tag: 'calendar',
+    summary: "Free time on one day: the profile's day less timed events and blocked time (all-day events take none)",
+    auth: 'calendar:read',
+    handler: ({ query, principal, services }) => services.calendar.free(principal.userId, query),
+  }),
+  route({
     ...endpoint('PATCH /calendar/edit'),
     tag: 'calendar',
     summary: 'Change an event (or, with recurrence_id, one occurrence of a series)',

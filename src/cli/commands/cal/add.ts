@@ -3,6 +3,7 @@ import { AppError } from '../../../errors.js';
 import { describeRrule, parseRepeat, REPEAT_EXAMPLES } from '../../../time/repeat.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describe } from './format.js';
+import { overlapWarning } from './overlap-warning.js';
 import { ISO_DATE, parseDuration, parseWhen } from './when.js';
 
 interface Opts {
@@ -51,7 +52,7 @@ export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promis
     throw e;
   });
   deps.io.data(ev, () => `Added ${ev.uid} “${ev.title}”: ${describe(ev, zone)}${ev.rrule ? `, repeating ${describeRrule(ev.rrule, zone)} (${ev.rrule})` : ''}`);
-  if (ev.conflicts.length) deps.io.note(`kairos: overlaps ${ev.conflicts.length} event(s): ${ev.conflicts.join(', ')}`);
+  if (ev.conflicts.length) deps.io.note(`kairos: ${await overlapWarning(client, ev, zone)}`);
 }
 
 /** "dentist next tuesday at 3pm for 1h" → title, start and length, read by the planner (nothing is queued). */

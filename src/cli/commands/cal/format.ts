@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { midnightAfter, wallAt } from '../../../time/zone-cache.js';
+import { overlapMark, overlapsAmong } from '../../output/overlaps.js';
 
 /** The fields of an event (or occurrence) the views read. */
 export type EventView = Pick<
@@ -22,13 +23,13 @@ export const clock = (ms: number, tz: string) => {
   return `${pad(w.hour)}:${pad(w.minute)}`;
 };
 
-/** One line of an event: time range, title, tag, marks for recurring and cancelled; `id` shortens its uid. */
-export function eventLine(e: EventView, tz: string, c: ChalkInstance, id: (uid: string) => string = (x) => x): string {
+/** One line of an event: time range, title, tag, marks for recurring and cancelled, what it overlaps; `id` shortens its uid. */
+export function eventLine(e: EventView, tz: string, c: ChalkInstance, id: (uid: string) => string = (x) => x, overlaps = ''): string {
   const start = Date.parse(e.scheduled_for);
   const when = e.all_day ? 'all day    ' : `${clock(start, tz)}–${clock(start + e.duration_minutes * 60_000, tz)}`;
   const marks = [e.rrule || e.occurrence_of ? '↻' : '', e.status !== 'confirmed' ? `(${e.status})` : ''].filter(Boolean).join(' ');
   const title = e.status === 'cancelled' ? c.strikethrough(e.title) : c.bold(e.title);
-  return `  ${c.cyan(when)}  ${title}${e.tag ? ' ' + c.magenta(e.tag) : ''}${e.location ? c.dim(` @ ${e.location}`) : ''}${marks ? ' ' + c.dim(marks) : ''}  ${c.dim(id(e.uid))}`;
+  return `  ${c.cyan(when)}  ${title}${e.tag ? ' ' + c.magenta(e.tag) : ''}${e.location ? c.dim(` @ ${e.location}`) : ''}${marks ? ' ' + c.dim(marks) : ''}  ${c.dim(id(e.uid))}${overlaps ? `  ${c.yellow(overlaps)}` : ''}`;
 }
 
 /**
@@ -43,11 +44,17 @@ export function agenda(
   id: (uid: string) => string = (x) => x,
 ): string {
   if (!events.length) return c.dim('No events in this range.');
+  const overlaps = overlapsAmong(events);
   const rows: { day: string; label: string; order: string; line: string }[] = [];
   for (const e of events) {
     const start = Date.parse(e.scheduled_for);
     if (!e.all_day) {
-      rows.push({ day: dayKey(start, tz), label: dayLabel(start, tz), order: `1${e.scheduled_for}`, line: eventLine(e, tz, c, id) });
+      rows.push({
+        day: dayKey(start, tz),
+        label: dayLabel(start, tz),
+        order: `1${e.scheduled_for}`,
+        line: eventLine(e, tz, c, id, overlapMark(overlaps.get(e), tz)),
+      });
       continue;
     }
     // All-day events belong to their own dates, read in their own zone.

@@ -47,6 +47,16 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   );
   examples(
     cal
+      .command('free')
+      .description("free time on a day: the profile's day less events and blocked time (all-day events take none)")
+      .argument('[day]', 'the day, in words or ISO (today, tuesday, "next friday", 2031-02-10); default today')
+      .option('--for <duration>', 'shortest gap worth showing (45m, 1h30m, 2h); default 30m')
+      .option('--tag <tag>', "search inside this tag's time range (e.g. @deep-work) instead of the waking day")
+      .action(lazy(ctx, () => import('./free.js'))),
+    ['kairos cal free tuesday --for 1h', 'kairos cal free tomorrow --for 90m --tag @deep-work', 'kairos cal free 2031-02-10 --json'],
+  );
+  examples(
+    cal
       .command('week')
       .description('the week as a grid: a column per day, all-day events on top, timed ones by the hour (JSON by day with --json)')
       .argument('[date]', 'a day of the week to show: 2026-12-07, "next monday", "in 2 weeks" (default: today)')
@@ -173,7 +183,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('unsubscribe')
       .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
-      .addArgument(arg('<id>', 'subscription id (sub_…)', { list: 'subscription' }))
+      .addArgument(arg('<id>', 'subscription id (sub_…) or a unique prefix of one', { id: 'subscription' }))
       .option('-y, --yes', 'do not ask for confirmation')
       .action(lazy(ctx, () => import('./unsubscribe.js'))),
     ['kairos cal unsubscribe sub_01j… --yes'],

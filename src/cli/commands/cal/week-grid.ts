@@ -1,6 +1,7 @@
 import type { ChalkInstance } from 'chalk';
 import { isoWeekOf, type LocalDate } from '../../../time/local-date.js';
 import { gridRow, padCell, type StyledCell, wrapCell } from '../../output/cell-text.js';
+import { named, overlapsAmong } from '../../output/overlaps.js';
 import { type DayEntry, type GridDay, sameDate, WEEKDAY_NAMES } from './grid-days.js';
 import type { GridContext } from './grid-input.js';
 
@@ -88,7 +89,22 @@ export function weekGrid(days: GridDay[], ctx: GridContext, c: ChalkInstance): s
       );
   }
   if (!days.some((d) => d.entries.length)) out.push(c.dim('No events this week.'));
+  out.push(...overlapLines(days, ctx.zone, c));
   return out.join('\n');
+}
+
+/** Under the grid, each pair of overlapping events once: "⚠ Tue 7: “Standup” 09:00–10:30 overlaps “Review” 09:30–11:30". */
+function overlapLines(days: GridDay[], zone: string, c: ChalkInstance): string[] {
+  const out: string[] = [];
+  for (const d of days) {
+    const timed = d.entries.filter((e) => e.part === 'timed').map((e) => e.event);
+    const overlaps = overlapsAmong(timed);
+    timed.forEach((a, i) => {
+      for (const b of overlaps.get(a) ?? [])
+        if (timed.indexOf(b) > i) out.push(c.yellow(`⚠ ${weekdayName(d.date)} ${d.date.day}: ${named(a, zone)} overlaps ${named(b, zone)}`));
+    });
+  }
+  return out;
 }
 
 /**

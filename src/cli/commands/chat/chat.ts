@@ -3,6 +3,8 @@ import { confirmOrYes } from '../../input/confirm.js';
 import { promptOf } from '../../input/prompt-text.js';
 import type { Prompter } from '../../input/prompter.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { dayOf, fetchFree, freeText } from '../cal/free.js';
+import { freeQuestion } from './free-question.js';
 
 export interface ChatOptions {
   task?: string;
@@ -14,6 +16,13 @@ export interface ChatOptions {
 export async function runChat({ args, opts }: RunInput<ChatOptions>, deps: CliDeps, prompter?: Prompter): Promise<void> {
   const prompt = promptOf(args);
   const client = await deps.client();
+  // A question about free time is answered from the calendar, not by searching memory.
+  const free = freeQuestion(prompt);
+  if (free) {
+    const zone = await deps.userZone();
+    const res = await fetchFree(client, dayOf(free.day, zone, new Date(), 'the day'), free.minutes);
+    return deps.io.data(res, () => freeText(res, deps.io.chalk));
+  }
   const r = await client.call('POST /chat/respond', { body: { prompt, ...(opts.task ? { task_id: opts.task } : {}) } });
   const io = deps.io;
   const notes = r.proposed_traces;

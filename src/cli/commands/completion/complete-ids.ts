@@ -122,6 +122,7 @@ export async function completeIds(ctx: ProgramContext, kind: CompleteKind, prefi
     };
     if (kind === 'plan' || kind === 'plan-or-task') found = await plans(get, kind === 'plan-or-task');
     else if (kind === 'trace') found = await traces(get);
+    else if (kind === 'plan-or-trace') found = [...(await plans(get, false)), ...(await traces(get))];
     else if (kind === 'event') found = await events(get);
     else if (kind === 'key') found = await keys(get);
     else if (kind === 'subscription') found = await subscriptions(get);

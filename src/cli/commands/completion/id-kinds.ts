@@ -2,7 +2,7 @@ import type { ListKind } from '../../arg-kinds.js';
 import type { IdKind } from '../../input/resolve-id.js';
 
 /** Every kind `kairos __complete` lists: each id kind an argument may be declared with, and the lists of arg-kinds.ts. */
-export const COMPLETE_KINDS = ['plan', 'trace', 'event', 'key', 'plan-or-task', 'subscription', 'caldav-account'] as const satisfies readonly (
+export const COMPLETE_KINDS = ['plan', 'trace', 'event', 'key', 'plan-or-task', 'plan-or-trace', 'subscription', 'caldav-account'] as const satisfies readonly (
   | IdKind
   | ListKind
 )[];

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { arg } from '../../arg-kinds.js';
 import { examples } from '../../examples.js';
 import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
@@ -7,7 +8,7 @@ export function registerFeedback(program: Command, ctx: ProgramContext): void {
     program
       .command('feedback')
       .description('rate or correct a plan or a trace; logged, and durations teach the tempo profile')
-      .argument('<uid>', 'a plan id (pl_…) or a trace uid')
+      .addArgument(arg('<uid>', 'a plan id (pl_…) or a trace uid, or a unique prefix of one', { id: 'plan-or-trace' }))
       .option('-r, --rating <n>', '1 (bad) – 5 (great)', intArg('--rating', 1))
       .option('-c, --comment <text>', "kept in the trace's notes")
       .option('--duration <minutes>', 'how long it really took (a revision that feeds duration biases)', intArg('--duration', 1))

@@ -1,6 +1,7 @@
 import { addDays } from '../../../time/local-date.js';
 import { localDateOf, startOfLocalDay } from '../../../time/zoned-time.js';
 import type { CliDeps, RunInput } from '../../kit.js';
+import { overlapMark, overlapsAmong } from '../../output/overlaps.js';
 import { localStamp } from '../../output/time.js';
 
 /**
@@ -26,11 +27,13 @@ export async function run(_: RunInput, deps: CliDeps): Promise<void> {
     const c = io.chalk;
     const out = [c.bold(`Today, ${localStamp(start.toISOString(), tz).slice(0, 10)} (${tz})`)];
     if (!events.length) out.push(c.dim('  no events'));
+    const overlaps = overlapsAmong(events);
     for (const e of events) {
+      const mark = overlapMark(overlaps.get(e), tz);
       const when = e.all_day
         ? 'all day    '
         : `${localStamp(e.scheduled_for, tz).slice(11)}–${localStamp(new Date(Date.parse(e.scheduled_for) + e.duration_minutes * 60_000).toISOString(), tz).slice(11)}`;
-      out.push(`  ${when}  ${e.title}${e.location ? c.dim(` @ ${e.location}`) : ''}`);
+      out.push(`  ${when}  ${e.title}${e.location ? c.dim(` @ ${e.location}`) : ''}${mark ? `  ${c.yellow(mark)}` : ''}`);
     }
     if (due.length) {
       out.push(c.bold('Approved, due today (kairos execute <plan>)'));
