@@ -10,6 +10,7 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
 import { icsPieces } from '../../ical/export.js';
 import { nextTurn } from '../../platform/next-turn.js';
+import { SLICE_MS, TurnSlice } from '../../platform/turn-slice.js';
 import type { Store, Tx } from '../../store/store.js';
 import { addDays, parseLocalDate } from '../../time/local-date.js';
 import { isTempoTag } from '../../time/tags.js';
@@ -34,7 +35,6 @@ import { dropKeptSource, keptSource, writeBackIcs } from './kept-source.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
 import { assertWritable } from './read-only.js';
 import { ExpansionBudget, ruleStarts } from './recurrence.js';
-import { SLICE_MS, TurnSlice } from './turns.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
 export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;
