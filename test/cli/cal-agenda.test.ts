@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { agenda, type EventView } from '../../src/cli/commands/cal/format.js';
-import { parseDuration, parseWhen } from '../../src/cli/commands/cal/when.js';
+import { parseDuration, parseWhen } from '../../src/cli/input/when.js';
+import { agenda, type EventView } from '../../src/cli/output/calendar-format.js';
 
 const plain = new Chalk({ level: 0 });
 const ev = (over: Partial<EventView>): EventView => ({

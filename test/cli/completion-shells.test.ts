@@ -75,11 +75,11 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The short id the listings show: the kind and 8 characters (unique among so few ids). */
-const short = (id: string) => id.slice(0, id.indexOf('_') + 9);
+/** The short id the listings show: the kind and 6 characters (unique among so few ids). */
+const short = (id: string) => id.slice(0, id.indexOf('_') + 7);
 
 /**
- * Whether a candidate is a short form of `id`: at least the kind and 8 characters, longer when
+ * Whether a candidate is a short form of `id`: at least the kind and 6 characters, longer when
  * another id made in the same second shares them (traces from the plan, the owner's key).
  */
 const isShortOf = (id: string) => (c: string) => id.startsWith(c) && c.length >= short(id).length;

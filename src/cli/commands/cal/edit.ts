@@ -1,8 +1,8 @@
 import { parseSetPairs } from '../../input/set-pairs.js';
+import { parseDuration, parseWhen } from '../../input/when.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
-import { describe, startLabel } from './format.js';
+import { describe, startLabel } from '../../output/calendar-format.js';
 import { occurrenceOf, resolveOccurrence } from './occurrence.js';
-import { parseDuration, parseWhen } from './when.js';
 
 interface Opts {
   set?: string[];

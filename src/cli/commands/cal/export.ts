@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
+import { parseWhen } from '../../input/when.js';
 import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { forTerminal } from '../../output/terminal-text.js';
-import { parseWhen } from './when.js';
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string; output?: string }>, deps: CliDeps): Promise<void> {
   const client = await deps.client();

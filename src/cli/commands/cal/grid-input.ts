@@ -1,9 +1,9 @@
 import { addDays, type LocalDate, parseLocalDate } from '../../../time/local-date.js';
 import { midnightAfter, wallAt } from '../../../time/zone-cache.js';
+import { parseWhen } from '../../input/when.js';
 import type { CliDeps } from '../../kit.js';
 import { usage } from '../../kit.js';
 import { type GridDay, placeOnDays } from './grid-days.js';
-import { parseWhen } from './when.js';
 
 /** The days a week may start on (`--week-start`). */
 export const WEEK_STARTS = ['monday', 'sunday'] as const;

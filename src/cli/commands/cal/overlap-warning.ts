@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../client/http.js';
+import { dayLabel, startLabel } from '../../output/calendar-format.js';
 import { named } from '../../output/overlaps.js';
-import { dayLabel, startLabel } from './format.js';
 
 /**
  * "overlaps “Standup” Tue 2031-01-07 09:00–10:30 (ev_…)": the events a new one overlaps, by title

@@ -1,6 +1,6 @@
 import { confirmOrYes } from '../../input/confirm.js';
 import type { CliDeps, RunInput } from '../../kit.js';
-import { describe, startLabel } from './format.js';
+import { describe, startLabel } from '../../output/calendar-format.js';
 import { resolveOccurrence } from './occurrence.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?: string }>, deps: CliDeps): Promise<void> {

@@ -1,4 +1,4 @@
-import { parseDuration } from '../cal/when.js';
+import { parseDuration } from '../../input/when.js';
 
 const ASKS_FREE = /\b(?:when\s+(?:am\s+i|are\s+we|is\s+there)\s+free|(?:any|some)\s+free\s+time|free\s+slots?|when\s+do\s+i\s+have\s+time)\b/i;
 const FOR = /\bfor\s+(?:an?\s+)?((?:\d+(?:\.\d+)?\s*(?:h(?:ours?)?|m(?:in(?:utes?)?)?|hrs?)\s*)+|hour|half\s+an\s+hour)\b/i;

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import { midnightAfter, wallAt } from '../../../time/zone-cache.js';
-import { overlapMark, overlapsAmong } from '../../output/overlaps.js';
+import type { EndpointResponse } from '../../contracts/endpoints.js';
+import { midnightAfter, wallAt } from '../../time/zone-cache.js';
+import { overlapMark, overlapsAmong } from './overlaps.js';
 
 /** The fields of an event (or occurrence) the views read. */
 export type EventView = Pick<
