@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedOn, conflicting, type DayEvent, freeSlots, planDays } from '../../web/src/day-plan.js';
+import { conflicting, type DayEvent, planDays } from '../../web/src/day-plan.js';
 import { instantOf } from '../../web/src/time.js';
 
 const Z = 'Europe/Berlin';
@@ -33,37 +33,6 @@ describe('the calendar’s day plan', () => {
     expect(conflicting([s1, other, s2]).size).toBe(2);
   });
 
-  it('lays weekly blocked time on its days, overnight blocks across midnight, one-off blocks clipped', () => {
-    const rules = [
-      { start: '12:00', end: '13:00', days: ['tue'], label: 'lunch' },
-      { start: '23:00', end: '07:00', label: 'sleep' },
-      { start: '2026-12-01T15:00:00Z', end: '2026-12-02T01:00:00Z', label: 'trip' },
-    ];
-    const tue = blockedOn('2026-12-01', rules, Z);
-    expect(tue.map((b) => b.label)).toEqual(['sleep', 'lunch', 'trip', 'sleep']);
-    expect(tue[0]).toMatchObject({ start: at('2026-12-01', '00:00'), end: at('2026-12-01', '07:00') });
-    expect(tue[3]).toMatchObject({ start: at('2026-12-01', '23:00'), end: at('2026-12-02', '00:00') });
-    expect(blockedOn('2026-12-02', rules, Z).map((b) => b.label)).toEqual(['sleep', 'trip', 'sleep']);
-  });
-
-  it('finds the free slots of at least 30 minutes between 08:00 and 20:00', () => {
-    const free = freeSlots(
-      '2026-12-01',
-      [
-        { start: at('2026-12-01', '07:00'), end: at('2026-12-01', '09:00') },
-        { start: at('2026-12-01', '09:20'), end: at('2026-12-01', '12:00') },
-        { start: at('2026-12-01', '11:00'), end: at('2026-12-01', '19:40') },
-      ],
-      Z,
-    );
-    expect(free).toEqual([]);
-    const open = freeSlots('2026-12-01', [{ start: at('2026-12-01', '10:00'), end: at('2026-12-01', '11:00') }], Z);
-    expect(open).toEqual([
-      { start: at('2026-12-01', '08:00'), end: at('2026-12-01', '10:00') },
-      { start: at('2026-12-01', '11:00'), end: at('2026-12-01', '20:00') },
-    ]);
-  });
-
   it('puts each event on its day in the zone, all-day events first, and frees no time for them', () => {
     const days = planDays(
       ['2026-12-01', '2026-12-02'],
@@ -72,11 +41,23 @@ describe('the calendar’s day plan', () => {
         ev('hol', '2026-12-02T00:00', 1440, { all_day: true, scheduled_for: '2026-12-02' }),
         ev('m', '2026-12-02T08:00', 60),
       ],
-      [],
+      new Map([
+        [
+          '2026-12-02',
+          {
+            date: '2026-12-02',
+            slots: [{ start: new Date(at('2026-12-02', '09:00')).toISOString(), end: new Date(at('2026-12-02', '22:00')).toISOString() }],
+            blocked: [{ start: new Date(at('2026-12-02', '12:00')).toISOString(), end: new Date(at('2026-12-02', '13:00')).toISOString(), label: 'lunch' }],
+          },
+        ],
+      ]),
       Z,
     );
     expect(days[0]!.events.map((e) => e.event.uid)).toEqual(['late']);
+    expect(days[0]!.free).toEqual([]);
     expect(days[1]!.events.map((e) => e.event.uid)).toEqual(['hol', 'm']);
-    expect(days[1]!.free[0]).toEqual({ start: at('2026-12-02', '09:00'), end: at('2026-12-02', '20:00') });
+    // Free and blocked time are the daemon's answer, laid on the day as instants.
+    expect(days[1]!.free[0]).toEqual({ start: at('2026-12-02', '09:00'), end: at('2026-12-02', '22:00') });
+    expect(days[1]!.blocked).toEqual([{ start: at('2026-12-02', '12:00'), end: at('2026-12-02', '13:00'), label: 'lunch' }]);
   });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { EndpointBody, EndpointResponse } from '../../../src/contracts/endpoints.js';
 import { call } from '../api.js';
-import { type BlockedRule, type DayPlan, planDays } from '../day-plan.js';
+import { type DayPlan, type FreeDay, planDays } from '../day-plan.js';
 import { useFocusOnMount } from '../focus.js';
 import { html } from '../html.js';
 import { onLive } from '../live.js';
@@ -142,19 +142,20 @@ export function CalendarView({ zone }: { zone: string }) {
   const today = wall(Date.now(), zone).date;
   const [anchor, setAnchor] = useState(today);
   const [events, setEvents] = useState<Item[]>();
-  const [blocked, setBlocked] = useState<BlockedRule[]>([]);
+  const [free, setFree] = useState<ReadonlyMap<string, FreeDay>>(new Map());
   const [editing, setEditing] = useState<Editing>();
   const [error, setError] = useState<unknown>();
   const dates = weekOf(anchor);
   const load = useCallback(async () => {
     try {
       const week = weekOf(anchor);
-      const [list, tempo] = await Promise.all([
+      // The free time of each day is the daemon's (the same as `kairos cal free`): slots of 30 minutes or more.
+      const [list, ...days] = await Promise.all([
         call('GET /calendar/events', { query: { start: week[0], end: addDays(week[6]!, 1) } }),
-        call('GET /tempo/profile'),
+        ...week.map((date) => call('GET /calendar/free', { query: { date, duration_minutes: 30 } })),
       ]);
       setEvents(list.events);
-      setBlocked(tempo.blocked as BlockedRule[]);
+      setFree(new Map(days.map((d) => [d.date, d])));
       setError(undefined);
     } catch (e) {
       setError(e);
@@ -166,7 +167,7 @@ export function CalendarView({ zone }: { zone: string }) {
       if (ev.type.startsWith('event.') || ev.type === 'reconnected') load();
     });
   }, [load]);
-  const days = events ? planDays(dates, events, blocked, zone) : [];
+  const days = events ? planDays(dates, events, free, zone) : [];
   const done = () => {
     setEditing(undefined);
     load();
