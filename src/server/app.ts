@@ -1,7 +1,7 @@
 import Koa, { type Context } from 'koa';
 import { koaBody } from 'koa-body';
 import { AppError, badRequest, unauthorized } from '../errors.js';
-import { bearerOf, resolvePrincipal } from './auth.js';
+import { resolvePrincipal } from './auth.js';
 import { assertRouteServed, invokeRoute } from './invoke-route.js';
 import { deeperThan, MAX_JSON_DEPTH } from './json-depth.js';
 import { mcpEndpoint } from './mcp/endpoint.js';
@@ -16,7 +16,7 @@ import { authorize } from './route-auth.js';
 import { createRouter, unroutedAnswers } from './route-table.js';
 import { allRoutes } from './routes/index.js';
 import type { Services } from './services.js';
-import { cookieRequestOf, cookieSession } from './web/cookie-credential.js';
+import { cookieRequestOf, presentedCredential } from './web/cookie-credential.js';
 import { pageFiles } from './web/page-files.js';
 
 const MiB = 1024 * 1024;
@@ -63,7 +63,7 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
       try {
         principal = fromQuery
           ? await resolvePrincipal(services, queryKey(ctx), {})
-          : await resolvePrincipal(services, requestCredential(services, ctx), {
+          : await resolvePrincipal(services, presentedCredential(services, ctx.get('authorization') || undefined, cookieRequestOf(ctx)), {
               agentId: ctx.get('x-agent-id') || undefined,
               userId: ctx.get('x-user-id') || undefined,
             });
@@ -78,16 +78,6 @@ function routeSteps(def: RouteDef, services: Services, limiter: RateLimiter, ope
     if (readBody) await readBody(ctx);
     await run(ctx);
   };
-}
-
-/**
- * The credential of an API request: its Bearer header, or else the web page's session cookie
- * (which stands only after the cookie checks: own origin, CSRF token on changes).
- */
-function requestCredential(services: Services, ctx: Context): string {
-  const header = ctx.get('authorization') || undefined;
-  if (header) return bearerOf(header);
-  return cookieSession(services, cookieRequestOf(ctx))?.token ?? bearerOf(undefined);
 }
 
 /** The API key of `?key=` (only API keys: a login token does not belong in a URL). */

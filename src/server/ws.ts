@@ -5,12 +5,12 @@ import type { Scope } from '../contracts/scopes.js';
 import type { LiveEvent } from '../domain/events.js';
 import { hasScope, type Principal } from '../domain/principal.js';
 import { AppError } from '../errors.js';
-import { authenticate, bearerOf } from './auth.js';
+import { authenticate } from './auth.js';
 import { forbiddenHost, hostAllowed, hostName } from './middleware/host-check.js';
 import { limiterOf } from './middleware/rate-limit.js';
 import type { Services } from './services.js';
 import { type CredentialStamp, sessionsOf } from './sessions.js';
-import { cookieSession } from './web/cookie-credential.js';
+import { presentedCredential } from './web/cookie-credential.js';
 
 export const TOPICS = ['plans', 'traces', 'events'] as const;
 type Topic = (typeof TOPICS)[number];
@@ -102,10 +102,7 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
     const header = req.headers.authorization ?? (token ? `Bearer ${token}` : undefined);
     // A browser cannot set headers on a WebSocket: the web page's session cookie stands in for one.
     const credential = () =>
-      header
-        ? bearerOf(header)
-        : (cookieSession(services, { method: 'GET', cookie: req.headers.cookie, origin: req.headers.origin, host: req.headers.host, csrf: undefined })?.token ??
-          bearerOf(undefined));
+      presentedCredential(services, header, { method: 'GET', cookie: req.headers.cookie, origin: req.headers.origin, host: req.headers.host, csrf: undefined });
     Promise.resolve()
       .then(() =>
         authenticate(services, credential(), {

@@ -1,5 +1,6 @@
 import type { Context } from 'koa';
 import { AppError, unauthorized } from '../../errors.js';
+import { bearerOf } from '../auth.js';
 import type { Services } from '../services.js';
 import { csrfMatches, type PageSession, pageSessionsOf } from './page-sessions.js';
 
@@ -60,4 +61,14 @@ export function cookieSession(services: Pick<Services, 'clock' | 'users'>, req: 
   if (!SAFE_METHODS.has(req.method.toUpperCase()) && !csrfMatches(session, req.csrf))
     throw new AppError(403, 'csrf_failed', 'Missing or wrong X-CSRF-Token: a request that changes something must carry the session token the page was given.');
   return session;
+}
+
+/**
+ * The credential a request presents: its `Authorization: Bearer` header, or else the web page's
+ * session cookie, which stands only after the cookie checks above. HTTP routes and the `/ws`
+ * upgrade both take it from here.
+ */
+export function presentedCredential(services: Pick<Services, 'clock' | 'users'>, authorization: string | undefined, req: CookieRequest): string {
+  if (authorization) return bearerOf(authorization);
+  return cookieSession(services, req)?.token ?? bearerOf(undefined);
 }
