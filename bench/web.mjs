@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { scriptGzipBytes } from '../scripts/build-web.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../scripts/chromium.mjs';
 import { startDaemon } from './_daemon.mjs';
 
-const CHROMIUM = process.env.KAIROS_CHROMIUM ?? '/usr/bin/chromium';
 const ROOT = join(import.meta.dirname, '..');
 
 export async function run() {
@@ -24,15 +24,7 @@ export async function run() {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   try {
     const times = [];

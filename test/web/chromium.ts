@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, CHROMIUM_ARGS } from '../../scripts/chromium.mjs';
 
-/** Debian's Chromium (apt-get install chromium; .ci/run installs it); KAIROS_CHROMIUM names another. */
-export const CHROMIUM = process.env.KAIROS_CHROMIUM ?? '/usr/bin/chromium';
+export { CHROMIUM };
 export const HAVE_CHROMIUM = existsSync(CHROMIUM);
 
 export interface Browser {
@@ -23,15 +23,7 @@ export async function launch(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1000, height: 700 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_ARGS,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   const problems: string[] = [];
