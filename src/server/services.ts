@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js';
 import type { RespondRequest } from '../contracts/planner.js';
 import { CalendarService } from '../domain/calendar/calendar-service.js';
 import type { Clock } from '../domain/clock.js';
-import { EventBus } from '../domain/events.js';
+import { EventBus } from '../domain/live-bus.js';
 import { ExportService } from '../domain/export/export-service.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
 import { PlannerService } from '../domain/planner/planner-service.js';

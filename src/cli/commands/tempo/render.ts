@@ -1,4 +1,4 @@
-import { isWeekly } from '../../../contracts/blocked.js';
+import { isWeekly } from '../../../contracts/weekly-block.js';
 import type { Blocked, Budget, Cadence, DurationBias, TempoProfile, TimeRange } from '../../../contracts/tempo.js';
 import { WEEKDAYS, type Weekday } from '../../../time/local-date.js';
 import { formatInZone } from '../../../time/zoned-time.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
 import type { ExportQuery } from '../../../../src/contracts/export.js';
 import { SCOPES } from '../../../../src/contracts/scopes.js';
-import { EventBus } from '../../../../src/domain/events.js';
+import { EventBus } from '../../../../src/domain/live-bus.js';
 import { ExportService } from '../../../../src/domain/export/export-service.js';
 import { MemoryService } from '../../../../src/domain/memory/memory-service.js';
 import type { Principal } from '../../../../src/domain/principal.js';

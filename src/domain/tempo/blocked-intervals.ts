@@ -1,4 +1,4 @@
-import { isWeekly } from '../../contracts/blocked.js';
+import { isWeekly } from '../../contracts/weekly-block.js';
 import type { Blocked } from '../../contracts/tempo.js';
 import { expandWeekly, type Interval } from './intervals.js';
 
