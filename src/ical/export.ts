@@ -193,7 +193,7 @@ export interface ExportOptions<E extends IcsEvent> {
   now: Date;
   /**
    * The span of an event, recurrence included: the calendar service passes its own expansion
-   * (`span` of src/domain/calendar/event.ts), which this translator does not redo. It sizes the
+   * (`span` of src/domain/calendar/occurrences.ts), which this translator does not redo. It sizes the
    * VTIMEZONE of each zone used.
    */
   spanOf: (e: E) => EventSpan;

@@ -9,7 +9,7 @@ import { PROMPTS, renderPrompt } from './prompts.js';
 import { FIXED_RESOURCES, TEMPLATE_RESOURCES } from './resources.js';
 import { TOOLS } from './tools.js';
 
-/** A committed change, as the daemon announces it on `/ws` (src/domain/events.ts). */
+/** A committed change, as the daemon announces it on `/ws` (src/domain/live-bus.ts). */
 export interface Change {
   type: string;
   data: unknown;

@@ -2,7 +2,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { Scope } from '../contracts/scopes.js';
-import type { LiveEvent } from '../domain/events.js';
+import type { LiveEvent } from '../domain/live-bus.js';
 import { hasScope, type Principal } from '../domain/principal.js';
 import { AppError } from '../errors.js';
 import { authenticate } from './auth.js';

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
 // POST /agent/approve with the actions as an agent builds them: the plan's own Action objects,
 // edited (`{...action, title: "new"}`), next to the partial edits `{action_id, field}`.
-const d = useDaemon();
+const d = useApp();
 
 beforeAll(async () => {
   const r = await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });

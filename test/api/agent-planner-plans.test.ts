@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
 // Plans the built-in (default) planner makes, through the real daemon: how they read in memory,
 // and repetitions as one recurring action that executes into one recurring event.
-const d = useDaemon();
+const d = useApp();
 const NOW = '2031-03-03T08:00:00+01:00'; // a Monday, Europe/Berlin
 
 beforeAll(async () => {

@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, tempHome, useDaemon } from '../helpers/daemon.js';
+import { removeHome, startDaemon, tempHome } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon(() => {
-  const home = tempHome();
-  // No background snapshot during the test: the byte-identical check compares db.json and the journal.
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ snapshot: { every_ms: 3_600_000 } }));
-  return { home };
-});
+// No background snapshot during the test: the byte-identical check compares db.json and the journal.
+const d = useApp({}, { config: { snapshot: { every_ms: 3_600_000 } } });
 
 beforeAll(async () => {
   const r = await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });

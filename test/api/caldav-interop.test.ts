@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { type DavServer, HAS_RADICALE, startRadicale } from '../helpers/radicale.js';
 import { berlinSeries, RICH_UID, richEvent, SERIES_UID, unfolded } from '../helpers/rich-events.js';
 import { HAS_KHAL_VDIRSYNCER, occurrencesByKhal } from '../helpers/vdirsyncer-khal.js';
@@ -23,7 +23,7 @@ const veventsOf = (ics: string) => new ICAL.Component(ICAL.parse(ics)).getAllSub
 for (const server of SERVERS) {
   if (!server.present) console.warn(`skipping the CalDAV matrix on ${server.name}: it is not installed (apt-get install -y ${server.install})`);
   (server.present ? describe : describe.skip)(`CalDAV round trips with ${server.name}`, () => {
-    const d = useDaemon();
+    const d = useApp();
     let srv: DavServer;
     let cal: string;
     const put = async (name: string, ics: string) => {

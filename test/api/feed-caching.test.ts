@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
 /**
  * The calendar feed and export.ics as pollers fetch them: a strong ETag and Last-Modified,
@@ -14,7 +14,7 @@ import { useDaemon } from '../helpers/daemon.js';
  * `--etag-compare` / `-z` (what scripts and cron jobs use) and vdirsyncer (Debian), whose http
  * storage fetches the feed on every sync without validators — it must keep reading it as before.
  */
-const d = useDaemon();
+const d = useApp();
 const run = promisify(execFile);
 const has = (cmd: string) => spawnSync('sh', ['-c', `command -v ${cmd}`]).status === 0;
 if (!has('vdirsyncer')) console.warn('skipping the vdirsyncer case: vdirsyncer is not installed (apt-get install -y vdirsyncer)');

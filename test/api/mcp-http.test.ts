@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { connectMcpHttp } from '../helpers/mcp-http-client.js';
 
 /**
@@ -10,7 +10,7 @@ import { connectMcpHttp } from '../helpers/mcp-http-client.js';
  * tool is called and checked against the HTTP API; scopes decide what a key sees; nothing an
  * agent can reach approves a plan.
  */
-const d = useDaemon();
+const d = useApp();
 const open: Client[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close().catch(() => {})));

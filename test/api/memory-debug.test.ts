@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon({ env: { DEBUG: 'true' } });
+const d = useApp({ DEBUG: 'true' });
 beforeAll(async () => {
   const base = { timestamp: '2031-02-03T09:00:00Z', content: 'x' };
   const r = await d.api('POST', '/memory/push', {

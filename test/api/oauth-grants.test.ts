@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuth } from '../../src/sync/oauth/index.js';
 import { browse } from '../helpers/browser.js';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { startAuthServer, type TestAuthServer } from '../helpers/oauth-server.js';
 
 /**
@@ -17,7 +17,7 @@ import { startAuthServer, type TestAuthServer } from '../helpers/oauth-server.js
  * an owner ("legacy") is the home owner's.
  */
 
-const d = useDaemon();
+const d = useApp();
 let as: TestAuthServer;
 let trap: Server;
 let trapHits = 0;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
 import { HOSTILE_REASON, type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { useApp } from '../helpers/in-process.js';
 
 /**
  * Feeds and CalDAV accounts pointed at the hostile-server kit, against the real daemon (loopback
@@ -8,7 +8,7 @@ import { HOSTILE_REASON, type HostileServer, startHostileServer } from '../helpe
  * clear error, no socket stays open, nothing of the server's words comes back, and the daemon keeps
  * answering.
  */
-const d = useDaemon();
+const d = useApp();
 let s: HostileServer;
 let inside: HostileServer;
 beforeAll(async () => {

@@ -1,10 +1,8 @@
-import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/daemon.js';
 import { type HostileServer, startHostileServer } from '../helpers/hostile-server.js';
+import { startApp, type TestApp } from '../helpers/in-process.js';
 
 /**
  * The outbound address policy of a daemon started without the tests' KAIROS_OUTBOUND_ALLOW:
@@ -12,7 +10,7 @@ import { type HostileServer, startHostileServer } from '../helpers/hostile-serve
  * one error whether a port is open (answering 403) or closed; config.json's
  * `outbound.allow_hosts` lets a named host through.
  */
-let d: TestDaemon;
+let d: TestApp;
 let s: HostileServer;
 let closedPort: number;
 beforeAll(async () => {
@@ -21,13 +19,10 @@ beforeAll(async () => {
   await new Promise<void>((ok) => probe.listen(0, '127.0.0.1', () => ok()));
   closedPort = (probe.address() as AddressInfo).port;
   await new Promise<void>((ok) => probe.close(() => ok()));
-  const home = tempHome();
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ outbound: { allow_hosts: ['localhost'], timeout_seconds: 2 } }));
-  d = await startDaemon({ home, env: { KAIROS_OUTBOUND_ALLOW: '' } });
+  d = await startApp({ KAIROS_OUTBOUND_ALLOW: '' }, { config: { outbound: { allow_hosts: ['localhost'], timeout_seconds: 2 } } });
 });
 afterAll(async () => {
   await d?.stop();
-  if (d) removeHome(d.home);
   await s?.close();
 });
 

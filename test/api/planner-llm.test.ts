@@ -1,9 +1,7 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/daemon.js';
+import { startApp, type TestApp } from '../helpers/in-process.js';
 
 /**
  * The OpenAI-compatible provider against a small local server that plays a model: a good plan,
@@ -14,7 +12,7 @@ type Mode = 'ok' | 'invalid' | 'refusal' | 'slow' | 'error';
 let mode: Mode = 'ok';
 const seen: { path: string; auth?: string; body: any }[] = [];
 let llm: Server;
-let d: TestDaemon;
+let d: TestApp;
 const context = { now: '2031-01-01T09:00:00Z', timezone: 'UTC' };
 
 const reply = (content: unknown, extra: Record<string, unknown> = {}) => ({
@@ -62,16 +60,15 @@ beforeAll(async () => {
   });
   await new Promise<void>((ok) => llm.listen(0, '127.0.0.1', ok));
   const port = (llm.address() as AddressInfo).port;
-  const home = tempHome();
-  mkdirSync(home, { recursive: true });
   // The provider is chosen in config.json; a short timeout keeps the slow case quick.
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ planner: { provider: 'openai', timeout_ms: 700 } }));
-  d = await startDaemon({ home, env: { KAIROS_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, KAIROS_LLM_MODEL: 'fake-model', KAIROS_LLM_API_KEY: 'sk-local' } });
+  d = await startApp(
+    { KAIROS_LLM_BASE_URL: `http://127.0.0.1:${port}/v1`, KAIROS_LLM_MODEL: 'fake-model', KAIROS_LLM_API_KEY: 'sk-local' },
+    { config: { planner: { provider: 'openai', timeout_ms: 700 } } },
+  );
 });
 
 afterAll(async () => {
   await d?.stop();
-  if (d) removeHome(d.home);
   await new Promise((ok) => llm.close(ok));
 });
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
 // Issue 17 made the per-request pipeline cheaper (a compiled route table instead of the router's
 // scan, one function per route, pooled request ids, cached Host answers, one serialisation).
 // What a client sees of routing and of a key's life must not have changed with it.
 
-const d = useDaemon();
+const d = useApp();
 
 async function mint(scopes: string[]) {
   const r = await d.api('POST', '/auth/keys', { body: { name: 'pipeline', scopes } });

@@ -2,11 +2,11 @@ import { request } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { useApp } from '../helpers/in-process.js';
 
 // Issue 14, item 7: the small holes.
-const d = useDaemon();
+const d = useApp();
 
 /** A raw GET with a chosen Host header (fetch will not send one of ours). */
 function getWithHost(path: string, host: string | undefined): Promise<{ status: number; body: any }> {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDaemon } from '../helpers/daemon.js';
 import { ics, startFeedServer } from '../helpers/feed-server.js';
+import { useApp } from '../helpers/in-process.js';
 
 /**
  * Subscriptions to remote .ics feeds, against the real daemon and a real HTTP server on loopback:
@@ -8,7 +8,7 @@ import { ics, startFeedServer } from '../helpers/feed-server.js';
  * events), broken feeds (HTTP error, not iCalendar, too large, a redirect off http): a clear error
  * and the last good copy kept; read-only events; unsubscribing.
  */
-const d = useDaemon();
+const d = useApp();
 let feed: Awaited<ReturnType<typeof startFeedServer>>;
 
 beforeAll(async () => {

@@ -1,21 +1,15 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempHome, useDaemon } from '../helpers/daemon.js';
 import { ics, startFeedServer } from '../helpers/feed-server.js';
+import { useApp } from '../helpers/in-process.js';
 import { HAS_RADICALE, type Radicale, startRadicale } from '../helpers/radicale.js';
 
 /**
  * The per-user caps of calendar sync, set low in config.json (`sync.max_subscriptions: 2`,
  * `sync.max_accounts: 1`): one past the cap is 422 `limit_exceeded` naming the limit, nothing is
- * created and nothing is fetched; another user has caps of their own. The real daemon, a feed
+ * created and nothing is fetched; another user has caps of their own. The app in-process, a feed
  * server and (for accounts) Radicale on loopback.
  */
-const d = useDaemon(() => {
-  const home = tempHome();
-  writeFileSync(join(home, 'config.json'), JSON.stringify({ sync: { max_subscriptions: 2, max_accounts: 1 } }));
-  return { home };
-});
+const d = useApp({}, { config: { sync: { max_subscriptions: 2, max_accounts: 1 } } });
 let feed: Awaited<ReturnType<typeof startFeedServer>>;
 let rad: Radicale | undefined;
 let otherToken: string;

@@ -1,10 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { allRoutes } from '../../src/server/routes/index.js';
-import { type ApiResult, removeHome, startDaemon, useDaemon } from '../helpers/daemon.js';
+import type { ApiResult } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { startApp, useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 
 describe('system endpoints', () => {
   it('GET /health needs no key and carries X-Trace-Id', async () => {
@@ -116,7 +117,7 @@ describe('CORS', () => {
 
 describe('rate limit', () => {
   it('429 rate_limited with Retry-After: 30 past the limit, RateLimit-* on every response', async () => {
-    const rl = await startDaemon({ env: { KAIROS_RATE_LIMIT: '5' } });
+    const rl = await startApp({ KAIROS_RATE_LIMIT: '5' });
     try {
       const rs: ApiResult[] = [];
       for (let i = 0; i < 7; i++) rs.push(await rl.api('GET', '/agent/status'));
@@ -131,7 +132,6 @@ describe('rate limit', () => {
       expect(other.status).toBe(401);
     } finally {
       await rl.stop();
-      removeHome(rl.home);
     }
   });
 });

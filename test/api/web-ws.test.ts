@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 
 /** The cookie of a page signed in with a one-time code. */
 async function pageCookie(): Promise<string> {

@@ -1,14 +1,14 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
 /**
  * Issue 14 (a leftover of item 6): a credential refused on the WebSocket upgrade counts against
  * the client's address exactly as one refused on an HTTP route does, in the same bucket. Before,
  * `/ws` took unlimited guesses: every bad key was a 401, however many.
  */
-const d = useDaemon({ env: { KAIROS_RATE_LIMIT: '5' } });
+const d = useApp({ KAIROS_RATE_LIMIT: '5' });
 
 /** Status and headers of an upgrade from a chosen loopback address (127.0.0.0/8 is all ours). */
 function upgrade(from: string, key: string): Promise<{ status: number; retryAfter?: string; code?: string }> {

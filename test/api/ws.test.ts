@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { useDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 let otherToken: string;
 
 beforeAll(async () => {

@@ -36,7 +36,7 @@ const PROBES: [string, string, string][] = [
   ['src/time/probe.ts', '../contracts/common.js', './zone.js'],
   ['src/platform/probe.ts', '../config/paths.js', 'node:fs'],
   ['src/contracts/probe.ts', '../domain/clock.js', '../time/tags.js'],
-  ['src/ical/probe.ts', '../domain/calendar/event.js', '../time/zone.js'],
+  ['src/ical/probe.ts', '../domain/calendar/occurrences.js', '../time/zone.js'],
   ['src/store/probe.ts', '../domain/clock.js', '../contracts/stored.js'],
   ['src/search/probe.ts', '../domain/memory/memory-service.js', '../domain/memory/search-port.js'],
   ['src/sync/oauth/probe.ts', '../../domain/calendar/calendar-service.js', '../../config/paths.js'],

@@ -1,4 +1,4 @@
-import type { StoredEvent } from '../../src/domain/calendar/event.js';
+import type { StoredEvent } from '../../src/domain/calendar/occurrences.js';
 
 /** A one-hour Europe/Berlin event as the store holds it; tests override what they exercise. */
 export function storedEvent(over: Partial<StoredEvent> = {}): StoredEvent {

@@ -5,10 +5,10 @@ import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
 import { actorOf, type Principal } from '../principal.js';
-import type { StoredEvent } from './event.js';
 import type { CheckedEvent, ImportedCore } from './import-check.js';
 import type { ImportReader } from './import-reader.js';
 import { dropKeptSource, keptSource, stageKeptSource } from './kept-source.js';
+import type { StoredEvent } from './occurrences.js';
 
 export { checkImported, type ImportedCore } from './import-check.js';
 

@@ -1,40 +1,34 @@
-import {
-  CALENDAR_LIMITS,
-  type CreateEventInput,
-  type EventOverride,
-  type EventSource,
-  type EventUpdates,
-  type ImportReport,
-} from '../../contracts/calendar.js';
+import type { CreateEventInput, EventSource, EventUpdates, ImportReport } from '../../contracts/calendar.js';
 import type { StoredTrace } from '../../contracts/memory.js';
 import { AppError, conflict, notFound, validationFailed } from '../../errors.js';
-import { icsPieces } from '../../ical/export.js';
 import { nextTurn } from '../../platform/next-turn.js';
-import { SLICE_MS, TurnSlice } from '../../platform/turn-slice.js';
 import type { Store, Tx } from '../../store/store.js';
 import { addDays, parseLocalDate } from '../../time/local-date.js';
-import { isTempoTag } from '../../time/tags.js';
-import { instantOf, wallAt } from '../../time/zone-cache.js';
 import { startOfLocalDay } from '../../time/zoned-time.js';
 import type { Clock } from '../clock.js';
-import type { EventBus } from '../events.js';
 import { newId } from '../ids.js';
+import type { EventBus } from '../live-bus.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import { actorOf, assertOwner, type Principal } from '../principal.js';
 import { tempoProfileParts } from '../tempo/tempo-service.js';
 import { importCalendar } from './calendar-import.js';
-import { type Busy, busyIn, type EventItem, iso, isSeries, ms, occurrenceMaker, occurrencesIn, type StoredEvent, seriesRule, span } from './event.js';
-import { CORE_KEYS } from './event-fields.js';
+import { type ChangeKind, stageChangeTrace } from './change-trace.js';
+import { conflictsOf } from './conflicts.js';
+import { coreOf, stripCore } from './editable-fields.js';
+import { busyIntervals, type ListingQuery, listEvents } from './event-listing.js';
+import { exportIcs } from './export-ics.js';
 import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import { freeTime } from './free-time.js';
 import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
 import { stageImportSummary } from './import-summary.js';
-import { dropKeptSource, keptSource, writeBackIcs } from './kept-source.js';
-import { type EventCore, type EventDraft, normalizeEvent } from './normalize.js';
+import { dropKeptSource } from './kept-source.js';
+import { type EventCore, type EventDraft, normalizeEvent } from './normalize-event.js';
+import { hasOccurrence, withOccurrenceEdit, withOccurrenceRemoved } from './occurrence-edit.js';
+import { type Busy, type EventItem, iso, ms, type StoredEvent } from './occurrences.js';
 import { assertWritable } from './read-only.js';
-import { ExpansionBudget, ruleStarts } from './recurrence.js';
+import type { ExpansionBudget } from './recurrence.js';
 
 /** Runs inside an edit's or removal's transaction (the agent area marks the producing plan edited). */
 export type EventHook = (tx: Tx, before: StoredEvent, after: StoredEvent | undefined, actor: string) => void;
@@ -51,18 +45,8 @@ export interface CalendarDeps {
   importReader?: ImportReader;
 }
 
-const DAY = 86_400_000;
-/** How far ahead the conflicts of an endless new series are looked for. */
-const CONFLICT_HORIZON = 366 * DAY;
-/** Longest range a listing may expand. */
-const MAX_RANGE = CALENDAR_LIMITS.max_listing_days * DAY;
-/** Fields an occurrence override may change. */
-const OCCURRENCE_FIELDS = ['title', 'scheduled_for', 'duration_minutes', 'description', 'location', 'status'] as const;
-
-type Kind = 'created' | 'updated' | 'removed';
-
 interface Staged {
-  kind: Kind;
+  kind: ChangeKind;
   event: StoredEvent;
   trace?: StoredTrace;
 }
@@ -103,52 +87,9 @@ export class CalendarService {
     return e;
   }
 
-  /**
-   * Events and occurrences of a user overlapping [start, end), sorted by start. Bounded: the range
-   * is at most `max_listing_days`, the answer at most `max_listing_occurrences` items, and the
-   * expansion work at most `max_expansion_steps` (each a 422 naming the limit). The user's events
-   * are gone through a slice per turn of the event loop (turns.ts).
-   */
-  async list(userId: string, q: { start?: string; end?: string; tag?: string; expand?: boolean }): Promise<EventItem[]> {
-    const tz = this.d.zoneOf(userId);
-    const budget = new ExpansionBudget();
-    const slice = new TurnSlice(SLICE_MS);
-    if (q.expand === false) return this.series(userId, q, tz, budget, slice);
-    const from = q.start ? this.instant(q.start, tz) : this.d.clock.now().getTime();
-    const to = q.end ? this.instant(q.end, tz) : from + 30 * DAY;
-    if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
-    const maxDays = CALENDAR_LIMITS.max_listing_days;
-    if (to - from > MAX_RANGE)
-      throw validationFailed(`The range is longer than ${maxDays} days; list it in parts.`, [
-        { path: 'end', message: `at most ${maxDays} days after start`, limit: 'max_listing_days', max: maxDays },
-      ]);
-    const cap = CALENDAR_LIMITS.max_listing_occurrences;
-    const maxBytes = CALENDAR_LIMITS.max_listing_bytes;
-    const items: EventItem[] = [];
-    let bytes = 0;
-    for (const e of this.d.store.byIndex('events', 'user_id', userId)) {
-      if (slice.due) await slice.yield();
-      if (q.tag !== undefined && e.tag !== q.tag) continue;
-      // Every occurrence repeats its series' texts (a description may be 100 kB).
-      const size = 600 + e.title.length + (e.description?.length ?? 0) + (e.location?.length ?? 0) + (e.rrule?.length ?? 0);
-      const made = this.mayMeet(e, from, to, budget) ? occurrenceMaker(e, from, to, budget) : { length: 0, at: () => e };
-      for (let i = 0; i < made.length; i++) {
-        if ((i & 255) === 255 && slice.due) await slice.yield();
-        const item = made.at(i);
-        if (items.length >= cap)
-          throw validationFailed(`The range holds more than ${cap} events and occurrences; ask for a shorter range.`, [
-            { path: 'end', message: `more than ${cap} items`, limit: 'max_listing_occurrences', max: cap },
-          ]);
-        bytes += isSeries(e) ? size : size + (e.rdates?.length ?? 0) * 30;
-        if (bytes > maxBytes)
-          throw validationFailed(`The events in this range make more than ${maxBytes} bytes; ask for a shorter range.`, [
-            { path: 'end', message: `more than ${maxBytes} bytes`, limit: 'max_listing_bytes', max: maxBytes },
-          ]);
-        items.push(item);
-      }
-    }
-    await slice.maybeYield();
-    return items.sort(byStartThenUid);
+  /** Events and occurrences of a user overlapping a range, bounded and sorted (event-listing.ts). */
+  list(userId: string, q: ListingQuery): Promise<EventItem[]> {
+    return listEvents(this.d.store, userId, this.d.zoneOf(userId), this.d.clock.now(), q);
   }
 
   /** Free time on one local day (`kairos cal free`): see free-time.ts. */
@@ -164,130 +105,21 @@ export class CalendarService {
     return freeTime({ date, zone, minutes: q.duration_minutes, profile, ...(q.tag ? { tag: q.tag } : {}), items });
   }
 
-  /** Events as stored (a series once), those that can occur in the range when one is given. */
-  private async series(
-    userId: string,
-    q: { start?: string; end?: string; tag?: string },
-    tz: string,
-    budget: ExpansionBudget,
-    slice: TurnSlice,
-  ): Promise<StoredEvent[]> {
-    const from = q.start ? this.instant(q.start, tz) : -Infinity;
-    const to = q.end ? this.instant(q.end, tz) : Infinity;
-    if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
-    const out: StoredEvent[] = [];
-    for (const e of this.d.store.byIndex('events', 'user_id', userId)) {
-      if (slice.due) await slice.yield();
-      if (q.tag !== undefined && e.tag !== q.tag) continue;
-      const s = span(e, budget);
-      if (s.first < to && (s.last === undefined || s.last > from || (s.last === s.first && s.first >= from))) out.push(e);
-    }
-    await slice.maybeYield();
-    return out.sort(byStartThenUid);
-  }
-
-  /**
-   * What keeps a user busy in [start, end): expanded occurrences, cancelled ones left out. A pure
-   * read for free-slot search and conflict display. With a budget, the expansion stops (422) when
-   * it is spent; with a limit, at most that many intervals are gathered (the earliest events'
-   * first, not the earliest intervals: callers that cap must treat the answer as partial).
-   */
+  /** What keeps a user busy in [start, end), from the store or a transaction's view (event-listing.ts). */
   busy(
     userId: string,
     start: Date | number | string,
     end: Date | number | string,
     source: Pick<Tx, 'byIndex'> = this.d.store,
-    budget = new ExpansionBudget(),
+    budget?: ExpansionBudget,
     limit = Infinity,
   ): Busy[] {
-    const from = new Date(start).getTime();
-    const to = new Date(end).getTime();
-    const out: Busy[] = [];
-    outer: for (const e of source.byIndex('events', 'user_id', userId)) {
-      if (!this.mayMeet(e, from, to, budget)) continue;
-      for (const b of busyIn(e, from, to, budget)) {
-        if (out.length >= limit) break outer;
-        out.push(b);
-      }
-    }
-    return out.sort((a, b) => a.start - b.start);
+    return busyIntervals(source, userId, start, end, budget, limit);
   }
 
-  /** Cheap test first: most events are nowhere near the range. */
-  private mayMeet(e: StoredEvent, from: number, to: number, budget?: ExpansionBudget): boolean {
-    if (!isSeries(e)) return true;
-    const s = span(e, budget);
-    return !(s.first >= to || (s.last !== undefined && s.last <= from));
-  }
-
-  private instant(input: string, tz: string): number {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(input))
-      return instantOf({ year: +input.slice(0, 4), month: +input.slice(5, 7), day: +input.slice(8, 10), hour: 0, minute: 0, second: 0 }, tz);
-    return Date.parse(input);
-  }
-
-  /**
-   * Uids of the user's events overlapping any occurrence of `e` (within a year for an endless
-   * series). Sort and sweep, never occurrence against occurrence: both sides sorted by start, a
-   * running maximum of the new event's ends, and for each other interval one binary search.
-   * At most `max_conflict_intervals` intervals and one expansion budget are spent; past either,
-   * the answer is what was found so far and `truncated` says so. The user's other events are
-   * gone through a slice per turn of the event loop.
-   */
-  async conflictsOf(e: StoredEvent): Promise<{ uids: string[]; truncated: boolean }> {
-    if (e.status === 'cancelled') return { uids: [], truncated: false };
-    const cap = CALENDAR_LIMITS.max_conflict_intervals;
-    const budget = new ExpansionBudget();
-    const slice = new TurnSlice(SLICE_MS);
-    let truncated = false;
-    let mine: Busy[] = [];
-    const others: Busy[] = [];
-    try {
-      const s = span(e, budget);
-      const until = Math.min(s.last ?? Infinity, s.first + CONFLICT_HORIZON);
-      mine = busyIn(e, s.first, until, budget);
-      if (mine.length > cap) {
-        truncated = true;
-        mine = mine.slice(0, cap);
-      }
-      if (!mine.length) return { uids: [], truncated };
-      let to = -Infinity;
-      for (const b of mine) if (b.end > to) to = b.end;
-      const from = mine[0]!.start;
-      const room = cap - mine.length;
-      await slice.maybeYield();
-      outer: for (const other of this.d.store.byIndex('events', 'user_id', e.user_id)) {
-        if (slice.due) await slice.yield();
-        if (other.uid === e.uid || !this.mayMeet(other, from, to, budget)) continue;
-        for (const b of busyIn(other, from, to, budget)) {
-          if (others.length >= room) {
-            truncated = true;
-            break outer;
-          }
-          others.push(b);
-        }
-      }
-    } catch (err) {
-      if (!(err instanceof AppError) || err.status !== 422) throw err;
-      truncated = true;
-    }
-    // maxEnd[k]: the latest end among mine[0..k-1] (the new event's intervals starting first).
-    const maxEnd: number[] = [-Infinity];
-    for (const b of mine) maxEnd.push(Math.max(maxEnd[maxEnd.length - 1]!, b.end));
-    const found = new Set<string>();
-    for (const o of others) {
-      if (found.has(o.uid)) continue;
-      // Intervals of mine starting before o ends; one of them reaching past o's start overlaps it.
-      let lo = 0;
-      let hi = mine.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (mine[mid]!.start < o.end) lo = mid + 1;
-        else hi = mid;
-      }
-      if (maxEnd[lo]! > o.start) found.add(o.uid);
-    }
-    return { uids: [...found].sort(), truncated };
+  /** The user's events overlapping an occurrence of `e` (conflicts.ts). */
+  conflictsOf(e: StoredEvent): Promise<{ uids: string[]; truncated: boolean }> {
+    return conflictsOf(this.d.store, e);
   }
 
   // ------------------------------------------------------------------ writes (routes)
@@ -306,7 +138,7 @@ export class CalendarService {
     await nextTurn();
     const out = await this.d.store.transact((tx) => {
       const event = this.stageCore(tx, p.userId, core, now, 'api');
-      const trace = this.stageRecord(tx, 'created', event, actor, now);
+      const trace = stageChangeTrace(tx, 'created', event, actor, now);
       return { event, trace };
     });
     this.publish({ kind: 'created', event: out.event, trace: out.trace });
@@ -327,9 +159,9 @@ export class CalendarService {
       const before = this.owned(tx, p, req.uid);
       this.checkVersion(before, req.expected_version);
       const event = req.recurrence_id
-        ? this.stageOccurrenceEdit(tx, before, req.recurrence_id, req.updates, now)
+        ? this.putEvent(tx, withOccurrenceEdit(before, req.recurrence_id, req.updates, now))
         : this.stageEdit(tx, before.user_id, req.uid, req.updates, actor, now);
-      const trace = this.stageRecord(tx, 'updated', event, actor, now, before, { occurrence: req.recurrence_id, undoOf });
+      const trace = stageChangeTrace(tx, 'updated', event, actor, now, before, { occurrence: req.recurrence_id, undoOf });
       for (const h of this.hooks) h(tx, before, event, actor);
       return { kind: 'updated' as const, event, trace };
     });
@@ -344,22 +176,14 @@ export class CalendarService {
     const staged = await this.d.store.transact((tx): Staged => {
       const before = this.owned(tx, p, uid);
       if (recurrenceId) {
-        const rid = this.occurrenceId(before, recurrenceId);
-        const event: StoredEvent = {
-          ...before,
-          exdates: [...new Set([...(before.exdates ?? []), iso(rid)])].sort(),
-          ...this.withoutOverride(before, rid),
-          version: before.version + 1,
-          updated_at: now.toISOString(),
-        };
-        if (!event.overrides?.length) delete event.overrides;
+        const { event, rid } = withOccurrenceRemoved(before, recurrenceId, now);
         tx.put('events', event);
-        const trace = this.stageRecord(tx, 'updated', event, actor, now, before, { occurrence: iso(rid), occurrenceRemoved: true });
+        const trace = stageChangeTrace(tx, 'updated', event, actor, now, before, { occurrence: iso(rid), occurrenceRemoved: true });
         for (const h of this.hooks) h(tx, before, event, actor);
         return { kind: 'updated', event, trace };
       }
       tx.delete('events', uid);
-      const trace = this.stageRecord(tx, 'removed', before, actor, now, undefined, { undoOf, previous: before });
+      const trace = stageChangeTrace(tx, 'removed', before, actor, now, undefined, { undoOf, previous: before });
       for (const h of this.hooks) h(tx, before, undefined, actor);
       return { kind: 'removed', event: before, trace };
     });
@@ -380,7 +204,7 @@ export class CalendarService {
       const event: StoredEvent = { ...previous, version: Math.max(previous.version, current?.version ?? 0) + 1, updated_at: now.toISOString() };
       tx.put('events', event);
       const kind = current ? 'updated' : 'created';
-      const trace = this.stageRecord(tx, kind, event, actor, now, current, { undoOf });
+      const trace = stageChangeTrace(tx, kind, event, actor, now, current, { undoOf });
       if (current) for (const h of this.hooks) h(tx, current, event, actor);
       return { kind, event, trace };
     });
@@ -478,7 +302,7 @@ export class CalendarService {
     const core = normalizeEvent(draft, 'updates.');
     const next: StoredEvent = { ...stripCore(before), ...core, version: before.version + 1, updated_at: now.toISOString() };
     if (before.overrides?.length) {
-      const kept = before.overrides.filter((o) => this.hasOccurrence(next, ms(o.recurrence_id)));
+      const kept = before.overrides.filter((o) => hasOccurrence(next, ms(o.recurrence_id)));
       if (kept.length) next.overrides = kept;
       else delete next.overrides;
     }
@@ -491,71 +315,9 @@ export class CalendarService {
     this.d.bus.publish(event.user_id, `event.${kind}`, event);
   }
 
-  private stageOccurrenceEdit(tx: Tx, before: StoredEvent, recurrenceId: string, updates: EventUpdates, now: Date): StoredEvent {
-    const rid = this.occurrenceId(before, recurrenceId);
-    const extra = Object.keys(updates).filter((k) => !(OCCURRENCE_FIELDS as readonly string[]).includes(k));
-    if (extra.length)
-      throw validationFailed(
-        `An occurrence can change only ${OCCURRENCE_FIELDS.join(', ')}; edit the series (without recurrence_id) for the rest.`,
-        extra.map((k) => ({ path: `updates.${k}`, message: 'not editable on one occurrence' })),
-      );
-    const current = before.overrides?.find((o) => ms(o.recurrence_id) === rid);
-    const base: EventDraft = {
-      title: current?.title ?? before.title,
-      scheduled_for: current?.scheduled_for ?? iso(rid),
-      duration_minutes: current?.duration_minutes ?? before.duration_minutes,
-      description: current?.description ?? before.description ?? null,
-      location: current?.location ?? before.location ?? null,
-      status: current?.status ?? before.status,
-      all_day: before.all_day,
-      timezone: before.timezone,
-    };
-    for (const [k, v] of Object.entries(updates)) if (v !== undefined) (base as unknown as Record<string, unknown>)[k] = v;
-    const core = normalizeEvent(base, 'updates.');
-    const o: EventOverride = { recurrence_id: iso(rid), scheduled_for: core.scheduled_for, duration_minutes: core.duration_minutes };
-    if (core.title !== before.title) o.title = core.title;
-    // A description or location taken off one instance is '' there: the instance has none, the series keeps its own.
-    if (core.description !== before.description) o.description = core.description ?? '';
-    if (core.location !== before.location) o.location = core.location ?? '';
-    if (core.status !== before.status) o.status = core.status;
-    const others = (before.overrides ?? []).filter((x) => ms(x.recurrence_id) !== rid);
-    const maxOverrides = CALENDAR_LIMITS.max_overrides;
-    if (others.length >= maxOverrides)
-      throw validationFailed(`Series ${before.uid} already has ${others.length} changed occurrences; at most ${maxOverrides}.`, [
-        { path: 'recurrence_id', message: `at most ${maxOverrides} changed occurrences per series`, limit: 'max_overrides', max: maxOverrides },
-      ]);
-    const next: StoredEvent = {
-      ...before,
-      overrides: [...others, o].sort((a, b) => a.recurrence_id.localeCompare(b.recurrence_id)),
-      version: before.version + 1,
-      updated_at: now.toISOString(),
-    };
-    tx.put('events', next);
-    return next;
-  }
-
-  /** The instant of an occurrence the series really has (404 otherwise). */
-  private occurrenceId(e: StoredEvent, recurrenceId: string): number {
-    const rid = Date.parse(recurrenceId);
-    if (!isSeries(e))
-      throw validationFailed(`Event ${e.uid} does not recur; edit or remove it without recurrence_id.`, [
-        { path: 'recurrence_id', message: 'the event does not recur' },
-      ]);
-    if (!this.hasOccurrence(e, rid)) throw notFound(`Event ${e.uid} has no occurrence starting ${iso(rid)}.`);
-    return rid;
-  }
-
-  private hasOccurrence(e: StoredEvent, rid: number): boolean {
-    if ((e.exdates ?? []).some((x) => ms(x) === rid)) return false;
-    if (ms(e.scheduled_for) === rid && !e.rrule) return true;
-    if ((e.rdates ?? []).some((x) => ms(x) === rid)) return true;
-    if ((e.overrides ?? []).some((o) => ms(o.recurrence_id) === rid)) return true;
-    const rule = seriesRule(e);
-    return Boolean(rule && ruleStarts(rule, rid, rid + 1).length);
-  }
-
-  private withoutOverride(e: StoredEvent, rid: number): Pick<StoredEvent, 'overrides'> {
-    return { overrides: (e.overrides ?? []).filter((o) => ms(o.recurrence_id) !== rid) };
+  private putEvent(tx: Tx, e: StoredEvent): StoredEvent {
+    tx.put('events', e);
+    return e;
   }
 
   private owned(tx: Tx, p: Principal, uid: string): StoredEvent {
@@ -571,56 +333,6 @@ export class CalendarService {
       throw conflict(`Event ${e.uid} is at version ${e.version}, not ${expected}: it was changed meanwhile. Reload it and edit again.`, 'version_conflict', [
         { path: 'expected_version', message: `current version is ${e.version}`, current_version: e.version },
       ]);
-  }
-
-  /** The `calendar_event` trace of a change, linked to the event. */
-  private stageRecord(
-    tx: Tx,
-    kind: Kind,
-    e: StoredEvent,
-    actor: string,
-    now: Date,
-    before?: StoredEvent,
-    o: { occurrence?: string; occurrenceRemoved?: boolean; undoOf?: string; previous?: StoredEvent } = {},
-  ): StoredTrace {
-    const { occurrence, occurrenceRemoved = false, undoOf, previous } = o;
-    const when = describeWhen(e);
-    const what =
-      kind === 'created'
-        ? `Added "${e.title}" to the calendar: ${when}`
-        : kind === 'removed'
-          ? `Removed "${e.title}" (${when}) from the calendar`
-          : occurrence
-            ? `${occurrenceRemoved ? 'Cancelled' : 'Changed'} the ${describeInstant(ms(occurrence), e)} occurrence of "${e.title}"`
-            : `Changed "${e.title}": ${when}`;
-    const changes = before && !occurrence ? changedFields(before, e) : undefined;
-    return stageTrace(
-      tx,
-      {
-        user_id: e.user_id,
-        type: 'calendar_event',
-        task_id: e.task_id ?? 'calendar',
-        content: `${what}.`,
-        actor,
-        ...(e.tag && isTempoTag(e.tag) ? { tempo_tag: e.tag } : {}),
-        linked_event_uid: e.uid,
-        fields: {
-          action: kind === 'updated' && occurrenceRemoved ? 'occurrence_removed' : kind,
-          event_uid: e.uid,
-          title: e.title,
-          scheduled_for: e.scheduled_for,
-          duration_minutes: e.duration_minutes,
-          ...(e.rrule ? { rrule: e.rrule } : {}),
-          ...(occurrence ? { recurrence_id: iso(ms(occurrence)) } : {}),
-          ...(changes ? { changes } : {}),
-          ...(undoOf ? { undo_of: undoOf } : {}),
-          // A removal keeps the whole event, so `kairos undo` puts it back as it was, uid and all.
-          ...(previous ? { previous } : {}),
-          version: e.version,
-        },
-      },
-      now,
-    );
   }
 
   private publish(s: Staged): void {
@@ -678,7 +390,7 @@ export class CalendarService {
       store: this.d.store,
       clock: this.d.clock,
       exclusive: (userId, fn) => this.afterImportsOf(userId, fn),
-      record: (tx, kind, event, actor, now, before) => this.stageRecord(tx, kind, event, actor, now, before),
+      record: (tx, kind, event, actor, now, before) => stageChangeTrace(tx, kind, event, actor, now, before),
       onChange: (tx, before, after, actor) => this.hooks.forEach((h) => h(tx, before, after, actor)),
       publish: (kind, event, trace) => this.publish({ kind, event, trace }),
     };
@@ -703,90 +415,8 @@ export class CalendarService {
     return this.stamps.serve(userId);
   }
 
-  /**
-   * The user's events as iCalendar: all of them, or those with an occurrence in [start, end) (and
-   * the tag). Built a slice per turn: a calendar of tens of thousands of events takes seconds.
-   */
-  async exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): Promise<Buffer> {
-    const tz = this.d.zoneOf(userId);
-    const from = q.start ? this.instant(q.start, tz) : -Infinity;
-    const to = q.end ? this.instant(q.end, tz) : Infinity;
-    if (!(to > from)) throw validationFailed('end must be after start.', [{ path: 'end', message: 'must be after start' }]);
-    const bounded = Number.isFinite(from) && Number.isFinite(to);
-    const slice = new TurnSlice();
-    const events: StoredEvent[] = [];
-    for (const e of this.d.store.byIndex('events', 'user_id', userId)) {
-      await slice.maybeYield();
-      if (q.tag !== undefined && e.tag !== q.tag) continue;
-      if (from !== -Infinity || to !== Infinity) {
-        const s = span(e);
-        if (s.first >= to || (s.last !== undefined && s.last <= from)) continue;
-        // A series spanning the range may still have no occurrence in it.
-        if (isSeries(e) && bounded && occurrencesIn(e, from, to).length === 0) continue;
-      }
-      events.push(e);
-    }
-    events.sort(byStartThenUid);
-    // Bytes, a piece at a time: joining tens of thousands of strings into one (and Koa's encoding
-    // of it) held the loop for 100–200 ms; Buffer.concat is one copy.
-    const pieces: Buffer[] = [];
-    const now = this.d.clock.now();
-    // An event synced from a CalDAV server is written as the server's text with the user's edits in it,
-    // stamped with the time of the edit: the same calendar exports the same bytes.
-    const keptOf = (e: StoredEvent) => {
-      const k = keptSource(this.d.store, e.uid);
-      return k && writeBackIcs(e, e.ical_uid ?? e.uid, new Date(e.updated_at), k);
-    };
-    for (const piece of icsPieces(events, { now, spanOf: span, keptOf, ...(name ? { name } : {}) })) {
-      if (piece) pieces.push(Buffer.from(piece));
-      await slice.maybeYield();
-    }
-    return Buffer.concat(pieces);
+  /** The user's events as iCalendar, all or those of a range and tag (export-ics.ts). */
+  exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): Promise<Buffer> {
+    return exportIcs(this.d.store, userId, this.d.zoneOf(userId), this.d.clock.now(), q, name);
   }
-}
-
-// ------------------------------------------------------------------ helpers
-
-/**
- * Listing order. Starts are ISO strings of one format (UTC, milliseconds), so comparing code
- * points is comparing times, and much cheaper than localeCompare over 10,000 items.
- */
-const byStartThenUid = (a: { scheduled_for: string; uid: string }, b: { scheduled_for: string; uid: string }) =>
-  a.scheduled_for < b.scheduled_for ? -1 : a.scheduled_for > b.scheduled_for ? 1 : a.uid.localeCompare(b.uid);
-
-function coreOf(e: StoredEvent): EventDraft {
-  const out: Record<string, unknown> = {};
-  for (const k of CORE_KEYS) if (e[k] !== undefined) out[k] = e[k];
-  return out as unknown as EventDraft;
-}
-
-/** A stored event without its owner-set fields (so a normalized core can replace them wholesale). */
-function stripCore(e: StoredEvent): StoredEvent {
-  const copy: Record<string, unknown> = { ...e };
-  for (const k of CORE_KEYS) delete copy[k];
-  return copy as StoredEvent;
-}
-
-function changedFields(before: StoredEvent, after: StoredEvent): Record<string, { from: unknown; to: unknown }> {
-  const out: Record<string, { from: unknown; to: unknown }> = {};
-  for (const k of [...CORE_KEYS, 'overrides'] as const) {
-    const a = before[k] ?? null;
-    const b = after[k] ?? null;
-    if (JSON.stringify(a) !== JSON.stringify(b)) out[k] = { from: a, to: b };
-  }
-  return out;
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-function describeInstant(at: number, e: Pick<StoredEvent, 'timezone' | 'all_day'>): string {
-  const w = wallAt(at, e.timezone);
-  const date = `${w.year}-${pad(w.month)}-${pad(w.day)}`;
-  return e.all_day ? date : `${date} ${pad(w.hour)}:${pad(w.minute)} ${e.timezone}`;
-}
-
-function describeWhen(e: StoredEvent): string {
-  const start = describeInstant(ms(e.scheduled_for), e);
-  const length = e.all_day ? `${Math.round(e.duration_minutes / 1440)} day(s)` : `${e.duration_minutes} min`;
-  return `${start}, ${length}${e.rrule ? `, repeating ${e.rrule}` : ''}`;
 }

@@ -3,9 +3,9 @@ import { nextTurn } from '../../platform/next-turn.js';
 import type { Store, Tx } from '../../store/store.js';
 import type { Clock } from '../clock.js';
 import { newId } from '../ids.js';
-import type { StoredEvent } from './event.js';
-import { FEED_FIELDS } from './event-fields.js';
+import { FEED_FIELDS } from './editable-fields.js';
 import type { ImportedCore, PreparedImport } from './import-check.js';
+import type { StoredEvent } from './occurrences.js';
 
 type Kind = 'created' | 'updated' | 'removed';
 

@@ -2,7 +2,7 @@ import type { EventItem } from '../../contracts/calendar.js';
 import type { Blocked, TimeRange } from '../../contracts/tempo.js';
 import { addDays, formatLocalDate, type LocalDate } from '../../time/local-date.js';
 import { startOfLocalDay } from '../../time/zoned-time.js';
-import { blockedIntervals } from '../tempo/blocked.js';
+import { blockedIntervals } from '../tempo/blocked-intervals.js';
 import { searchRanges } from '../tempo/free-slots.js';
 import { expandWeekly, type Interval, normalize, subtract } from '../tempo/intervals.js';
 

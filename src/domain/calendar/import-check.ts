@@ -4,7 +4,7 @@ import { AppError, type ErrorDetail, validationFailed } from '../../errors.js';
 import type { ImportedEvent, parseIcs } from '../../ical/import.js';
 import type { Problem } from '../../ical/scan.js';
 import { resolveImported } from './import-resolve.js';
-import { type EventCore, normalizeEvent } from './normalize.js';
+import { type EventCore, normalizeEvent } from './normalize-event.js';
 import { checkSeriesLimits } from './series-limits.js';
 
 /**

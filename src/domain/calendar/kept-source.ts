@@ -2,7 +2,7 @@ import { type EventSource, SourceFields } from '../../contracts/stored.js';
 import { toIcs } from '../../ical/export.js';
 import { rewriteSource } from '../../ical/lossless.js';
 import type { Reads, Tx } from '../../store/store.js';
-import { type StoredEvent, span } from './event.js';
+import { type StoredEvent, span } from './occurrences.js';
 
 /**
  * The iCalendar text a synced event was read from (the CalDAV server's object), kept beside

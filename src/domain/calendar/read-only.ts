@@ -1,5 +1,5 @@
 import { conflict } from '../../errors.js';
-import type { StoredEvent } from './event.js';
+import type { StoredEvent } from './occurrences.js';
 
 /**
  * Events of a subscription change only with their feed: an edit would be undone at the next

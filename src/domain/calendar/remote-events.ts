@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { Tx } from '../../store/store.js';
 import { newId } from '../ids.js';
-import type { StoredEvent } from './event.js';
-import { FEED_FIELDS } from './event-fields.js';
+import { FEED_FIELDS } from './editable-fields.js';
 import type { FeedPorts } from './feed-apply.js';
 import type { ImportedCore } from './import-check.js';
 import { stageKeptSource } from './kept-source.js';
+import type { StoredEvent } from './occurrences.js';
 
 /**
  * The calendar's side of two-way sync: events written from a server's copy (the object written

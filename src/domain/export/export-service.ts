@@ -3,7 +3,7 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import { notFound } from '../../errors.js';
 import { topK } from '../../platform/top-k.js';
 import type { Store } from '../../store/store.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import type { Clock } from '../clock.js';
 import { compareTraces } from '../memory/pull.js';
 import { loadTokenizer } from '../memory/summarize.js';

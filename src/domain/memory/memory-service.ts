@@ -12,7 +12,7 @@ import { notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
 import { normalizeTag } from '../../time/tags.js';
 import type { Clock } from '../clock.js';
-import type { EventBus } from '../events.js';
+import type { EventBus } from '../live-bus.js';
 import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
 import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
 import { fuseHybrid, semanticCut } from './fuse.js';

@@ -1,7 +1,7 @@
 import { addDays, compareDates, formatHHMM, type LocalDate, parseHHMM, WEEKDAYS } from '../../time/local-date.js';
 import { atLocalTime, localDateOf, startOfLocalDay, toZoned } from '../../time/zoned-time.js';
-import { blockedIntervals } from '../tempo/blocked.js';
-import { type CountedAction, checkAction } from '../tempo/constraints.js';
+import { blockedIntervals } from '../tempo/blocked-intervals.js';
+import { type CountedAction, checkAction } from '../tempo/constraint-check.js';
 import { findFreeSlots } from '../tempo/free-slots.js';
 import type { WeeklyRange } from '../tempo/intervals.js';
 import type { CalendarItem, PlannerProfile } from './types.js';

@@ -3,14 +3,14 @@ import type { PreviewItem, PreviewRequest, PreviewResponse, RespondRequest, Resp
 import type { Plan, PlanContext, PlanRequest } from '../../contracts/plans.js';
 import { validationFailed } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import type { Clock } from '../clock.js';
 import type { MemoryService } from '../memory/memory-service.js';
-import { countedActions } from '../plans/constraints.js';
+import { countedActions } from '../plans/plan-constraints.js';
 import { planReads } from '../plans/plan-reads.js';
 import type { PlannerProposal } from '../plans/ports.js';
 import type { Principal } from '../principal.js';
-import type { CountedAction } from '../tempo/constraints.js';
+import type { CountedAction } from '../tempo/constraint-check.js';
 import type { TempoService } from '../tempo/tempo-service.js';
 import type { UsersService } from '../users/users-service.js';
 import { respond } from './chat.js';

@@ -1,5 +1,5 @@
 import type { ActionKind, Blocked, Budget, Cadence, DurationBias, TimeRange } from '../../contracts/tempo.js';
-import type { CountedAction } from '../tempo/constraints.js';
+import type { CountedAction } from '../tempo/constraint-check.js';
 
 /** An event (or one occurrence of a series) on the user's calendar, as the planner sees it. */
 export interface CalendarItem {

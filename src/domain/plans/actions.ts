@@ -4,7 +4,7 @@ import { type ErrorDetail, validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { canonicalRrule } from '../../time/rrule.js';
 import { tagMinutes } from '../../time/tags.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import { newId } from '../ids.js';
 import type { StoredAction } from './plan.js';
 

@@ -1,9 +1,9 @@
 import type { StoredTrace } from '../../contracts/memory.js';
 import type { Commit } from '../../store/commit.js';
 import type { Store, Tx } from '../../store/store.js';
-import { eventsWritten } from '../calendar/events.js';
+import { eventsWritten } from '../calendar/event-reads.js';
 import type { Clock } from '../clock.js';
-import type { EventBus, LiveEvent } from '../events.js';
+import type { EventBus, LiveEvent } from '../live-bus.js';
 import { tracesWritten } from '../memory/traces.js';
 import { type Observation, observe } from './biases.js';
 import type { StoredPlan } from './plan.js';

@@ -3,7 +3,7 @@ import type { ActionResult, ExecutionLogEntry } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
 import { describeRrule } from '../../time/repeat.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
 import { traceReads } from '../memory/traces.js';
 import { describeAction, localWhen } from './describe.js';

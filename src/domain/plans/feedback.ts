@@ -2,7 +2,7 @@ import type { StoredTrace } from '../../contracts/memory.js';
 import type { FeedbackRequest } from '../../contracts/plans.js';
 import { conflict, notFound, validationFailed } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import { stageTrace, stageTraceEdit } from '../memory/stage-trace.js';
 import { traceReads } from '../memory/traces.js';
 import { assertOwner, type Principal } from '../principal.js';

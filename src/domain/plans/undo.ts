@@ -5,7 +5,7 @@ import type { StoredEvent } from '../../contracts/stored.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import type { CalendarService } from '../calendar/calendar-service.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { traceReads } from '../memory/traces.js';
 import { actorOf, type Principal } from '../principal.js';

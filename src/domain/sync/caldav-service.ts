@@ -3,14 +3,14 @@ import type { CaldavItem, StoredCaldavAccount } from '../../contracts/stored.js'
 import type { AccountRemoved, AddAccountRequest, CaldavAccount, SyncCounts, SyncRun } from '../../contracts/sync.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { Store, Tx } from '../../store/store.js';
-import type { StoredEvent } from '../calendar/event.js';
-import { FEED_FIELDS } from '../calendar/event-fields.js';
+import { FEED_FIELDS } from '../calendar/editable-fields.js';
 import type { FeedPorts } from '../calendar/feed-apply.js';
 import type { ImportedCore, PreparedImport } from '../calendar/import-check.js';
 import { keptSource, stageKeptSource, writeBackIcs } from '../calendar/kept-source.js';
+import type { StoredEvent } from '../calendar/occurrences.js';
 import { eventFingerprint, type StagedChange, stageRemoteRemove, stageRemoteUpsert } from '../calendar/remote-events.js';
 import type { Clock } from '../clock.js';
-import type { EventBus } from '../events.js';
+import type { EventBus } from '../live-bus.js';
 import { stageTrace } from '../memory/stage-trace.js';
 import type { Principal } from '../principal.js';
 import { type CalDavConnector, type CalDavCredentials, CalDavError, type CalDavSession, type RemoteObject } from './caldav-port.js';

@@ -1,6 +1,6 @@
 import type { Blocked, TimeRange } from '../../contracts/tempo.js';
 import { offsetMinutes } from '../../time/zoned-time.js';
-import { blockedIntervals } from './blocked.js';
+import { blockedIntervals } from './blocked-intervals.js';
 import { expandWeekly, type Interval, interval, normalize, subtract, type WeeklyRange } from './intervals.js';
 
 /** Searched when no tag range applies: nobody wants an agent to book 03:00. */

@@ -3,7 +3,7 @@ import type { PreferencesInput, TempoProfile } from '../../contracts/tempo.js';
 import { notFound } from '../../errors.js';
 import type { Store } from '../../store/store.js';
 import { isTempoTag, normalizeTag, tagMinutes } from '../../time/tags.js';
-import { eventReads } from '../calendar/events.js';
+import { eventReads } from '../calendar/event-reads.js';
 import type { Clock } from '../clock.js';
 import { traceReads } from '../memory/traces.js';
 import type { UsersService } from '../users/users-service.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type StoredEvent, span } from '../../../src/domain/calendar/event.js';
+import { type StoredEvent, span } from '../../../src/domain/calendar/occurrences.js';
 import { toIcs } from '../../../src/ical/export.js';
 import { parseIcs } from '../../../src/ical/import.js';
 import { scanIcs } from '../../../src/ical/scan.js';

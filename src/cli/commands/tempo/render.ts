@@ -1,5 +1,5 @@
-import { isWeekly } from '../../../contracts/blocked.js';
 import type { Blocked, Budget, Cadence, DurationBias, TempoProfile, TimeRange } from '../../../contracts/tempo.js';
+import { isWeekly } from '../../../contracts/weekly-block.js';
 import { WEEKDAYS, type Weekday } from '../../../time/local-date.js';
 import { formatInZone } from '../../../time/zoned-time.js';
 import type { IO } from '../../output/io.js';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ActionInput, MAX_ACTIONS } from '../../../contracts/plans.js';
 import { ACTION_KINDS } from '../../../contracts/tempo.js';
 import { formatInZone } from '../../../time/zoned-time.js';
-import { checkPlan } from '../../tempo/constraints.js';
+import { checkPlan } from '../../tempo/constraint-check.js';
 import { localStamp } from '../place.js';
 import { slug } from '../text/title.js';
 import type { ActionNotes, PlannerInput, ProposedAction } from '../types.js';

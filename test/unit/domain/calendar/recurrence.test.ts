@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { busyOf, occurrencesIn, type StoredEvent, span } from '../../../../src/domain/calendar/event.js';
-import { normalizeEvent } from '../../../../src/domain/calendar/normalize.js';
+import { normalizeEvent } from '../../../../src/domain/calendar/normalize-event.js';
+import { busyOf, occurrencesIn, type StoredEvent, span } from '../../../../src/domain/calendar/occurrences.js';
 import { wallAt } from '../../../../src/time/zone-cache.js';
 import { storedEvent } from '../../../helpers/stored-event.js';
 

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
 import type { StoredTrace } from '../../../../src/contracts/memory.js';
 import { replay } from '../../../../src/contracts/patch.js';
-import { EventBus, type LiveEvent } from '../../../../src/domain/events.js';
+import { EventBus, type LiveEvent } from '../../../../src/domain/live-bus.js';
 import { MemoryService } from '../../../../src/domain/memory/memory-service.js';
 import { stageTrace, stageTraceEdit, type TraceVersion } from '../../../../src/domain/memory/stage-trace.js';
 import type { Principal } from '../../../../src/domain/principal.js';

@@ -1,7 +1,7 @@
 import type { AppError } from '../../errors.js';
 import { validationFailed } from '../../errors.js';
 import type { Tx } from '../../store/store.js';
-import { type ConstraintRules, type CountedAction, checkPlan, type Violation, violationDetails } from '../tempo/constraints.js';
+import { type ConstraintRules, type CountedAction, checkPlan, type Violation, violationDetails } from '../tempo/constraint-check.js';
 import type { StoredAction, StoredPlan } from './plan.js';
 
 export interface ConstraintContext {

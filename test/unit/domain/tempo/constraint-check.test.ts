@@ -7,7 +7,7 @@ import {
   checkAction,
   checkPlan,
   violationDetails,
-} from '../../../../src/domain/tempo/constraints.js';
+} from '../../../../src/domain/tempo/constraint-check.js';
 
 const BERLIN = 'Europe/Berlin';
 /** The fixed clock: Wednesday 2025-03-26 10:00 in Berlin (09:00Z). */

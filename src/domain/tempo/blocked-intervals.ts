@@ -1,5 +1,5 @@
-import { isWeekly } from '../../contracts/blocked.js';
 import type { Blocked } from '../../contracts/tempo.js';
+import { isWeekly } from '../../contracts/weekly-block.js';
 import { expandWeekly, type Interval } from './intervals.js';
 
 /** A concrete stretch of blocked time and the block it comes from. */

@@ -2,7 +2,7 @@ import type { ActionKind, Blocked, Budget, Cadence } from '../../contracts/tempo
 import type { ErrorDetail } from '../../errors.js';
 import { formatHHMM } from '../../time/local-date.js';
 import { dayPeriod, isoWeekPeriod, type Period, toZoned } from '../../time/zoned-time.js';
-import { blockedIntervals } from './blocked.js';
+import { blockedIntervals } from './blocked-intervals.js';
 
 /**
  * The constraint checker: pure, so the agent area can call it at proposal time and the planner
