@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_BYTES } from '../../src/contracts/page.js';
+import { runCli } from '../helpers/daemon.js';
 import { useApp } from '../helpers/in-process.js';
 
 const d = useApp();
@@ -90,5 +91,22 @@ describe('a page ends at its byte budget, whatever its limit', () => {
     expect(r.status, r.text.slice(0, 300)).toBe(200);
     expect(r.json.results).toHaveLength(COUNT);
     expect(r.json.next_cursor).toBeNull();
+  });
+});
+
+describe('the CLI follows next_cursor across cut pages into one JSON document', () => {
+  it.each([
+    ['trace pull', ['trace', 'pull', '--all', '--limit', '1000', '--json'], (b: any) => b.traces],
+    ['export full', ['export', '--format', 'full', '--all', '--limit', '1000', '--json'], (b: any) => b.results],
+  ])('%s --all --json', async (_name, args, items) => {
+    const r = await runCli(args, { env: { KAIROS_HOME: d.home, KAIROS_URL: d.base, KAIROS_API_KEY: d.key }, timeoutMs: 60_000 });
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body.next_cursor).toBeNull();
+    expect(
+      items(body)
+        .map((t: { uid: string }) => t.uid)
+        .sort(),
+    ).toEqual(uids);
   });
 });
