@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { TempoTagSchema } from '../time/tags.js';
 import { IsoDateTime, QueryBool, QueryInt } from './common.js';
 import { MemoryTrace, PatchOp, TraceTypeSchema } from './memory.js';
+import { PAGE_SIZE_TEXT } from './page.js';
 
 /**
  * Context export (SPEC §5, seed §4.8): the query of GET /context/export, its response shapes and
@@ -48,7 +49,11 @@ export const ExportQuery = z
     from_checkpoint: CheckpointRef.optional().describe('diff: compare from this checkpoint (name or cp_ id)'),
     to_checkpoint: CheckpointRef.optional().describe('diff: compare to this checkpoint (default the current state)'),
     checkpoint: CheckpointName.optional().describe('save the version of every trace this export selects (all pages) under this name'),
-    limit: QueryInt(1, MAX_EXPORT_LIMIT).optional().describe(`items per page (default ${DEFAULT_EXPORT_LIMIT}, max ${MAX_EXPORT_LIMIT})`),
+    limit: QueryInt(1, MAX_EXPORT_LIMIT)
+      .optional()
+      .describe(
+        `items per page (default ${DEFAULT_EXPORT_LIMIT}, max ${MAX_EXPORT_LIMIT}); a full, linked or diff page also ends before ${PAGE_SIZE_TEXT} (a longer item comes alone)`,
+      ),
     cursor: z.string().min(1).max(2000).optional().describe('next_cursor of the previous page'),
   })
   .strict()

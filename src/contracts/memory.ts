@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TempoTagSchema } from '../time/tags.js';
 import { ClientId, IsoDateTime, QueryBool, QueryInt } from './common.js';
+import { PAGE_SIZE_TEXT } from './page.js';
 
 export const TRACE_TYPES = ['goal', 'observation', 'reflection', 'agent_plan', 'calendar_event', 'transition'] as const;
 export const TraceTypeSchema = z.enum(TRACE_TYPES).describe('kind of trace; `transition` traces are recorded by the server and immutable');
@@ -152,7 +153,7 @@ export const PullQuery = z
     start_time: IsoDateTime.optional().describe('inclusive'),
     end_time: IsoDateTime.optional().describe('inclusive'),
     include_expired: QueryBool.optional().describe('also traces whose valid_until has passed'),
-    limit: QueryInt(1, 1000).optional().describe('default 100, max 1000'),
+    limit: QueryInt(1, 1000).optional().describe(`default 100, max 1000; a page also ends before ${PAGE_SIZE_TEXT} (a longer trace comes alone)`),
     cursor: z.string().max(1000).optional().describe('next_cursor of the previous page'),
   })
   .strict();

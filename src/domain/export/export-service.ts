@@ -7,6 +7,7 @@ import { eventReads } from '../calendar/event-reads.js';
 import type { Clock } from '../clock.js';
 import { compareTraces } from '../memory/pull.js';
 import { loadTokenizer } from '../memory/summarize.js';
+import { jsonBytes, pageFit } from '../page-bytes.js';
 import { type Principal, targetUser } from '../principal.js';
 import type { UsersService } from '../users/users-service.js';
 import { ExportCache } from './cache.js';
@@ -138,6 +139,12 @@ export class ExportService {
             groups: groupItems(items, (it) => groupKeyOf(docOf(it), plan.group_by!, zone), plan.group_by).map((g) => ({ key: g.key, results: wrap(g.items) })),
           };
     const versions = (traces: Iterable<{ uid: string; version: number }>) => () => Object.fromEntries([...traces].map((t) => [t.uid, t.version]));
+    // A page also ends at PAGE_BYTES of JSON; a grouped item may open a group of its own.
+    const sizedPage = <T>(items: T[], docOf: (item: T) => Readonly<Record<string, unknown>>, bytesOf: (item: T) => number) =>
+      items.slice(
+        0,
+        pageFit(items, (it) => bytesOf(it) + (plan.group_by === undefined ? 0 : jsonBytes(groupKeyOf(docOf(it), plan.group_by, zone)) + 32)),
+      );
 
     switch (plan.format) {
       case 'summary': {
@@ -177,7 +184,11 @@ export class ExportService {
           const [timestamp, uid] = decodeCursor('full', plan.cursor, ['string', 'string']) as [string, string];
           selected = selected.filter((t) => compareTraces(t, { timestamp, uid } as StoredTrace) > 0);
         }
-        const page = topK(selected, plan.limit, compareTraces);
+        const page = sizedPage(
+          topK(selected, plan.limit, compareTraces),
+          (t) => t,
+          (t) => jsonBytes(projectTrace(t, plan.include_feedback)),
+        );
         const last = page.at(-1);
         return {
           body: {
@@ -202,7 +213,12 @@ export class ExportService {
           const pos = { depth, trace: { timestamp, uid } as StoredTrace };
           rest = reached.filter((r) => compareReached(r, pos) > 0);
         }
-        const page = topK(rest, plan.limit, compareReached);
+        // A trace's linked event is counted with it: the page's events are part of its answer.
+        const page = sizedPage(
+          topK(rest, plan.limit, compareReached),
+          (r) => r.trace,
+          (r) => jsonBytes(projectTrace(r.trace, plan.include_feedback)) + 12 + this.linkedEventBytes(userId, r.trace),
+        );
         const last = page.at(-1);
         const events = this.linkedEvents(
           userId,
@@ -231,7 +247,11 @@ export class ExportService {
           const [uid] = decodeCursor('diff', plan.cursor, ['string']) as [string];
           entries = entries.filter((e) => e.uid > uid);
         }
-        const page = entries.slice(0, plan.limit);
+        const page = sizedPage(
+          entries.slice(0, plan.limit),
+          (e) => e.state.doc,
+          (e) => jsonBytes(e.value),
+        );
         const last = page.at(-1);
         return {
           body: {
@@ -256,6 +276,12 @@ export class ExportService {
     const out: MemoryState = new Map();
     for (const [uid, s] of state) if (matchesFilters(s.doc, f)) out.set(uid, s);
     return out;
+  }
+
+  /** The JSON size of the calendar event a trace points at (0 when none of the user's). */
+  private linkedEventBytes(userId: string, t: StoredTrace): number {
+    const ev = t.linked_event_uid === undefined ? undefined : eventReads(this.store).get(t.linked_event_uid);
+    return ev && ev.user_id === userId ? jsonBytes(ev) + 1 : 0;
   }
 
   /** Calendar events the page's traces point at through linked_event_uid (the user's own only). */

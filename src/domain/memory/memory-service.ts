@@ -13,6 +13,7 @@ import type { Store, Tx } from '../../store/store.js';
 import { normalizeTag } from '../../time/tags.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../live-bus.js';
+import { jsonBytes, pageFit } from '../page-bytes.js';
 import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
 import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
 import { fuseHybrid, semanticCut } from './fuse.js';
@@ -106,8 +107,9 @@ export class MemoryService {
         (!after || afterCursor(t, after)),
     );
     matching.sort(compareTraces);
-    const page = matching.slice(0, limit);
-    const more = matching.length > limit;
+    const first = matching.slice(0, limit);
+    const page = first.slice(0, pageFit(first, jsonBytes));
+    const more = matching.length > page.length;
     return { traces: page, next_cursor: more ? encodeCursor(page[page.length - 1]!) : null };
   }
 
