@@ -175,7 +175,8 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
   const unsubscribe = services.bus.subscribe((ev: LiveEvent) => {
     const topic = TOPIC_OF[ev.type.split('.')[0]!];
     if (!topic) return;
-    const frame = JSON.stringify({ id: ev.id, type: ev.type, at: ev.at, data: ev.data });
+    // A frame can carry a whole trace: it is written only once someone is there to read it.
+    let frame: string | undefined;
     for (const c of conns) {
       if (c.principal.userId !== ev.user_id || !c.topics.has(topic)) continue;
       // The change that ended the credential may share this turn with the one being sent.
@@ -187,6 +188,7 @@ export function attachWebSocket(server: Server, services: Services, opts: WebSoc
         drop(c, 1013, 'client too slow');
         continue;
       }
+      frame ??= JSON.stringify({ id: ev.id, type: ev.type, at: ev.at, data: ev.data });
       c.socket.send(frame);
     }
   });
