@@ -722,31 +722,20 @@ export class Store implements Reads {
   }
 
   /**
-   * Wait for in-flight writes and stop. A snapshot under way is dropped, and a final one is
-   * written only for a small store: every acknowledged write is in the journal, which the next
-   * open replays, so a stop waits for the last fdatasync and not for a rewrite of db.json.
+   * Wait for in-flight writes and stop. A snapshot under way is dropped and none is written:
+   * every acknowledged write is in the journal, which the next open replays (and folds into
+   * db.json in the background), so a stop waits for the last fdatasync and nothing else.
    */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closed = true;
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.drain();
     this.stopSnapshot.abort(new Error('the store is closing'));
     if (this.snapshotting) await this.snapshotting.catch(() => {});
-    if (this.opsSinceSnapshot > 0 && this.file.bytes + this.journalBytes <= CLOSE_SNAPSHOT_BYTES) {
-      await this.snapshot(new AbortController().signal).catch((e) =>
-        this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }),
-      );
-    }
-    this.closed = true;
-    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.close();
   }
 }
-
-/**
- * The largest store (db.json and the journal not folded into it) that close folds into a last
- * snapshot: a fraction of a second of writing, so the next start has no journal to replay.
- */
-const CLOSE_SNAPSHOT_BYTES = 32 * 2 ** 20;
 
 /** How long without a write counts as quiet enough for a timed snapshot. */
 const QUIET_MS = 1000;
