@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliHomes } from '../helpers/cli-homes.js';
 import { runCli, startDaemon } from '../helpers/daemon.js';
+import { foldJournal } from '../helpers/stored-home.js';
 
 const home = cliHomes();
 
@@ -82,6 +83,8 @@ describe('kairos daemon', () => {
     const h = home();
     const d = await startDaemon({ home: h });
     await d.stop();
+    // A snapshot after the first one keeps a backup of it (a running daemon takes them as it goes).
+    await foldJournal(h);
     writeFileSync(join(h, 'db.json'), '{"schema_version": 1, "collections": [oops');
     const r = await runCli(['daemon', 'run', '--port', '0'], { env: { KAIROS_HOME: h } });
     expect(r.code).toBe(1);
