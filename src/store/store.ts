@@ -23,26 +23,11 @@ import {
 } from './schema.js';
 import { lazyFile, SPILL_MIN_CHARS, spill, type TextFile } from './spill.js';
 import { deepFreeze, keyOf, type Reads, Staging, type Tx } from './staging.js';
+import { type ResolvedStoreOptions, type StoreOptions, withDefaults } from './store-options.js';
 
 export { StoreOpenError } from './home-files.js';
 export type { Reads, Tx } from './staging.js';
-
-export interface StoreOptions {
-  /**
-   * Snapshot once at least this many operations were journalled and the journal has grown past
-   * `snapshotJournalFraction` of db.json (as an append-only log is rewritten when it has grown by a
-   * share of its base): a snapshot costs in proportion to the store, so it is taken after a number
-   * of writes in proportion to the store too, and its cost per write stays the same at any size.
-   */
-  snapshotEveryOps?: number;
-  /** The journal's size, as a share of db.json's, past which a snapshot is due (default 0.25). */
-  snapshotJournalFraction?: number;
-  /** Also fold the journal in this long after the first unsnapshotted write, at the first quiet second. */
-  snapshotEveryMs?: number;
-  /** How many previous good db.json files to keep in backups/. */
-  backups?: number;
-  log?: (msg: string, extra?: Record<string, unknown>) => void;
-}
+export type { StoreOptions } from './store-options.js';
 
 /**
  * The only code that touches db.json. Data lives in memory with indexes; every mutation is a
@@ -90,7 +75,7 @@ export class Store implements Reads {
 
   private constructor(
     readonly paths: HomePaths,
-    private readonly opts: Required<Omit<StoreOptions, 'log'>> & Pick<StoreOptions, 'log'>,
+    private readonly opts: ResolvedStoreOptions,
   ) {
     this.file = new DurableJSONFile(paths.db);
     this.journal = new Journal(paths.journal);
@@ -98,13 +83,7 @@ export class Store implements Reads {
   }
 
   static async open(paths: HomePaths, options: StoreOptions = {}): Promise<Store> {
-    const store = new Store(paths, {
-      snapshotEveryOps: options.snapshotEveryOps ?? 2000,
-      snapshotEveryMs: options.snapshotEveryMs ?? 30_000,
-      snapshotJournalFraction: options.snapshotJournalFraction ?? 0.25,
-      backups: options.backups ?? 3,
-      log: options.log,
-    });
+    const store = new Store(paths, withDefaults(options));
     await store.load();
     return store;
   }
