@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeHome, runCli, startDaemon, tempHome } from '../helpers/daemon.js';
 import { isAlive } from '../helpers/processes.js';
+import { LONG_PER_PUSH, longText } from './long-text.js';
 
 /**
  * `kairos daemon stop` while work is pending (the search model loading, then the embedding of
@@ -12,13 +13,7 @@ import { isAlive } from '../helpers/processes.js';
  * snapshot. How long the stop takes is the scale bench's row.
  */
 const LONG = 100;
-const PER_PUSH = 10; // 95,000 characters each: just under the 1 MiB body limit
-const words = 'meeting budget project garden kitchen travel flight hotel invoice customer design review'.split(' ');
-const longText = (i: number) => {
-  let t = `long note ${i}:`;
-  for (let w = i; t.length < 95_000; w++) t += ` ${words[w % words.length]}`;
-  return t.slice(0, 95_000);
-};
+const PER_PUSH = LONG_PER_PUSH;
 
 describe('a stop with work pending', () => {
   const home = tempHome();
