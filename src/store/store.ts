@@ -296,9 +296,9 @@ export class Store implements Reads {
     }
     await this.journal.rollOver();
     // A fresh home or a migrated file is folded into a snapshot straight away; a replayed journal
-    // or a torn record in the background, as the daemon answers (a stop leaves the journal of a
-    // large store for this start: rewriting db.json first would hold the start as long). If the
-    // disk refuses it, the journal still holds everything: start anyway.
+    // or a torn record in the background, as the daemon answers (a stop leaves its journal for
+    // this start: rewriting db.json first would hold the start as long). If the disk refuses it,
+    // the journal still holds everything: start anyway.
     if (fresh || db.schema_version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
     } else if (replayed > 0 || findings.length > 0) this.background();
