@@ -84,6 +84,17 @@ export async function backupCurrent(paths: HomePaths, keep: number): Promise<voi
   for (const old of all.slice(keep)) await unlink(join(paths.backups, old)).catch(() => {});
 }
 
+/** The bytes of these files together (a missing one counts none). */
+export async function totalSize(files: string[]): Promise<number> {
+  let total = 0;
+  for (const f of files)
+    total += await stat(f).then(
+      (s) => s.size,
+      () => 0,
+    );
+  return total;
+}
+
 /**
  * Why the journal cannot be replayed, and the command that keeps every intact record: it deletes
  * exactly the damaged lines, keeping the original beside it as `<segment>.damaged` (not a segment

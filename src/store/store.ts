@@ -3,7 +3,7 @@ import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
 import { CorruptFileError, DurableJSONFile, isNoSpace } from './durable-file.js';
-import { backupCurrent, journalDamage, refuseCorrupt, refuseWhatCannotFit, removeDeadSnapshots, StoreOpenError } from './home-files.js';
+import { backupCurrent, journalDamage, refuseCorrupt, refuseWhatCannotFit, removeDeadSnapshots, StoreOpenError, totalSize } from './home-files.js';
 import { Indexed } from './indexed.js';
 import { Interner } from './intern.js';
 import { Journal, type JournalEntry, type JournalOp, type RecordPlace } from './journal.js';
@@ -434,14 +434,7 @@ export class Store implements Reads {
 
   /** Bytes of db.json plus the journal (for status). */
   async bytes(): Promise<number> {
-    let total = 0;
-    for (const p of [this.paths.db, ...(await this.journal.segments()).map((n) => this.journal.segmentPath(n))]) {
-      total += await stat(p).then(
-        (s) => s.size,
-        () => 0,
-      );
-    }
-    return total;
+    return totalSize([this.paths.db, ...(await this.journal.segments()).map((n) => this.journal.segmentPath(n))]);
   }
 
   /**
