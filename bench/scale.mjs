@@ -45,15 +45,23 @@ const storeFiles = (home) =>
 const mb = (bytes) => bytes / 2 ** 20;
 
 async function timedStop(d, home) {
-  const t = performance.now();
+  const t = Date.now();
   await d.stop();
-  const ms = performance.now() - t;
-  // The daemon logs what each step of its stop took: the rest is the signal and the process's exit.
-  const line = readFileSync(join(home, 'daemon.log'), 'utf8')
+  const ms = Date.now() - t;
+  // The daemon logs when it began to stop and when it was done, with each step's end: the rest
+  // is the signal waiting for the event loop, and the process's exit.
+  const lines = readFileSync(join(home, 'daemon.log'), 'utf8')
     .split('\n')
-    .filter((l) => l.includes('"daemon stopped"'))
-    .at(-1);
-  if (line) console.error(`## stop: ${Math.round(ms)} ms; steps ${line.replace(/.*"pid":\d+,/, '{').replace(/,"msg".*/, '}')}`);
+    .filter((l) => l.includes('"daemon stopping"') || l.includes('"daemon stopped"'))
+    .map((l) => JSON.parse(l));
+  const stopping = lines.findLast((l) => l.msg === 'daemon stopping');
+  const stopped = lines.findLast((l) => l.msg === 'daemon stopped');
+  if (stopping && stopped) {
+    const { level, time, pid, msg, ...steps } = stopped;
+    const signal = Date.parse(stopping.time) - t;
+    const exit = t + ms - Date.parse(time);
+    console.error(`## stop: ${ms} ms: signal to the stop ${signal} ms, steps ${JSON.stringify(steps)}, exit ${exit} ms`);
+  }
   return ms;
 }
 

@@ -1,7 +1,7 @@
 import { type Credentials, readCredentials } from '../config/credentials.js';
 import { SCOPES } from '../contracts/scopes.js';
+import { writeFileDurable } from '../platform/durable-write.js';
 import type { Services } from '../server/services.js';
-import { writeFileDurable } from '../store/durable-file.js';
 
 /**
  * First start creates the owner and an owner key with every scope. If credentials.json was deleted

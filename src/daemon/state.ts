@@ -1,6 +1,6 @@
 import { unlink } from 'node:fs/promises';
 import { type DaemonState, readDaemonState } from '../config/daemon-state.js';
-import { writeFileDurable } from '../store/durable-file.js';
+import { writeFileDurable } from '../platform/durable-write.js';
 
 export const writeDaemonState = (path: string, s: DaemonState) => writeFileDurable(path, JSON.stringify(s, null, 2) + '\n');
 

@@ -2,6 +2,7 @@ import { copyFile, type FileHandle, open, rename, stat, unlink } from 'node:fs/p
 import { dirname } from 'node:path';
 import type { Adapter } from 'lowdb';
 import { FILE_MODE } from '../config/paths.js';
+import { fsyncDir } from '../platform/durable-write.js';
 import { JsonFileError, type LineValueHook, readJsonByLines } from './json-by-lines.js';
 import { jsonInSlices } from './json-in-slices.js';
 
@@ -52,11 +53,6 @@ async function syncFile(path: string, write?: (fh: FileHandle) => Promise<void>)
   }
 }
 
-/** Write a whole file atomically and durably (temp file, fsync, rename, fsync the folder). */
-export async function writeFileDurable(path: string, text: string): Promise<void> {
-  await replaceDurably(path, (tmp) => syncFile(tmp, (fh) => writeFully(fh, Buffer.from(text), 0)));
-}
-
 /**
  * Copy a file durably under its final name, or not at all: a copy cut short by a full disk must
  * not pass for a good backup.
@@ -72,15 +68,6 @@ export async function copyFileDurable(from: string, to: string): Promise<void> {
 export function isNoSpace(e: unknown): boolean {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
   return code === 'ENOSPC' || code === 'EFBIG' || code === 'EDQUOT';
-}
-
-export async function fsyncDir(dir: string): Promise<void> {
-  const d = await open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
 }
 
 /** A db.json that cannot be used as it is; the store never writes over such a file. */

@@ -3,7 +3,8 @@ import { constants } from 'node:fs';
 import { type FileHandle, open, readdir, stat, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { FILE_MODE } from '../config/paths.js';
-import { fsyncDir, writeFully } from './durable-file.js';
+import { fsyncDir } from '../platform/durable-write.js';
+import { writeFully } from './durable-file.js';
 import { forEachLine, LineTooLongError } from './lines.js';
 
 export type JournalOp = { op: 'put'; c: string; doc: Record<string, unknown> } | { op: 'del'; c: string; id: string } | { op: 'meta'; k: string; v: unknown };

@@ -1,13 +1,12 @@
-import { copyFile, link, mkdir, readdir, stat, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { getHeapStatistics } from 'node:v8';
+import { mkdir } from 'node:fs/promises';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
 import { Commit } from './commit.js';
-import { CorruptFileError, copyFileDurable, DurableJSONFile, fsyncDir, isNoSpace } from './durable-file.js';
+import { CorruptFileError, DurableJSONFile, isNoSpace } from './durable-file.js';
+import { backupCurrent, journalDamage, refuseCorrupt, refuseWhatCannotFit, removeDeadSnapshots, StoreOpenError, totalSize } from './home-files.js';
 import { Indexed } from './indexed.js';
 import { Interner } from './intern.js';
-import { Journal, type JournalEntry, type JournalOp, type RecordPlace, type SegmentFinding } from './journal.js';
+import { Journal, type JournalEntry, type JournalOp, type RecordPlace } from './journal.js';
 import { futureSchema, migrate } from './migrations.js';
 import {
   type Change,
@@ -22,59 +21,13 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
-import { shareFirstVersion } from './share-first-version.js';
 import { lazyFile, SPILL_MIN_CHARS, spill, type TextFile } from './spill.js';
+import { deepFreeze, keyOf, type Reads, Staging, type Tx } from './staging.js';
+import { type ResolvedStoreOptions, type StoreOptions, withDefaults } from './store-options.js';
 
-/** Stored documents are shared with readers; freezing them turns an accidental mutation into an error. */
-function deepFreeze<T>(v: T): T {
-  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
-
-/** The store refused to open: the message names the file and says how to recover. */
-export class StoreOpenError extends Error {}
-
-export interface StoreOptions {
-  /**
-   * Snapshot once at least this many operations were journalled and the journal has grown past
-   * `snapshotJournalFraction` of db.json (as an append-only log is rewritten when it has grown by a
-   * share of its base): a snapshot costs in proportion to the store, so it is taken after a number
-   * of writes in proportion to the store too, and its cost per write stays the same at any size.
-   */
-  snapshotEveryOps?: number;
-  /** The journal's size, as a share of db.json's, past which a snapshot is due (default 0.25). */
-  snapshotJournalFraction?: number;
-  /** Also fold the journal in this long after the first unsnapshotted write, at the first quiet second. */
-  snapshotEveryMs?: number;
-  /** How many previous good db.json files to keep in backups/. */
-  backups?: number;
-  log?: (msg: string, extra?: Record<string, unknown>) => void;
-}
-
-/** Reads and staged writes of one transaction; see Store.transact. */
-export interface Tx extends Reads {
-  put<C extends CollectionName>(c: C, doc: DocOf<C>): void;
-  delete(c: CollectionName, id: string): void;
-  setMeta(k: string, v: unknown): void;
-}
-
-/** Typed reads, the same on the store (durable state) and in a transaction (its staged view). */
-export interface Reads {
-  get<C extends CollectionName>(c: C, id: string): DocOf<C> | undefined;
-  byIndex<C extends CollectionName>(c: C, index: IndexOf<C>, value: unknown): DocOf<C>[];
-  all<C extends CollectionName>(c: C): DocOf<C>[];
-  getMeta<T>(k: string): T | undefined;
-}
-
-/** A write staged by a transaction whose journal record is not durable yet. */
-interface PendingWrite<T> {
-  value: T;
-  /** The transaction that wrote it last: only that one's outcome removes it. */
-  seq: number;
-}
+export { StoreOpenError } from './home-files.js';
+export type { Reads, Tx } from './staging.js';
+export type { StoreOptions } from './store-options.js';
 
 /**
  * The only code that touches db.json. Data lives in memory with indexes; every mutation is a
@@ -96,8 +49,6 @@ export class Store implements Reads {
   private seq = 0;
   /** Last sequence number in the durable state (what a snapshot covers). */
   private durableSeq = 0;
-  private readonly pendingDocs = new Map<CollectionName, Map<string, PendingWrite<Doc | null>>>();
-  private readonly pendingMeta = new Map<string, PendingWrite<unknown>>();
   /** The last snapshot failed (a full disk, say): retry on the timer, not after every write. */
   private snapshotFailed = false;
   private opsSinceSnapshot = 0;
@@ -119,10 +70,12 @@ export class Store implements Reads {
   private segmentText?: { path: string; file: () => TextFile };
   /** Short strings kept once in memory (see intern.ts). */
   private readonly interner = new Interner();
+  /** Writes on their way to disk, and the view transactions start from. */
+  private readonly staging = new Staging({ col: (c) => this.col(c), meta: (k) => this.meta[k] }, this.interner);
 
   private constructor(
     readonly paths: HomePaths,
-    private readonly opts: Required<Omit<StoreOptions, 'log'>> & Pick<StoreOptions, 'log'>,
+    private readonly opts: ResolvedStoreOptions,
   ) {
     this.file = new DurableJSONFile(paths.db);
     this.journal = new Journal(paths.journal);
@@ -130,13 +83,7 @@ export class Store implements Reads {
   }
 
   static async open(paths: HomePaths, options: StoreOptions = {}): Promise<Store> {
-    const store = new Store(paths, {
-      snapshotEveryOps: options.snapshotEveryOps ?? 2000,
-      snapshotEveryMs: options.snapshotEveryMs ?? 30_000,
-      snapshotJournalFraction: options.snapshotJournalFraction ?? 0.25,
-      backups: options.backups ?? 3,
-      log: options.log,
-    });
+    const store = new Store(paths, withDefaults(options));
     await store.load();
     return store;
   }
@@ -202,16 +149,16 @@ export class Store implements Reads {
    */
   async transact<R>(fn: (tx: Tx) => R): Promise<R> {
     if (this.closed) throw new Error('the store is closed');
-    const { tx, ops } = this.stage();
+    const { tx, ops } = this.staging.stage();
     const result = fn(tx);
     if (result instanceof Promise) throw new Error('Store.transact takes a synchronous function');
     if (ops.length === 0) return result;
     const entry: JournalEntry = { seq: ++this.seq, ops };
-    this.stagePending(entry);
+    this.staging.add(entry);
     try {
       await this.journal.append(entry, {
         durable: (where) => this.commitDurable(entry, where),
-        refused: () => this.dropPending(entry),
+        refused: () => this.staging.drop(entry),
       });
     } catch (e) {
       if (isNoSpace(e)) throw storageFull(e);
@@ -221,38 +168,11 @@ export class Store implements Reads {
     return result;
   }
 
-  /** Make a transaction's writes visible to the transactions staged after it. */
-  private stagePending(entry: JournalEntry): void {
-    for (const op of entry.ops) {
-      if (op.op === 'meta') this.pendingMeta.set(op.k, { value: op.v, seq: entry.seq });
-      else {
-        const c = op.c as CollectionName;
-        let m = this.pendingDocs.get(c);
-        if (!m) this.pendingDocs.set(c, (m = new Map()));
-        if (op.op === 'put') m.set(this.keyOf(c, op.doc), { value: deepFreeze(op.doc), seq: entry.seq });
-        else m.set(op.id, { value: null, seq: entry.seq });
-      }
-    }
-  }
-
-  /** Forget the pending writes this transaction was the last to make. */
-  private dropPending(entry: JournalEntry): void {
-    for (const op of entry.ops) {
-      if (op.op === 'meta') {
-        if (this.pendingMeta.get(op.k)?.seq === entry.seq) this.pendingMeta.delete(op.k);
-        continue;
-      }
-      const m = this.pendingDocs.get(op.c as CollectionName);
-      const id = op.op === 'put' ? this.keyOf(op.c as CollectionName, op.doc) : op.id;
-      if (m?.get(id)?.seq === entry.seq) m.delete(id);
-    }
-  }
-
   /** The journal synced this transaction (they arrive in order): readers and listeners see it now. */
   private commitDurable(entry: JournalEntry, where: RecordPlace): void {
     this.spillOps(entry.ops, where);
     this.apply(entry.ops);
-    this.dropPending(entry);
+    this.staging.drop(entry);
     this.durableSeq = entry.seq;
     this.opsSinceSnapshot += entry.ops.length;
     for (const l of this.listeners) {
@@ -264,100 +184,9 @@ export class Store implements Reads {
     }
   }
 
-  private keyOf(c: CollectionName, doc: Doc): string {
-    const id = doc[COLLECTIONS[c].key];
-    if (typeof id !== 'string' || !id) throw new Error(`${c}: document without a string ${COLLECTIONS[c].key}`);
-    return id;
-  }
-
-  // The view a transaction starts from: the durable state under the pending writes.
-
-  private viewGet(c: CollectionName, id: string): Doc | undefined {
-    const p = this.pendingDocs.get(c);
-    if (p?.has(id)) return p.get(id)!.value ?? undefined;
-    return this.col(c).get(id);
-  }
-
-  private viewMerge(c: CollectionName, base: Doc[], keep: (d: Doc) => boolean): Doc[] {
-    const p = this.pendingDocs.get(c);
-    if (!p?.size) return base;
-    const key = COLLECTIONS[c].key;
-    const out = base.filter((d) => !p.has(d[key] as string));
-    for (const w of p.values()) if (w.value && keep(w.value)) out.push(w.value);
-    return out;
-  }
-
-  private viewByIndex(c: CollectionName, index: string, value: unknown): Doc[] {
-    return this.viewMerge(c, this.col(c).byIndex(index, value), (d) => d[index] === value);
-  }
-
-  private viewAll(c: CollectionName): Doc[] {
-    return this.viewMerge(c, this.col(c).all(), () => true);
-  }
-
-  private viewMeta(k: string): unknown {
-    const p = this.pendingMeta.get(k);
-    return p ? p.value : this.meta[k];
-  }
-
   /** Run `fn` against a staged view and throw the staged writes away (dry runs). */
   simulate<R>(fn: (tx: Tx) => R): R {
-    return fn(this.stage().tx);
-  }
-
-  private stage(): { tx: Tx; ops: JournalOp[] } {
-    const ops: JournalOp[] = [];
-    const overlay = new Map<CollectionName, Map<string, Doc | null>>();
-    const metaOverlay = new Map<string, unknown>();
-    const layer = (c: CollectionName) => {
-      let m = overlay.get(c);
-      if (!m) overlay.set(c, (m = new Map()));
-      return m;
-    };
-    const keyOf = (c: CollectionName, doc: Doc) => this.keyOf(c, doc);
-    // The generic signatures are the Tx interface's; inside, documents are plain Docs.
-    type T = Doc;
-    const tx = {
-      get: (c: CollectionName, id: string) => {
-        const o = overlay.get(c);
-        if (o?.has(id)) return (o.get(id) ?? undefined) as T | undefined;
-        return this.viewGet(c, id) as T | undefined;
-      },
-      byIndex: (c: CollectionName, index: string, value: unknown) => {
-        const base = this.viewByIndex(c, index, value) as T[];
-        const o = overlay.get(c);
-        if (!o?.size) return base;
-        const key = COLLECTIONS[c].key;
-        const out = base.filter((d) => !o.has(d[key] as string));
-        for (const d of o.values()) if (d && d[index] === value) out.push(d as T);
-        return out;
-      },
-      all: (c: CollectionName) => {
-        const o = overlay.get(c);
-        const base = this.viewAll(c) as T[];
-        if (!o?.size) return base;
-        const key = COLLECTIONS[c].key;
-        const out = base.filter((d) => !o.has(d[key] as string));
-        for (const d of o.values()) if (d) out.push(d as T);
-        return out;
-      },
-      put: (c: CollectionName, doc: Doc) => {
-        const copy = structuredClone(doc);
-        this.interner.doc(copy);
-        layer(c).set(keyOf(c, copy), copy);
-        ops.push({ op: 'put', c, doc: copy });
-      },
-      delete: (c: CollectionName, id: string) => {
-        layer(c).set(id, null);
-        ops.push({ op: 'del', c, id });
-      },
-      getMeta: <T>(k: string) => (metaOverlay.has(k) ? metaOverlay.get(k) : this.viewMeta(k)) as T | undefined,
-      setMeta: (k: string, v: unknown) => {
-        metaOverlay.set(k, v);
-        ops.push({ op: 'meta', k, v });
-      },
-    } as unknown as Tx;
-    return { tx, ops };
+    return fn(this.staging.stage().tx);
   }
 
   /**
@@ -377,36 +206,21 @@ export class Store implements Reads {
       else if (op.op === 'del') this.col(op.c as CollectionName).delete(op.id);
       else this.meta[op.k] = op.v;
     }
-    for (const op of ops) if (op.op === 'put' && op.c === 'trace_versions') this.share(op.doc);
-  }
-
-  /** A first history row shares its copy of the trace with the trace (see shareFirstVersion). */
-  private share(row: Doc): void {
-    const shared = shareFirstVersion(row, this.col('traces').get(row.uid as string));
-    if (shared) this.col('trace_versions').swap(row.id as string, shared);
   }
 
   /**
-   * After a start, share the first history rows of what db.json and the journal held, a slice per
-   * turn of the event loop: memory, not correctness, so the daemon answers first. The turns are
-   * ref'd immediates: Node runs unref'd ones only when something else wakes the loop (a request),
-   * so the work would wait for traffic and then tax every request. It ends by itself, or at close.
+   * Put `replacement` in place of the stored `current`, if it still is the stored one, for a
+   * caller that lets equal documents share memory (domain/memory/share-versions.ts). It must
+   * have the same JSON value: no journal records it and no follower hears of it.
    */
-  private shareInBackground(): void {
-    const rows = this.all('trace_versions');
-    let at = 0;
-    const step = () => {
-      if (this.closed) return;
-      const start = performance.now();
-      while (at < rows.length && performance.now() - start < 5) {
-        for (const end = Math.min(rows.length, at + 64); at < end; at++) {
-          const row = rows[at]!;
-          if (this.col('trace_versions').get(row.id) === row) this.share(row as unknown as Doc);
-        }
-      }
-      if (at < rows.length) setImmediate(step);
-    };
-    setImmediate(step);
+  replaceEqual<C extends CollectionName>(c: C, current: DocOf<C>, replacement: DocOf<C>): void {
+    const id = keyOf(c, current as Doc);
+    if (this.col(c).get(id) === current) this.col(c).swap(id, replacement as Doc);
+  }
+
+  /** Whether close() was called (background work of the store's users ends then). */
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   private col(c: CollectionName): Indexed {
@@ -419,8 +233,8 @@ export class Store implements Reads {
 
   private async load(): Promise<void> {
     await mkdir(this.paths.home, { recursive: true, mode: DIR_MODE });
-    await this.removeDeadSnapshots();
-    await this.refuseWhatCannotFit();
+    await removeDeadSnapshots(this.paths.db);
+    refuseWhatCannotFit(this.paths.db, await this.bytes());
     let raw: unknown;
     try {
       const file = lazyFile(this.paths.db);
@@ -428,7 +242,7 @@ export class Store implements Reads {
         keys.length === 3 && keys[1] === 'collections' && line.length >= SPILL_MIN_CHARS ? spill(v as Doc, { file, text: line, offset }) : v,
       );
     } catch (e) {
-      if (e instanceof CorruptFileError) throw await this.refuse(e.reason);
+      if (e instanceof CorruptFileError) throw await refuseCorrupt(this.paths, e.reason);
       throw e;
     }
     let db: DbFile;
@@ -438,7 +252,7 @@ export class Store implements Reads {
       fresh = true;
     } else {
       const problem = shapeProblem(raw);
-      if (problem) throw await this.refuse(problem);
+      if (problem) throw await refuseCorrupt(this.paths, problem);
       db = raw as DbFile;
       if (db.schema_version > SCHEMA_VERSION) throw new StoreOpenError(`${this.paths.db}: ${futureSchema(db.schema_version)}`);
     }
@@ -451,6 +265,8 @@ export class Store implements Reads {
     let replayed = 0;
     const findings = await this.journal.replay((e, where) => {
       if (e.seq <= this.seq) return;
+      // Interned as a transaction's puts are (a spilled copy is frozen already).
+      for (const op of e.ops) if (op.op === 'put' && !Object.isFrozen(op.doc)) this.interner.doc(op.doc);
       this.spillOps(e.ops, where);
       this.apply(e.ops);
       this.seq = this.durableSeq = e.seq;
@@ -480,40 +296,12 @@ export class Store implements Reads {
     }
     await this.journal.rollOver();
     // A fresh home or a migrated file is folded into a snapshot straight away; a replayed journal
-    // or a torn record in the background, as the daemon answers (a stop leaves the journal of a
-    // large store for this start: rewriting db.json first would hold the start as long). If the
-    // disk refuses it, the journal still holds everything: start anyway.
+    // or a torn record in the background, as the daemon answers (a stop leaves its journal for
+    // this start: rewriting db.json first would hold the start as long). If the disk refuses it,
+    // the journal still holds everything: start anyway.
     if (fresh || db.schema_version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
     } else if (replayed > 0 || findings.length > 0) this.background();
-    this.shareInBackground();
-  }
-
-  /**
-   * A snapshot cut short by a crash leaves its temp file (`db.json.<pid>.tmp`, as big as db.json):
-   * never read, so removed at the next open. Only the daemon opens the store (it holds the lock).
-   */
-  private async removeDeadSnapshots(): Promise<void> {
-    const prefix = `${basename(this.paths.db)}.`;
-    for (const n of await readdir(dirname(this.paths.db)).catch(() => [] as string[])) {
-      if (n.startsWith(prefix) && n.endsWith('.tmp') && n !== `${prefix}${process.pid}.tmp`) await unlink(join(dirname(this.paths.db), n)).catch(() => {});
-    }
-  }
-
-  /**
-   * What db.json and the journal hold is kept in memory (all but their large strings, which
-   * stay on disk: spill.ts): a home larger than this process's heap may hold is refused up
-   * front, with the command that gives it room, rather than failing with V8's out-of-memory
-   * crash halfway through the reading. Homes of long texts need less than this asks for.
-   */
-  private async refuseWhatCannotFit(): Promise<void> {
-    const bytes = await this.bytes();
-    const limit = getHeapStatistics().heap_size_limit;
-    if (bytes <= limit) return;
-    const mb = (n: number) => Math.ceil(n / 2 ** 20);
-    throw new StoreOpenError(
-      `${this.paths.db} and its journal hold ${mb(bytes)} MB, more than this process's heap limit of ${mb(limit)} MB can hold. Nothing was changed. Start the daemon with a larger limit:  NODE_OPTIONS=--max-old-space-size=${2 * mb(bytes)} kairos daemon start`,
-    );
   }
 
   /** Replace the in-memory state with a file's (collections, meta, journal position). */
@@ -527,26 +315,8 @@ export class Store implements Reads {
       }
       this.cols.set(n, col);
     }
-    this.borrowTraceStrings();
     this.meta = { ...db.meta };
     this.seq = this.durableSeq = db.journal_seq ?? 0;
-  }
-
-  /**
-   * A history row repeats its trace's uid, and often its timestamps: the interner's window has
-   * long moved on by the time the rows are read (they follow all the traces in db.json), so the
-   * rows take the trace's own strings here. Rows just parsed, not frozen, held by nobody else.
-   */
-  private borrowTraceStrings(): void {
-    const traces = this.col('traces');
-    for (const row of this.col('trace_versions').all()) {
-      if (Object.isFrozen(row)) continue;
-      const t = traces.get(row.uid as string);
-      if (!t) continue;
-      row.uid = t.uid;
-      if (row.timestamp === t.updated_at) row.timestamp = t.updated_at;
-      else if (row.timestamp === t.created_at) row.timestamp = t.created_at;
-    }
   }
 
   /** The in-memory state as a file of the current shape (what a snapshot writes, less its framing). */
@@ -557,29 +327,6 @@ export class Store implements Reads {
       meta: { ...this.meta },
       collections: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, this.col(n).all()])) as DbFile['collections'],
     };
-  }
-
-  /** Keep the bad file as it is, save a copy, and explain how to restore the last good backup. */
-  private async refuse(reason: string): Promise<StoreOpenError> {
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const copy = `${this.paths.db}.corrupt-${stamp}`;
-    await copyFile(this.paths.db, copy).catch(() => {});
-    const backups = await this.listBackups();
-    const restore = backups.length
-      ? `Restore the last good backup with:  cp ${join(this.paths.backups, backups[0]!)} ${this.paths.db}`
-      : 'No backup exists yet; fix the file by hand or move it away to start empty.';
-    return new StoreOpenError(`${this.paths.db} is corrupt: ${reason}. It was left untouched and copied to ${copy}. ${restore}`);
-  }
-
-  private async listBackups(): Promise<string[]> {
-    try {
-      return (await readdir(this.paths.backups))
-        .filter((n) => n.endsWith('.json'))
-        .sort()
-        .reverse();
-    } catch {
-      return [];
-    }
   }
 
   /** Journal bytes not folded into db.json yet. */
@@ -662,7 +409,7 @@ export class Store implements Reads {
       collections: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, this.col(n).all()])) as DbFile['collections'],
     };
     const opsFolded = this.opsSinceSnapshot;
-    await this.backupCurrent();
+    await backupCurrent(this.paths, this.opts.backups);
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
     // (Not handed to lowdb to keep: its arrays would hold every document as of this snapshot,
     // the old versions of those replaced since included, until the next one.)
@@ -677,7 +424,7 @@ export class Store implements Reads {
     // Documents written in this snapshot read their large strings from it from now on: the
     // journal segments and the old db.json they pointed into are closed once nothing points there.
     for (const m of moved) {
-      const id = this.keyOf(m.c, m.old);
+      const id = keyOf(m.c, m.old);
       if (this.col(m.c).get(id) === m.old) this.col(m.c).swap(id, m.doc);
     }
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
@@ -685,79 +432,26 @@ export class Store implements Reads {
     await this.journal.retireBefore(keepFrom);
   }
 
-  private async backupCurrent(): Promise<void> {
-    try {
-      await stat(this.paths.db);
-    } catch {
-      return;
-    }
-    await mkdir(this.paths.backups, { recursive: true, mode: DIR_MODE });
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const backup = join(this.paths.backups, `db-${stamp}.json`);
-    // A hard link, not a copy: db.json is only ever replaced by a rename, never written in place,
-    // so the link keeps the previous snapshot's bytes (already synced) for the cost of a name.
-    await unlink(backup).catch(() => {}); // two snapshots within one millisecond
-    try {
-      await link(this.paths.db, backup);
-      await fsyncDir(this.paths.backups);
-    } catch {
-      // A file system without hard links: copy, as durably.
-      await unlink(backup).catch(() => {});
-      await copyFileDurable(this.paths.db, backup);
-    }
-    const all = await this.listBackups();
-    for (const old of all.slice(this.opts.backups)) await unlink(join(this.paths.backups, old)).catch(() => {});
-  }
-
   /** Bytes of db.json plus the journal (for status). */
   async bytes(): Promise<number> {
-    let total = 0;
-    for (const p of [this.paths.db, ...(await this.journal.segments()).map((n) => this.journal.segmentPath(n))]) {
-      total += await stat(p).then(
-        (s) => s.size,
-        () => 0,
-      );
-    }
-    return total;
+    return totalSize([this.paths.db, ...(await this.journal.segments()).map((n) => this.journal.segmentPath(n))]);
   }
 
   /**
-   * Wait for in-flight writes and stop. A snapshot under way is dropped, and a final one is
-   * written only for a small store: every acknowledged write is in the journal, which the next
-   * open replays, so a stop waits for the last fdatasync and not for a rewrite of db.json.
+   * Wait for in-flight writes and stop. A snapshot under way is dropped and none is written:
+   * every acknowledged write is in the journal, which the next open replays (and folds into
+   * db.json in the background), so a stop waits for the last fdatasync and nothing else.
    */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.closed = true;
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.drain();
     this.stopSnapshot.abort(new Error('the store is closing'));
     if (this.snapshotting) await this.snapshotting.catch(() => {});
-    if (this.opsSinceSnapshot > 0 && this.file.bytes + this.journalBytes <= CLOSE_SNAPSHOT_BYTES) {
-      await this.snapshot(new AbortController().signal).catch((e) =>
-        this.opts.log?.('snapshot at close failed; the journal keeps every acknowledged write', { err: String(e) }),
-      );
-    }
-    this.closed = true;
-    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     await this.journal.close();
   }
 }
 
-/**
- * The largest store (db.json and the journal not folded into it) that close folds into a last
- * snapshot: a fraction of a second of writing, so the next start has no journal to replay.
- */
-const CLOSE_SNAPSHOT_BYTES = 32 * 2 ** 20;
-
 /** How long without a write counts as quiet enough for a timed snapshot. */
 const QUIET_MS = 1000;
-
-/**
- * Why the journal cannot be replayed, and the command that keeps every intact record: it deletes
- * exactly the damaged lines, keeping the original beside it as `<segment>.damaged` (not a segment
- * name, so it is never replayed).
- */
-function journalDamage(damaged: SegmentFinding[]): string {
-  const where = damaged.map((f) => `${f.path} line${f.damagedLines!.length > 1 ? 's' : ''} ${f.damagedLines!.join(', ')}`).join('; ');
-  const fix = damaged.map((f) => `sed -i.damaged '${f.damagedLines!.map((l) => `${l}d`).join(';')}' ${f.path}`).join(' && ');
-  return `The journal is damaged: ${where} ${damaged.length > 1 || damaged[0]!.damagedLines!.length > 1 ? 'are' : 'is'} not a whole record, and later records follow. Nothing was changed. To drop only the damaged records and keep every intact one, run:  ${fix}`;
-}

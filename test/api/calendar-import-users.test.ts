@@ -1,8 +1,7 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { editStoredDb } from '../helpers/stored-home.js';
 
 /**
  * Issue 14, item 5: imported events are keyed by (user, UID). Before the fix a UID held by
@@ -112,13 +111,12 @@ describe('imported events are keyed by (user, UID)', () => {
     expect(await importAs(d.key, ics({ uid: 'legacy-1', title: 'Alice legacy', day: 5 }))).toMatchObject({ imported: 1 });
     // Rewrite Alice's copy the way the old importer keyed it.
     await d.stop();
-    const file = join(d.home, 'db.json');
-    const db = JSON.parse(readFileSync(file, 'utf8'));
-    const row = db.collections.events.find((e: any) => e.ical_uid === 'legacy-1');
-    expect(row.user_id).toBe(d.userId);
-    row.uid = `legacy-1~${d.userId}`;
-    delete row.ical_uid;
-    writeFileSync(file, JSON.stringify(db));
+    await editStoredDb(d.home, (db) => {
+      const row = db.collections.events.find((e: any) => e.ical_uid === 'legacy-1');
+      expect(row.user_id).toBe(d.userId);
+      row.uid = `legacy-1~${d.userId}`;
+      delete row.ical_uid;
+    });
     await d.restart();
 
     expect(await importAs(d.key, ics({ uid: 'legacy-1', title: 'Alice legacy', day: 5 }))).toMatchObject({ imported: 0, updated: 0, skipped: 1 });

@@ -1,9 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { cliEnv, removeHome, runCli, startDaemon, useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { editStoredDb } from '../helpers/stored-home.js';
 
 // Issue 14, item 1: a weak key must not take over the owner.
 const d = useDaemon();
@@ -152,10 +153,10 @@ describe('restart and migration', () => {
       const narrow = await old.api('POST', '/auth/keys', { body: { name: 'narrow', scopes: ['memory:read', 'calendar:read'] } });
       await old.stop();
       const dbPath = join(old.home, 'db.json');
-      const db = JSON.parse(readFileSync(dbPath, 'utf8'));
-      db.schema_version = 1;
-      for (const k of db.collections.api_keys) k.scopes = k.scopes.filter((s: string) => !s.startsWith('profile:') && s !== 'calendar:feed');
-      writeFileSync(dbPath, JSON.stringify(db));
+      await editStoredDb(old.home, (db) => {
+        db.schema_version = 1;
+        for (const k of db.collections.api_keys) k.scopes = k.scopes.filter((s: string) => !s.startsWith('profile:') && s !== 'calendar:feed');
+      });
       const again = await startDaemon({ home: old.home });
       try {
         const keys = (await again.api('GET', '/auth/keys')).json.keys as { id: string; scopes: string[] }[];

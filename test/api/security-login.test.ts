@@ -1,10 +1,11 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
+import { editStoredDb, readStoredDb } from '../helpers/stored-home.js';
 
 // Issue 14, item 6: login cannot be brute-forced or used to find out who has an account.
 
@@ -103,21 +104,20 @@ describe('passwords', () => {
   it('new hashes use scrypt N=2^17; an older N=2^14 hash is replaced at the next successful login', async () => {
     const reg = await d.api('POST', '/user/register', { body: { email: 'old@example.com', password: 'old password', display_name: 'o' } });
     expect(reg.status).toBe(201);
-    await d.restart();
-    const dbPath = join(d.home, 'db.json');
-    const user = () =>
-      (JSON.parse(readFileSync(dbPath, 'utf8')).collections.users as { user_id: string; password_hash: string }[]).find((u) => u.user_id === reg.json.user_id)!;
-    expect(user().password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    // What the stopped daemon's home holds (db.json with the journal folded in).
+    const user = async () =>
+      ((await readStoredDb(d.home)).collections.users as { user_id: string; password_hash: string }[]).find((u) => u.user_id === reg.json.user_id)!;
+    await d.stop();
+    expect((await user()).password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
 
     // Put back a hash as the previous version made it.
-    await d.stop();
     const salt = randomBytes(16);
     const old = ['scrypt', 16384, 8, 1, salt.toString('base64url'), scryptSync('old password', salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64url')].join(
       '$',
     );
-    const db = JSON.parse(readFileSync(dbPath, 'utf8'));
-    db.collections.users.find((u: { user_id: string }) => u.user_id === reg.json.user_id).password_hash = old;
-    writeFileSync(dbPath, JSON.stringify(db));
+    await editStoredDb(d.home, (db) => {
+      db.collections.users.find((u: { user_id: string }) => u.user_id === reg.json.user_id).password_hash = old;
+    });
     await d.restart();
 
     const files = () =>
@@ -131,8 +131,9 @@ describe('passwords', () => {
     expect(files()).toBe(before); // a failed login writes nothing
     const ok = await d.api('POST', '/user/login', { key: null, body: { email: 'old@example.com', password: 'old password' } });
     expect(ok.status, ok.text).toBe(200);
+    await d.stop();
+    expect((await user()).password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     await d.restart();
-    expect(user().password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
     // …and it still verifies, and the token issued before the upgrade still works.
     expect((await d.api('POST', '/user/login', { key: null, body: { email: 'old@example.com', password: 'old password' } })).status).toBe(200);
     expect((await d.api('GET', '/memory/pull', { key: ok.json.token })).status).toBe(200);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliHomes } from '../helpers/cli-homes.js';
 import { runCli, startDaemon } from '../helpers/daemon.js';
+import { foldJournal } from '../helpers/stored-home.js';
 
 const home = cliHomes();
 
@@ -82,6 +83,8 @@ describe('kairos daemon', () => {
     const h = home();
     const d = await startDaemon({ home: h });
     await d.stop();
+    // A snapshot after the first one keeps a backup of it (a running daemon takes them as it goes).
+    await foldJournal(h);
     writeFileSync(join(h, 'db.json'), '{"schema_version": 1, "collections": [oops');
     const r = await runCli(['daemon', 'run', '--port', '0'], { env: { KAIROS_HOME: h } });
     expect(r.code).toBe(1);
@@ -92,13 +95,25 @@ describe('kairos daemon', () => {
     expect(r.stdout).not.toContain('listening');
   });
 
-  it('SIGTERM stops gracefully with exit 0 and keeps every write', async () => {
-    const d = await startDaemon({ home: home() });
+  it('SIGTERM stops gracefully with exit 0, writes no snapshot, and keeps every write', async () => {
+    const h = home();
+    // No timed snapshot while the test runs: db.json changes only if the stop rewrites it.
+    writeFileSync(join(h, 'config.json'), JSON.stringify({ snapshot: { every_ms: 3_600_000 } }));
+    const d = await startDaemon({ home: h });
     const r = await d.api('POST', '/auth/keys', { body: { name: 'before-stop', scopes: ['memory:read'] } });
     expect(r.status).toBe(201);
+    const before = readFileSync(join(h, 'db.json'), 'utf8');
     expect(await d.stop('SIGTERM')).toBe(0);
-    const db = JSON.parse(readFileSync(join(d.home, 'db.json'), 'utf8'));
-    expect(db.collections.api_keys.some((k: { id: string }) => k.id === r.json.id)).toBe(true);
+    // The stop waits for the journal only; the write is in db.json's journal, replayed at the next start.
+    expect(readFileSync(join(h, 'db.json'), 'utf8')).toBe(before);
+    expect(before).not.toContain(r.json.id);
+    const again = await startDaemon({ home: h });
+    try {
+      const keys = (await again.api('GET', '/auth/keys')).json.keys as { id: string }[];
+      expect(keys.some((k) => k.id === r.json.id)).toBe(true);
+    } finally {
+      await again.stop();
+    }
   });
 
   it('kill -9 during a write burst loses no acknowledged write', async () => {

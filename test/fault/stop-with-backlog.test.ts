@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/daemon.js';
+import { LONG_PER_PUSH, longText } from './long-text.js';
 
 /**
  * A stop right after a fill of long traces does not wait for their embedding: the backlog is
@@ -10,13 +11,7 @@ import { removeHome, startDaemon, type TestDaemon, tempHome } from '../helpers/d
  * (tens of ms each), so most are still waiting when SIGTERM comes.
  */
 const LONG = 800;
-const PER_PUSH = 10; // 95,000 characters each: just under the 1 MiB body limit
-const filler = 'meeting budget project garden kitchen travel flight hotel invoice customer design review quarterly board'.split(' ');
-const longText = (i: number) => {
-  let t = `long note ${i}:`;
-  for (let w = i; t.length < 95_000; w++) t += ` ${filler[w % filler.length]}`;
-  return t.slice(0, 95_000);
-};
+const PER_PUSH = LONG_PER_PUSH;
 const doctor = { uid: 's-doc', type: 'observation', task_id: 'health', content: 'Appointment with the doctor about my back pain' };
 
 type Search = { mode_used: string; results: { uid: string }[] };

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
+import { shareTraceVersions } from '../../../src/domain/memory/share-versions.js';
 import { emptyDb } from '../../../src/store/schema.js';
 import { Store } from '../../../src/store/store.js';
 import { removeHome, tempHome } from '../../helpers/daemon.js';
@@ -51,6 +52,7 @@ describe('Store background work after a start', () => {
     writeFileSync(p.db, JSON.stringify(db));
     const server = createServer((_q, r) => r.end()).listen(0, '127.0.0.1');
     const store = await Store.open(p, { snapshotEveryMs: 3_600_000 });
+    shareTraceVersions(store);
     try {
       const shared = () => {
         let k = 0;

@@ -49,7 +49,11 @@ describe('Store documents in memory', () => {
     };
     check(s);
     await s.close();
-    s = await Store.open(p);
+    s = await Store.open(p); // from the journal
+    check(s);
+    await s.snapshot();
+    await s.close();
+    s = await Store.open(p); // from db.json
     check(s);
     await s.close();
   });
