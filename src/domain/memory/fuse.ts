@@ -22,6 +22,15 @@ export const KEYWORD_WEIGHT = 0.35;
  */
 export const SEMANTIC_RELATIVE_FLOOR = 0.7;
 
+/**
+ * A trace borrows this share of the best score among its neighbours: the traces at most
+ * NEIGHBOUR_SPAN places before or after it in its task's time order. In a conversation the turn
+ * that answers a question often shares neither its words nor its meaning with it, while the turn
+ * just before it (the one the question restates) does.
+ */
+export const NEIGHBOUR_WEIGHT = 0.2;
+export const NEIGHBOUR_SPAN = 2;
+
 /** The semantic hits worth showing: positive and close enough to the best one. */
 export function semanticCut<T extends { score: number }>(hits: T[]): T[] {
   const best = hits.reduce((m, h) => Math.max(m, h.score), 0);
@@ -38,7 +47,12 @@ export function semanticCut<T extends { score: number }>(hits: T[]): T[] {
  * query is known to the model) the keyword part alone is the score. Semantic-only candidates pass
  * through semanticCut; literal matches are always kept.
  */
-export function fuseHybrid(keyword: KeywordHit[], semantic: { uid: string; score: number }[], similarity: (uid: string) => number | undefined): FusedHit[] {
+export function fuseHybrid(
+  keyword: KeywordHit[],
+  semantic: { uid: string; score: number }[],
+  similarity: (uid: string) => number | undefined,
+  neighbours?: (uid: string, span: number) => string[],
+): FusedHit[] {
   const topBm25 = keyword.reduce((m, h) => Math.max(m, h.score), 0) || 1;
   const kw = new Map(keyword.map((h) => [h.uid, (h.coverage ** 2 * h.score) / topBm25]));
   const sem = new Map(semanticCut(semantic).map((h) => [h.uid, h.score]));
@@ -50,10 +64,21 @@ export function fuseHybrid(keyword: KeywordHit[], semantic: { uid: string; score
     const s = sem.get(uid) ?? 0;
     out.push({ uid, keyword: k, semantic: s, score: Math.min(1, Math.max(0, wk * k + (1 - wk) * s)) });
   }
+  if (neighbours) blendNeighbours(out, neighbours);
   out.sort((a, b) => b.score - a.score || (a.uid < b.uid ? -1 : 1));
   // Traces found by meaning alone face the same cut against the best fused score: next to a
   // trace that matches the query literally and in meaning, the merely "somewhat similar" are
   // noise. Literal matches always stay.
   const best = out[0]?.score ?? 0;
   return out.filter((h) => kw.has(h.uid) || h.score >= SEMANTIC_RELATIVE_FLOOR * best);
+}
+
+/** Raise each hit's score by NEIGHBOUR_WEIGHT × the best score among its neighbours (hits themselves; others count 0). */
+function blendNeighbours(hits: FusedHit[], neighbours: (uid: string, span: number) => string[]): void {
+  const own = new Map(hits.map((h) => [h.uid, h.score]));
+  for (const h of hits) {
+    let best = 0;
+    for (const n of neighbours(h.uid, NEIGHBOUR_SPAN)) best = Math.max(best, own.get(n) ?? 0);
+    h.score = Math.min(1, h.score + NEIGHBOUR_WEIGHT * best);
+  }
 }

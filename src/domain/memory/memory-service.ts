@@ -156,7 +156,8 @@ export class MemoryService {
     if (!sem.available) {
       return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
     }
-    const ranked = mode === 'semantic' ? semanticCut(sem.hits) : fuseHybrid(keyword(), sem.hits, sem.similarity);
+    const neighbours = this.keyword.neighbours?.bind(this.keyword);
+    const ranked = mode === 'semantic' ? semanticCut(sem.hits) : fuseHybrid(keyword(), sem.hits, sem.similarity, neighbours);
     return { results: shape(ranked), mode, mode_used: mode, embeddings: sem.info };
   }
 

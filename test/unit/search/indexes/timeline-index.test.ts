@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import type { StoredTrace } from '../../../../src/contracts/memory.js';
+import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
+import { TimelineIndex } from '../../../../src/search/indexes/timeline-index.js';
+
+const at = (minute: number) => new Date(Date.UTC(2031, 0, 1, 0, minute)).toISOString();
+
+const t = (uid: string, minute: number, extra: Partial<StoredTrace> = {}): StoredTrace => ({
+  uid,
+  user_id: 'u1',
+  type: 'observation',
+  task_id: 'chat',
+  timestamp: at(minute),
+  content: `turn ${uid}`,
+  importance: 3,
+  version: 1,
+  linked_trace_ids: [],
+  child_trace_ids: [],
+  authored_by: 'u1',
+  created_at: at(0),
+  updated_at: at(0),
+  ...extra,
+});
+
+describe('TimelineIndex', () => {
+  it('lists the traces before and after one in time order, nearest first', () => {
+    const i = new TimelineIndex();
+    for (const [uid, m] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['d', 4],
+      ['e', 5],
+    ] as const)
+      i.upsert(t(uid, m));
+    expect(i.neighbours('c', 2)).toEqual(['b', 'd', 'a', 'e']);
+    expect(i.neighbours('a', 2)).toEqual(['b', 'c']);
+    expect(i.neighbours('e', 1)).toEqual(['d']);
+    expect(i.neighbours('unknown', 2)).toEqual([]);
+  });
+
+  it('orders by time whatever order the traces came in, equal times by uid', () => {
+    const i = new TimelineIndex();
+    i.upsert(t('late', 9));
+    i.upsert(t('early', 1));
+    i.upsert(t('m2', 5));
+    i.upsert(t('m1', 5));
+    expect(i.neighbours('early', 3)).toEqual(['m1', 'm2', 'late']);
+    expect(i.neighbours('m2', 1)).toEqual(['m1', 'late']);
+  });
+
+  it('keeps tasks, users and spaces apart', () => {
+    const i = new TimelineIndex();
+    i.upsert(t('a', 1));
+    i.upsert(t('other-task', 2, { task_id: 'work' }));
+    i.upsert(t('other-user', 2, { user_id: 'u2' }));
+    i.upsert(t('other-space', 2, { space: 'conv-1' }));
+    i.upsert(t('b', 3));
+    expect(i.neighbours('a', 2)).toEqual(['b']);
+    expect(i.neighbours('other-task', 2)).toEqual([]);
+  });
+
+  it('follows edits of time and task, and deletes', () => {
+    const i = new TimelineIndex();
+    for (const [uid, m] of [
+      ['a', 1],
+      ['b', 2],
+      ['c', 3],
+      ['d', 4],
+    ] as const)
+      i.upsert(t(uid, m));
+    i.upsert(t('a', 5));
+    expect(i.neighbours('d', 1)).toEqual(['c', 'a']);
+    i.remove('c');
+    expect(i.neighbours('d', 1)).toEqual(['b', 'a']);
+    i.upsert(t('b', 2, { task_id: 'work' }));
+    expect(i.neighbours('d', 2)).toEqual(['a']);
+    expect(i.neighbours('b', 2)).toEqual([]);
+    i.remove('a');
+    i.remove('d');
+    expect(i.size).toBe(1);
+  });
+});
+
+describe('KeywordIndex keeps the timeline with its documents', () => {
+  it('an edit that leaves the words alone still moves the trace in time', () => {
+    const k = new KeywordIndex();
+    k.upsert(t('a', 1));
+    k.upsert(t('b', 2));
+    k.upsert(t('c', 3));
+    k.upsert(t('a', 4));
+    expect(k.neighbours('c', 1)).toEqual(['b', 'a']);
+    k.remove('b');
+    expect(k.neighbours('c', 1)).toEqual(['a']);
+    expect(k.search('u1', 'turn').map((h) => h.uid)).toEqual(['a', 'c']);
+  });
+});
