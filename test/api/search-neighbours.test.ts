@@ -36,7 +36,7 @@ const searcher =
 
 async function modelReady(search: (body: Record<string, unknown>) => Promise<Search>): Promise<void> {
   for (let i = 0; i < 120; i++) {
-    if ((await search({ query: 'pottery', mode: 'semantic', limit: 1 })).mode_used === 'semantic') return;
+    if ((await search({ query: 'probe', mode: 'semantic', limit: 1 })).mode_used === 'semantic') return;
     await new Promise((r) => setTimeout(r, 500));
   }
   throw new Error('the built-in model did not become ready');
@@ -53,9 +53,9 @@ describe('hybrid search: a trace borrows from its neighbours in its task', () =>
 
   const scoreOf = (r: Search, uid: string) => r.results.find((h) => h.uid === uid)?.score;
 
-  it('the reply next to the question outranks the same reply far from it', async () => {
-    const r = await search({ query: 'pottery class', mode: 'hybrid', limit: 10 });
-    expect(r.mode_used).toBe('hybrid');
+  it.each(['hybrid', 'semantic'])('%s: the reply next to the question outranks the same reply far from it', async (mode) => {
+    const r = await search({ query: 'pottery class', mode, limit: 10 });
+    expect(r.mode_used).toBe(mode);
     const uids = r.results.map((h) => h.uid);
     expect(uids).toContain('z-near');
     expect(uids).toContain('a-far');
@@ -72,10 +72,48 @@ describe('hybrid search: a trace borrows from its neighbours in its task', () =>
     expect(back.status, back.text).toBe(200);
   });
 
-  it('semantic and keyword modes score each trace alone: the two replies tie', async () => {
-    for (const mode of ['semantic', 'keyword']) {
-      const r = await search({ query: 'pottery class', mode, limit: 10 });
-      expect(scoreOf(r, 'z-near'), mode).toBe(scoreOf(r, 'a-far'));
-    }
+  it('keyword mode scores each trace by its own words: the two replies tie', async () => {
+    const r = await search({ query: 'pottery class', mode: 'keyword', limit: 10 });
+    expect(scoreOf(r, 'z-near')).toBeDefined();
+    expect(scoreOf(r, 'z-near')).toBe(scoreOf(r, 'a-far'));
+  });
+});
+
+describe('a neighbour lifts only a trace that scores below it', () => {
+  const app = useApp();
+  const search = searcher(app);
+
+  beforeAll(async () => {
+    // Two look-alike notes side by side, and the same two again apart, with other chores between
+    // and around them, all in one task: each copy scores as its twin does on its own.
+    const note = (uid: string, minute: number, content: string) => ({ uid, type: 'observation', task_id: 'chores', timestamp: at(minute), content });
+    const watered = 'Watered the tomato plants on the balcony';
+    const other = [
+      'Paid the electricity bill',
+      'Booked a dentist appointment',
+      'Sorted the winter clothes',
+      'Fixed the squeaky door',
+      'Cleaned the oven',
+      'Returned the library books',
+    ];
+    const traces = [
+      note('side-1', 0, watered),
+      note('side-2', 1, `${watered} again`),
+      ...other.slice(0, 3).map((c, i) => note(`gap-${i}`, 2 + i, c)),
+      note('apart-1', 5, watered),
+      ...other.slice(3).map((c, i) => note(`gap-${3 + i}`, 6 + i, c)),
+      note('apart-2', 9, `${watered} again`),
+    ];
+    expect((await app.api('POST', '/memory/push', { body: { traces } })).status).toBe(201);
+    await modelReady(search);
+  });
+
+  it('the better of two look-alike neighbours keeps its own score', async () => {
+    const r = await search({ query: 'watering the tomatoes', mode: 'hybrid', limit: 10 });
+    const score = (uid: string) => r.results.find((h) => h.uid === uid)?.score;
+    expect(score('side-1')).toBeDefined();
+    // The better note of each pair scores exactly its own score, side by side or apart.
+    const best = (a: string, b: string) => Math.max(score(a)!, score(b)!);
+    expect(best('side-1', 'side-2')).toBe(best('apart-1', 'apart-2'));
   });
 });

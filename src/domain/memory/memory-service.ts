@@ -15,7 +15,7 @@ import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
 import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
 import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
-import { fuseHybrid, semanticCut } from './fuse.js';
+import { fuseHybrid, semanticRanking } from './fuse.js';
 import { hitText, markPrefixes } from './hit-text.js';
 import { afterCursor, compareTraces, decodeCursor, encodeCursor, inTimeRange, isExpired, timeRange } from './pull.js';
 import type { KeywordHit, KeywordSearchPort, SemanticSearchPort } from './search-port.js';
@@ -157,7 +157,7 @@ export class MemoryService {
       return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
     }
     const neighbours = this.keyword.neighbours?.bind(this.keyword);
-    const ranked = mode === 'semantic' ? semanticCut(sem.hits) : fuseHybrid(keyword(), sem.hits, sem.similarity, neighbours);
+    const ranked = mode === 'semantic' ? semanticRanking(sem.hits, neighbours) : fuseHybrid(keyword(), sem.hits, sem.similarity, neighbours);
     return { results: shape(ranked), mode, mode_used: mode, embeddings: sem.info };
   }
 
