@@ -82,6 +82,48 @@ describe('TimelineIndex', () => {
   });
 });
 
+describe('TimelineIndex against a sort of everything', () => {
+  /** The expected neighbours: every trace of the task sorted by time then uid, as pull lists them. */
+  function expected(live: Map<string, number>, uid: string, span: number): string[] {
+    const order = [...live].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : 1)).map(([u]) => u);
+    const at = order.indexOf(uid);
+    const out: string[] = [];
+    for (let d = 1; d <= span; d++) {
+      if (order[at - d] !== undefined) out.push(order[at - d]!);
+      if (order[at + d] !== undefined) out.push(order[at + d]!);
+    }
+    return out;
+  }
+
+  it.each([
+    ['a few writes out of order between lookups', 3],
+    ['many writes out of order between lookups', 200],
+  ])('%s', (_name, burst) => {
+    let seed = 7;
+    const rnd = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    const i = new TimelineIndex();
+    const live = new Map<string, number>();
+    for (let step = 0; step < 1500; step++) {
+      const uid = `u${Math.floor(rnd() * 400)}`;
+      // Mostly appends, some edits of time, some deletes.
+      const r = rnd();
+      if (r < 0.15 && live.has(uid)) {
+        i.remove(uid);
+        live.delete(uid);
+      } else {
+        const minute = r < 0.7 ? 1000 + step : Math.floor(rnd() * 1000);
+        i.upsert(t(uid, minute));
+        live.set(uid, minute);
+      }
+      if (step % burst === 0 && live.size) {
+        const probe = [...live.keys()][Math.floor(rnd() * live.size)]!;
+        expect(i.neighbours(probe, 2), `step ${step}`).toEqual(expected(live, probe, 2));
+      }
+    }
+    for (const uid of live.keys()) expect(i.neighbours(uid, 2)).toEqual(expected(live, uid, 2));
+  });
+});
+
 describe('KeywordIndex keeps the timeline with its documents', () => {
   it('an edit that leaves the words alone still moves the trace in time', () => {
     const k = new KeywordIndex();
