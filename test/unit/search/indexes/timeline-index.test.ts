@@ -22,17 +22,16 @@ const t = (uid: string, minute: number, extra: Partial<StoredTrace> = {}): Store
   ...extra,
 });
 
+/** A timeline of these traces of task "chat", a minute apart from minute 1, in this order. */
+function inOrder(...uids: string[]): TimelineIndex {
+  const i = new TimelineIndex();
+  uids.forEach((uid, n) => i.upsert(t(uid, n + 1)));
+  return i;
+}
+
 describe('TimelineIndex', () => {
   it('lists the traces before and after one in time order, nearest first', () => {
-    const i = new TimelineIndex();
-    for (const [uid, m] of [
-      ['a', 1],
-      ['b', 2],
-      ['c', 3],
-      ['d', 4],
-      ['e', 5],
-    ] as const)
-      i.upsert(t(uid, m));
+    const i = inOrder('a', 'b', 'c', 'd', 'e');
     expect(i.neighbours('c', 2)).toEqual(['b', 'd', 'a', 'e']);
     expect(i.neighbours('a', 2)).toEqual(['b', 'c']);
     expect(i.neighbours('e', 1)).toEqual(['d']);
@@ -61,14 +60,7 @@ describe('TimelineIndex', () => {
   });
 
   it('follows edits of time and task, and deletes', () => {
-    const i = new TimelineIndex();
-    for (const [uid, m] of [
-      ['a', 1],
-      ['b', 2],
-      ['c', 3],
-      ['d', 4],
-    ] as const)
-      i.upsert(t(uid, m));
+    const i = inOrder('a', 'b', 'c', 'd');
     i.upsert(t('a', 5));
     expect(i.neighbours('d', 1)).toEqual(['c', 'a']);
     i.remove('c');
