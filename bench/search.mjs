@@ -1,6 +1,9 @@
 // Search latency and memory: a real daemon (temp home) filled with 10,000 then 100,000 traces made
 // from the search fixture's sentences, each query of the fixture sent in every mode (HTTP round
-// trip, p50/p99), and the daemon's RSS at 100,000 traces against the size of its db.json.
+// trip, p50/p99), and the daemon's RSS at 100,000 traces against the size of its db.json. The
+// floor under every round trip is measured in the same run: a bare koa-body POST that echoes a
+// query-sized body (bench/_floors.mjs), sent the same way; each p50 at 100k is also shown over it.
+import { spawn } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +73,39 @@ async function latencies(d, queries) {
   return out;
 }
 
+/** p50 of a koa-body POST echo of a query-sized body, sent as the searches are (the floor of their round trip). */
+async function echoFloor(queries) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench', '_floors.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const port = await new Promise((ok, fail) => {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+        const m = /listening on (\d+)/.exec(out);
+        if (m) ok(Number(m[1]));
+      });
+      child.once('exit', (c) => fail(new Error(`floors exited with ${c}`)));
+    });
+    const ms = [];
+    for (let r = 0; r < ROUNDS + 1; r++) {
+      for (const q of queries) {
+        const t = performance.now();
+        const res = await fetch(`http://127.0.0.1:${port}/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: q.query, mode: 'hybrid', limit: 10 }),
+        });
+        await res.json();
+        if (r > 0) ms.push(performance.now() - t);
+      }
+    }
+    ms.sort((a, b) => a - b);
+    return ms[Math.floor(ms.length * 0.5)];
+  } finally {
+    child.kill();
+  }
+}
+
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
 
 export async function run() {
@@ -91,6 +127,9 @@ export async function run() {
     await latencies(d, queries.slice(0, 5));
     const big = await latencies(d, queries);
     const ingestRss = rssOf(d.pid);
+    const floor = await echoFloor(queries);
+    rows.push({ name: 'floor: koa-body POST echo p50 (same run)', value: floor, unit: 'ms' });
+    for (const mode of MODES) rows.push({ name: `${mode} search at 100k traces p50 over the floor`, value: big[mode].p50 - floor, unit: 'ms' });
     for (const [n, r] of [
       ['10k', small],
       ['100k', big],

@@ -9,13 +9,27 @@ import { dirname } from 'node:path';
  * The temp file is created with `mode` (private by default), so the content is never readable by
  * others, even for a moment. The folder must exist.
  */
-export async function writeFileDurable(path: string, text: string | Uint8Array, o: { mode?: number } = {}): Promise<void> {
+export function writeFileDurable(path: string, text: string | Uint8Array, o: { mode?: number } = {}): Promise<void> {
+  return writeFileDurableWith(path, (write) => write(text), o);
+}
+
+/**
+ * writeFileDurable for content written in pieces: `fill` calls `write` for each (a large file
+ * written a slice per turn of the event loop). When `fill` throws, the temp file is removed and
+ * `path` is left as it was.
+ */
+export async function writeFileDurableWith(
+  path: string,
+  fill: (write: (chunk: string | Uint8Array) => Promise<void>) => Promise<void>,
+  o: { mode?: number } = {},
+): Promise<void> {
   const mode = o.mode ?? 0o600;
   const tmp = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     const fh = await open(tmp, 'wx', mode);
     try {
-      await fh.writeFile(text);
+      // writeFile continues from the handle's position: the chunks follow one another.
+      await fill((chunk) => fh.writeFile(chunk));
       await fh.chmod(mode); // a umask cannot widen the mode, but an odd file system may ignore it
       await fh.sync();
     } finally {

@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/store.js';
-import { BuiltinSpace, ProviderSpace } from './embedding-spaces.js';
+import { BuiltinSpace } from './builtin-space.js';
 import { BuiltinModel, modelLocations } from './models/builtin-model.js';
+import { ProviderSpace } from './provider-space.js';
 import { OpenAIEmbeddings } from './providers/openai-embeddings.js';
 import { SemanticSearch, type WordShare } from './semantic-search.js';
 

@@ -1,7 +1,8 @@
 import type { EmbeddingsInfo } from '../contracts/memory.js';
 import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
-import { type BuiltinSpace, EMBED_IN_QUERY, type ProviderSpace } from './embedding-spaces.js';
+import { type BuiltinSpace, EMBED_IN_QUERY } from './builtin-space.js';
 import type { ModelStatus } from './models/builtin-model.js';
+import type { ProviderSpace } from './provider-space.js';
 import { wordTokens } from './text/tokenize.js';
 
 /** How long a query waits for a built-in model that is still being prepared on first start. */

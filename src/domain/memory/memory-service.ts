@@ -16,7 +16,7 @@ import type { EventBus } from '../live-bus.js';
 import { jsonBytes, pageFit } from '../page-bytes.js';
 import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
 import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
-import { fuseHybrid, semanticCut } from './fuse.js';
+import { fuseHybrid, semanticRanking } from './fuse.js';
 import { hitText, markPrefixes } from './hit-text.js';
 import { afterCursor, compareTraces, decodeCursor, encodeCursor, inTimeRange, isExpired, timeRange } from './pull.js';
 import type { KeywordHit, KeywordSearchPort, SemanticSearchPort } from './search-port.js';
@@ -158,7 +158,8 @@ export class MemoryService {
     if (!sem.available) {
       return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
     }
-    const ranked = mode === 'semantic' ? semanticCut(sem.hits) : fuseHybrid(keyword(), sem.hits, sem.similarity);
+    const neighbours = this.keyword.neighbours?.bind(this.keyword);
+    const ranked = mode === 'semantic' ? semanticRanking(sem.hits, neighbours) : fuseHybrid(keyword(), sem.hits, sem.similarity, neighbours);
     return { results: shape(ranked), mode, mode_used: mode, embeddings: sem.info };
   }
 

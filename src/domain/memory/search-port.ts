@@ -30,6 +30,11 @@ export interface KeywordSearchPort {
   /** Hits among one scope's traces, best first. */
   search(scope: string, query: string, opts?: KeywordSearchOptions): KeywordHit[];
   /**
+   * The traces at most `span` places before and after a trace among the traces of its task in
+   * its scope, in time order (timestamp, then uid), nearest first.
+   */
+  neighbours?(uid: string, span: number): string[];
+  /**
    * Resolves once the index is close enough to the store that `search` catches up at once (it
    * indexes behind the commit, and fills itself in the background after a start).
    */

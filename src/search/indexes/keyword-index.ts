@@ -4,6 +4,8 @@ import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../
 import type { Store } from '../../store/store.js';
 import { STOP_WORDS } from '../text/tokenize.js';
 import { IndexBacklog } from './backlog.js';
+import { followTraces } from './follow-traces.js';
+import { TimelineIndex } from './timeline-index.js';
 import { TopK } from './top-k.js';
 
 /** A query waits (without holding the event loop) until at most this many writes are left to index, then takes those in itself. */
@@ -186,6 +188,8 @@ export class KeywordIndex implements TraceIndex {
   /** One string per distinct term, shared by every user's postings. */
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
+  /** Each task's traces in time order, kept with the same writes. */
+  private readonly timeline = new TimelineIndex();
   /** Committed writes not indexed yet (see follow). */
   private readonly backlog = new IndexBacklog<StoredTrace>((uid, t) => (t ? this.upsert(t) : this.remove(uid)));
 
@@ -199,6 +203,7 @@ export class KeywordIndex implements TraceIndex {
   }
 
   upsert(trace: StoredTrace): void {
+    this.timeline.upsert(trace);
     const scope = traceScope(trace);
     let idx = this.perUser.get(scope);
     if (!idx) this.perUser.set(scope, (idx = new UserIndex()));
@@ -226,12 +231,18 @@ export class KeywordIndex implements TraceIndex {
     // An edit of other fields (importance, rating, links…): the document stays as it is, instead
     // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
     if (this.ownerOf.get(trace.uid) === scope && idx.holds(trace.uid, packed)) return;
-    this.remove(trace.uid);
+    this.drop(trace.uid);
     idx.add(trace.uid, packed, len);
     this.ownerOf.set(trace.uid, scope);
   }
 
   remove(uid: string): void {
+    this.timeline.remove(uid);
+    this.drop(uid);
+  }
+
+  /** Take a trace's document out of the inverted index. */
+  private drop(uid: string): void {
     const owner = this.ownerOf.get(uid);
     if (owner === undefined) return;
     this.perUser.get(owner)?.remove(uid);
@@ -259,12 +270,11 @@ export class KeywordIndex implements TraceIndex {
       store.all('traces').map((t) => t.uid),
       (uid) => store.get('traces', uid) ?? null,
     );
-    return store.changes('traces', (changes) => {
-      for (const c of changes) {
-        if (c.op === 'put') this.backlog.add(c.doc.uid, c.doc);
-        else this.backlog.add(c.id, null);
-      }
-    });
+    return followTraces(
+      store,
+      (t) => this.backlog.add(t.uid, t),
+      (uid) => this.backlog.add(uid, null),
+    );
   }
 
   /** Committed writes not indexed yet. */
@@ -288,6 +298,12 @@ export class KeywordIndex implements TraceIndex {
     const id = term === null ? undefined : this.termIds.get(term);
     if (!idx?.live || id === undefined) return 0;
     return (idx.postings.get(id)?.live ?? 0) / idx.live;
+  }
+
+  /** The traces at most `span` places before and after `uid` among its task's traces in its scope, in time order. */
+  neighbours(uid: string, span: number): string[] {
+    this.backlog.settle();
+    return this.timeline.neighbours(uid, span);
   }
 
   /** How many traces of the user are indexed. */

@@ -1,7 +1,8 @@
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DIR_MODE, FILE_MODE } from '../../config/paths.js';
+import { writeFileDurableWith } from '../../platform/durable-write.js';
 import { nextTurn } from '../../platform/next-turn.js';
 import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows } from './vector-file.js';
 import type { RawRow, VectorIndex } from './vector-index.js';
@@ -13,8 +14,8 @@ const SAVE_SLICE = 2000;
 
 /**
  * Where a vector index is persisted, and how: loaded whole at a start (any doubt → ignored, the
- * index is rebuilt), written off the request path a slice per turn into a temp file that is
- * fsynced and renamed over the old one (a reader sees the old file or the new one, never half).
+ * index is rebuilt), written off the request path a slice per turn, durably (writeFileDurableWith:
+ * a reader sees the old file or the new one, never half, and a power loss keeps one of them).
  */
 export class PersistedVectors {
   private saving?: Promise<void>;
@@ -87,46 +88,33 @@ export class PersistedVectors {
   }
 
   private async write(index: VectorIndex, header: VectorFileHeader): Promise<void> {
-    const dir = dirname(this.file);
-    await mkdir(dir, { recursive: true, mode: DIR_MODE });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    const fh = await open(tmp, 'w', FILE_MODE);
-    try {
-      const head = encodeHead(header);
-      let crc = crc32(head);
-      await fh.write(head);
-      const uids = index.uids();
-      let rows = 0;
-      for (let i = 0; i < uids.length; i += SAVE_SLICE) {
-        if (this.stopped) throw new Error('stopped');
-        // Rows are read and encoded in one turn (raw() gives views into the index).
-        const slice: RawRow[] = [];
-        for (let j = i; j < Math.min(uids.length, i + SAVE_SLICE); j++) {
-          const r = index.raw(uids[j]!);
-          if (r) slice.push(r);
+    await mkdir(dirname(this.file), { recursive: true, mode: DIR_MODE });
+    await writeFileDurableWith(
+      this.file,
+      async (write) => {
+        const head = encodeHead(header);
+        let crc = crc32(head);
+        await write(head);
+        const uids = index.uids();
+        let rows = 0;
+        for (let i = 0; i < uids.length; i += SAVE_SLICE) {
+          if (this.stopped) throw new Error('stopped');
+          // Rows are read and encoded in one turn (raw() gives views into the index).
+          const slice: RawRow[] = [];
+          for (let j = i; j < Math.min(uids.length, i + SAVE_SLICE); j++) {
+            const r = index.raw(uids[j]!);
+            if (r) slice.push(r);
+          }
+          const buf = encodeRows(slice, header.dims);
+          crc = crc32(buf, crc);
+          rows += slice.length;
+          await write(buf);
         }
-        const buf = encodeRows(slice, header.dims);
-        crc = crc32(buf, crc);
-        rows += slice.length;
-        await fh.write(buf);
-      }
-      // The checksum covers the row count too.
-      await fh.write(encodeTrailer(rows, crc32(encodeTrailer(rows, 0).subarray(0, 4), crc)));
-      await fh.sync();
-      await fh.close();
-      await rename(tmp, this.file);
-    } catch (e) {
-      await fh.close().catch(() => {});
-      await unlink(tmp).catch(() => {});
-      throw e;
-    }
-    // The rename itself is durable once the folder is synced.
-    const d = await open(dir, 'r');
-    try {
-      await d.sync();
-    } finally {
-      await d.close();
-    }
+        // The checksum covers the row count too.
+        await write(encodeTrailer(rows, crc32(encodeTrailer(rows, 0).subarray(0, 4), crc)));
+      },
+      { mode: FILE_MODE },
+    );
   }
 
   /** Temp files of a daemon killed while saving (one daemon per home: only this process may be writing one). */
@@ -138,7 +126,7 @@ export class PersistedVectors {
     } catch {
       return;
     }
-    const mine = `${name}.${process.pid}.tmp`;
-    for (const f of files) if (f.startsWith(`${name}.`) && f.endsWith('.tmp') && f !== mine) await unlink(join(dirname(this.file), f)).catch(() => {});
+    const mine = `${name}.${process.pid}.`;
+    for (const f of files) if (f.startsWith(`${name}.`) && f.endsWith('.tmp') && !f.startsWith(mine)) await unlink(join(dirname(this.file), f)).catch(() => {});
   }
 }

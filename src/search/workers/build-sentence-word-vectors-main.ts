@@ -6,10 +6,12 @@
  * not keep.
  */
 
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, setPriority } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { FILE_MODE } from '../../config/paths.js';
 import { dieWithParent, reportProgress } from '../../platform/child-lifeline.js';
+import { writeFileDurable } from '../../platform/durable-write.js';
 import { ENCODER_DIMS, principalAxes, projectWords, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectors, encodeWordVectors } from '../vectors/word-vectors-file.js';
 
@@ -57,7 +59,6 @@ for (let i = 0; i < words.length; i++) {
   vectors.set(parts[i % workers]!.subarray(at, at + ENCODER_DIMS), i * ENCODER_DIMS);
 }
 const axes = principalAxes(vectors, ENCODER_DIMS, SENTENCE_DIMS);
-const tmp = `${out}.${process.pid}.tmp`;
-writeFileSync(tmp, encodeWordVectors(projectWords(words, vectors, ENCODER_DIMS, axes, source)));
-// Atomic: a reader sees no file or the whole file, even with several converters racing.
-renameSync(tmp, out);
+// Atomic and durable: a reader sees no file or the whole file, even with several converters
+// racing, and a power loss never leaves a half-written model behind a complete name.
+await writeFileDurable(out, encodeWordVectors(projectWords(words, vectors, ENCODER_DIMS, axes, source)), { mode: FILE_MODE });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
 import type { StoredTrace } from '../../../src/contracts/memory.js';
-import { BuiltinSpace } from '../../../src/search/embedding-spaces.js';
+import { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../src/search/semantic-search.js';
 import { EmbedWorker } from '../../../src/search/workers/embed-worker.js';

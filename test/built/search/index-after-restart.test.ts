@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
 import type { StoredTrace } from '../../../src/contracts/memory.js';
-import { BuiltinSpace } from '../../../src/search/embedding-spaces.js';
+import { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { KeywordIndex } from '../../../src/search/indexes/keyword-index.js';
 import { VECTORS_REVISION } from '../../../src/search/indexes/vector-file.js';
 import { PersistedVectors } from '../../../src/search/indexes/vector-persistence.js';

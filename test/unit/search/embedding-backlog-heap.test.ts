@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
-import { BuiltinSpace } from '../../../src/search/embedding-spaces.js';
+import { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
 import { Store } from '../../../src/store/store.js';
 import { removeHome, tempHome } from '../../helpers/daemon.js';

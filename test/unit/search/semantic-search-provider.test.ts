@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltinSpace, ProviderSpace } from '../../../src/search/embedding-spaces.js';
+import type { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { VectorIndex } from '../../../src/search/indexes/vector-index.js';
 import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
+import type { ProviderSpace } from '../../../src/search/provider-space.js';
 import { OpenAIEmbeddings } from '../../../src/search/providers/openai-embeddings.js';
 import { SemanticSearch } from '../../../src/search/semantic-search.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
 import type { StoredTrace } from '../../../../src/contracts/memory.js';
-import { BuiltinSpace } from '../../../../src/search/embedding-spaces.js';
+import { BuiltinSpace } from '../../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../../src/search/semantic-search.js';
 import { Store } from '../../../../src/store/store.js';

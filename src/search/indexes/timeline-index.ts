@@ -1,0 +1,129 @@
+import { type StoredTrace, traceScope } from '../../contracts/memory.js';
+
+/**
+ * Out-of-order writes a timeline takes in place (a binary search and a splice each) before it
+ * stops keeping order and is sorted once at the next lookup: an edit of a timestamp or a delete
+ * between two queries costs no sort, an import of older events costs one.
+ */
+const SPLICES_BEFORE_SORT = 64;
+
+/** The traces of one task in one scope, in time order (timestamp, then uid, as pull lists them). */
+interface Timeline {
+  key: string;
+  members: Set<string>;
+  /** The members in order; undefined after many writes out of order, until the next lookup sorts them. */
+  order?: string[];
+  /** Positions in `order` are stale (a splice moved them) until the next lookup numbers them again. */
+  stale: boolean;
+  /** Splices since the last lookup. */
+  splices: number;
+}
+
+interface Entry {
+  timeline: Timeline;
+  timestamp: string;
+  /** Position in `timeline.order` while that is defined and not stale. */
+  pos: number;
+}
+
+/**
+ * Each task's traces in time order, per search scope: which traces came just before and after a
+ * trace in the same task. A conversation's answer is often the turn after the one a question
+ * restates, so search lifts a trace towards its neighbours' scores (src/domain/memory/fuse.ts).
+ * Traces usually arrive in time order, so a write is usually an append.
+ */
+export class TimelineIndex {
+  private readonly entries = new Map<string, Entry>();
+  private readonly timelines = new Map<string, Timeline>();
+
+  upsert(t: StoredTrace): void {
+    const key = `${traceScope(t)}\u0000${t.task_id}`;
+    const cur = this.entries.get(t.uid);
+    if (cur && cur.timestamp === t.timestamp && this.timelines.get(key) === cur.timeline) return;
+    this.remove(t.uid);
+    let timeline = this.timelines.get(key);
+    if (!timeline) this.timelines.set(key, (timeline = { key, members: new Set(), order: [], stale: false, splices: 0 }));
+    const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1 };
+    this.entries.set(t.uid, entry);
+    timeline.members.add(t.uid);
+    const order = timeline.order;
+    if (!order) return;
+    const lastUid = order[order.length - 1];
+    if (lastUid === undefined || this.before(lastUid, t.uid)) entry.pos = order.push(t.uid) - 1;
+    else if (this.spliced(timeline)) order.splice(this.slot(order, t.uid), 0, t.uid);
+  }
+
+  remove(uid: string): void {
+    const entry = this.entries.get(uid);
+    if (!entry) return;
+    const timeline = entry.timeline;
+    const order = timeline.order;
+    if (order) {
+      if (!timeline.stale && entry.pos === order.length - 1) order.pop();
+      else if (this.spliced(timeline)) order.splice(this.slot(order, uid), 1);
+    }
+    this.entries.delete(uid);
+    timeline.members.delete(uid);
+    if (!timeline.members.size) this.timelines.delete(timeline.key);
+  }
+
+  /** The traces at most `span` places before and after `uid` in its task's time order (nearest first), none for an unknown uid. */
+  neighbours(uid: string, span: number): string[] {
+    const entry = this.entries.get(uid);
+    if (!entry) return [];
+    const order = this.ordered(entry.timeline);
+    const out: string[] = [];
+    for (let d = 1; d <= span; d++) {
+      const a = order[entry.pos - d];
+      const b = order[entry.pos + d];
+      if (a !== undefined) out.push(a);
+      if (b !== undefined) out.push(b);
+    }
+    return out;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Whether uid `a` comes before uid `b` (both entered). */
+  private before(a: string, b: string): boolean {
+    const ta = this.entries.get(a)!.timestamp;
+    const tb = this.entries.get(b)!.timestamp;
+    return ta < tb || (ta === tb && a < b);
+  }
+
+  /** Where `uid` is, or goes, in an ordered list: the first place whose trace does not come before it. */
+  private slot(order: string[], uid: string): number {
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (order[mid] !== uid && this.before(order[mid]!, uid)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Count a splice; past the budget the timeline stops keeping order (false: do not splice). */
+  private spliced(timeline: Timeline): boolean {
+    if (++timeline.splices > SPLICES_BEFORE_SORT) {
+      timeline.order = undefined;
+      return false;
+    }
+    timeline.stale = true;
+    return true;
+  }
+
+  private ordered(timeline: Timeline): string[] {
+    timeline.splices = 0;
+    let order = timeline.order;
+    if (!order) {
+      order = [...timeline.members].sort((a, b) => (this.before(a, b) ? -1 : 1));
+      timeline.order = order;
+    } else if (!timeline.stale) return order;
+    order.forEach((uid, i) => (this.entries.get(uid)!.pos = i));
+    timeline.stale = false;
+    return order;
+  }
+}
