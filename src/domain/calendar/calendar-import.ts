@@ -48,7 +48,7 @@ const IMPORTED_FIELDS = [...Object.keys(CreateEventRequest.shape).filter((k) => 
  * Events one transaction stores: 100, or fewer once it has run CHUNK_MS (events with thousands
  * of RDATEs). Its commit (journal record, indexes, commit listeners, /ws frames) runs in later
  * turns and is proportional to it: a chunk's work, never the file's. Over 64 traces a commit is
- * embedded by semantic search a slice per turn (embedding-spaces.ts), below that in the commit
+ * embedded by semantic search a slice per turn (builtin-space.ts), below that in the commit
  * itself, so chunks of ordinary events stay above it.
  */
 const CHUNK_EVENTS = 100;
