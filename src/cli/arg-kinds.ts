@@ -4,7 +4,7 @@ import type { IdKind } from './input/resolve-id.js';
 /**
  * What the value of an argument or option is, beyond commander's own `choices`: the shell
  * completion scripts offer file paths, ids from the daemon or a fixed set of values for it, and
- * `lazy` (kit.ts) resolves an id given as a short prefix. Declared next to the argument, once.
+ * `lazy` (command-runtime.ts) resolves an id given as a short prefix. Declared next to the argument, once.
  */
 export type ValueKind =
   | 'file'

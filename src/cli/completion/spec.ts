@@ -1,6 +1,6 @@
 import type { Argument, Command, Option } from 'commander';
 import { kindOf } from '../arg-kinds.js';
-import { collect } from '../kit.js';
+import { collect } from '../command-runtime.js';
 
 /**
  * What a value completes to, as the scripts encode it in one word: `none` (a value, nothing to

@@ -1,10 +1,10 @@
 import type { ApiClient } from '../../client/http.js';
 import type { ActionEdit, Plan } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
+import type { CliDeps } from '../command-runtime.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../input/edit-values.js';
 import { isInterrupt } from '../input/interrupt.js';
 import { inquirerPrompter, type Prompter } from '../input/prompter.js';
-import type { CliDeps } from '../kit.js';
 import { describeExecution, describePlan } from '../output/plans.js';
 
 const check = <T>(r: { ok: T } | { error: string }): true | string => ('error' in r ? r.error : true);

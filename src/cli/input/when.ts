@@ -1,7 +1,7 @@
 import * as chrono from 'chrono-node';
 import { validationFailed } from '../../errors.js';
 import { instantOf, wallAt } from '../../time/zone-cache.js';
-import { usage } from '../kit.js';
+import { usage } from '../command-runtime.js';
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 export const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;

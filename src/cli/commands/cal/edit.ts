@@ -1,8 +1,8 @@
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { parseSetPairs } from '../../input/set-pairs.js';
 import { parseDuration, parseWhen } from '../../input/when.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describe, startLabel } from '../../output/calendar-format.js';
-import { occurrenceOf, resolveOccurrence } from './occurrence.js';
+import { occurrenceOf, resolveOccurrence } from './views/occurrence.js';
 
 interface Opts {
   set?: string[];

@@ -6,8 +6,8 @@ import { homePaths, resolveHome } from '../../../config/paths.js';
 import { assertOwnHome } from '../../../config/paths-trust.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { pidAlive } from '../../../platform/process.js';
+import type { ProgramContext } from '../../command-runtime.js';
 import { shortIds } from '../../input/resolve-id.js';
-import type { ProgramContext } from '../../kit.js';
 import { visible } from '../../output/terminal-text.js';
 import type { CompleteKind } from './id-kinds.js';
 

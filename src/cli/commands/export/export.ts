@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import type { CliDeps, RunInput } from '../../kit.js';
-import { usage } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { usage } from '../../command-runtime.js';
 import { mergePages } from './merge.js';
 import { type ExportOpts, exportQuery } from './query.js';
 import { renderCheckpoints, renderExport } from './render.js';

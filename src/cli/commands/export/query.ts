@@ -1,5 +1,5 @@
 import type { CallQuery } from '../../../client/call-args.js';
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 export interface ExportOpts {
   format?: string;

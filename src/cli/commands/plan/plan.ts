@@ -1,7 +1,7 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { afterProposal } from '../../flows/plan-decision.js';
 import { promptOf } from '../../input/prompt-text.js';
 import type { Prompter } from '../../input/prompter.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { describePreview } from './show.js';
 
 export interface PlanOptions {

@@ -1,5 +1,5 @@
 import type { ModelStatus } from '../../../contracts/status.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const client = await deps.client();

@@ -2,7 +2,7 @@ import type { ParsedComponents } from 'chrono-node';
 import * as chrono from 'chrono-node';
 import { addDays, type LocalDate } from '../../../time/local-date.js';
 import { fromZoned, offsetMinutes } from '../../../time/zoned-time.js';
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 export interface OneOff {
   start: string;

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { arg, opt } from '../../arg-kinds.js';
+import { collect, intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 
 const TYPES = 'goal|observation|reflection|agent_plan|calendar_event|transition';
 

@@ -1,6 +1,6 @@
 import type { CallQuery } from '../../../client/call-args.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { localStamp } from '../../output/time.js';
 
 interface PullOpts {

@@ -1,5 +1,5 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { markedMatch } from '../../output/match-text.js';
 import { localStamp } from '../../output/time.js';
 

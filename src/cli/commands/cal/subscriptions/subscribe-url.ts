@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
 
 export async function run({ opts }: RunInput<{ name: string }>, deps: CliDeps): Promise<void> {
   const client = await deps.client();

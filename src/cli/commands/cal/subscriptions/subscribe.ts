@@ -1,6 +1,6 @@
-import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
-import { refreshLine } from './subscription-format.js';
+import type { EndpointResponse } from '../../../../contracts/endpoints.js';
+import { type CliDeps, type RunInput, usage } from '../../../command-runtime.js';
+import { refreshLine } from './format.js';
 
 /** `30m`, `2h`, `1d`, `1h30m` or plain minutes (`90`). */
 export function parseEvery(text: string): number {
