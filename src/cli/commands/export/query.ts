@@ -36,7 +36,7 @@ export function exportQuery(opts: ExportOpts, userId: string): Query {
   const format = opts.format ?? (wantsDiff ? 'diff' : 'summary');
   if (opts.all && opts.maxTokens !== undefined) throw usage('--all and --max-tokens do not mix: the token cap holds per page. Use one or the other.');
   if (format === 'diff' && opts.since === undefined && opts.sinceCheckpoint === undefined) {
-    throw usage('A diff needs --since <iso> or --since-checkpoint <name> (e.g. kairos export --format diff --since-checkpoint monday).');
+    throw usage('A diff needs --since <when> or --since-checkpoint <name> (e.g. kairos export --format diff --since-checkpoint monday).');
   }
   return {
     user_id: userId,
