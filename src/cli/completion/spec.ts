@@ -34,7 +34,7 @@ async function valueCode(x: Argument | Option, choices: readonly string[] | unde
   const k = kindOf(x);
   if (k === undefined) return 'none';
   if (k === 'file') return 'file';
-  if ('id' in k) return `id:${k.id}`;
+  if ('id' in k) return `id:${k.offers ?? k.id}`;
   if ('list' in k) return `id:${k.list}`;
   return `values:${(await k.values()).join(' ')}`;
 }

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { Action, ExecuteResponse, Plan } from '../../contracts/plans.js';
+import { clipWords } from './text.js';
 import { when } from './time.js';
 
 /** `15:45`, or a full stamp when the end falls on another day. */
@@ -24,7 +25,7 @@ export function describeActionLine(a: Action, c: ChalkInstance, tz: string): str
   const lines = [bits.join('  ')];
   if (a.kind === 'reflect' && a.content && a.content !== a.title) lines.push(c.dim(`    ${a.content.replace(/\s+/g, ' ').slice(0, 200)}`));
   if (a.conflicts?.length) lines.push(c.yellow(`    overlaps ${a.conflicts.join(', ')}`));
-  if (a.reasoning) lines.push(c.dim(`    why: ${a.reasoning.replace(/\s+/g, ' ').slice(0, 200)}`));
+  if (a.reasoning) lines.push(c.dim(`    why: ${clipWords(a.reasoning, 200)}`));
   return lines.join('\n');
 }
 
@@ -46,7 +47,7 @@ export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: str
   ].filter(Boolean);
   const lines = [head.join('  ')];
   if (p.prompt && !compact) lines.push(`  prompt: “${p.prompt}”`);
-  if (p.reasoning && !compact) lines.push(c.dim(`  ${p.reasoning.replace(/\s+/g, ' ').slice(0, 300)}`));
+  if (p.reasoning && !compact) lines.push(c.dim(`  ${clipWords(p.reasoning, 300)}`));
   p.actions.forEach((a, i) => {
     const text = describeActionLine(a, c, tz);
     lines.push(

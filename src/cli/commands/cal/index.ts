@@ -145,10 +145,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   examples(
     cal
       .command('subscribe-url')
-      .description('mint a read-only key (calendar:read) and print the feed URL for calendar apps')
+      .description('print the feed URL for calendar apps: a key that reads only the feed (calendar:feed), made once and reused')
       .option('--name <name>', 'name of the key', 'calendar feed')
+      .option('--new', 'make another key and URL instead of the one made before')
       .action(lazy(ctx, () => import('./subscriptions/subscribe-url.js'))),
-    ['kairos cal subscribe-url', 'kairos cal subscribe-url --name "phone calendar" --json | jq -r .url'],
+    ['kairos cal subscribe-url', 'kairos cal subscribe-url --new --name "phone calendar" --json | jq -r .url'],
   );
   examples(
     cal
