@@ -83,6 +83,8 @@ export async function createProgram(ctx: ProgramContext, argv?: string[]): Promi
     .configureOutput({
       writeOut: (s) => ctx.streams.stdout.write(s),
       writeErr: (s) => ctx.streams.stderr.write(s),
+      // commander's "error: …" said as every other error is: "kairos: …".
+      outputError: (s, write) => write(s.replace(/^error: /, 'kairos: ')),
     });
   const named = argv && commandNamed(argv);
   const only = named && named !== 'completion' && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);

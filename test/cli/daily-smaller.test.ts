@@ -65,4 +65,42 @@ describe('daily use: the smaller list', () => {
     const script = await kairos(['completion', 'bash']);
     expect(script.stdout).toMatch(/approve[^\n]*id:proposed-plan/);
   });
+
+  it('plan and its preview name what they overlap by title and time', async () => {
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const ev = await d.api('POST', '/calendar/create', { body: { title: 'Standup', scheduled_for: `${tomorrow}T09:30:00Z`, duration_minutes: 15 } });
+    expect(ev.status, ev.text).toBe(201);
+    const prompt = 'Call with Ana tomorrow at 9:30 for 30 minutes';
+    const preview = await kairos(['plan', '--preview', prompt]);
+    expect(preview.code, preview.stderr).toBe(0);
+    expect(preview.stdout).toMatch(/overlaps “Standup” \w{3} \d{4}-\d\d-\d\d 09:30–09:45 \(ev_/);
+    const plan = await kairos(['plan', prompt]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/overlaps “Standup” \w{3} \d{4}-\d\d-\d\d 09:30–09:45 \(ev_/);
+  });
+
+  it('commander\'s own errors speak as every other error: "kairos: …"', async () => {
+    for (const args of [
+      ['cal', 'add'],
+      ['trace', 'pull', '--bogus'],
+    ]) {
+      const r = await kairos(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/^kairos: /);
+      expect(r.stderr).not.toMatch(/^error: /m);
+    }
+  });
+
+  it("today's free time leaves out the hours already past", async () => {
+    // A zone where it is now early afternoon, so the waking day has a morning behind it.
+    const offset = 13 - new Date().getUTCHours();
+    const zone = offset === 0 ? 'Etc/GMT' : offset > 0 ? `Etc/GMT-${offset}` : `Etc/GMT+${-offset}`;
+    expect((await d.api('PATCH', '/user/update', { body: { updates: { timezone: zone } } })).status).toBe(200);
+    const before = Date.now();
+    const r = await kairos(['--json', 'cal', 'free', 'today', '--for', '15m']);
+    expect(r.code, r.stderr).toBe(0);
+    const free = JSON.parse(r.stdout) as { slots: { start: string }[]; day: { start: string }[] };
+    expect(Date.parse(free.day[0]!.start)).toBeLessThan(before);
+    for (const s of free.slots) expect(Date.parse(s.start)).toBeGreaterThanOrEqual(before - 60_000);
+  });
 });
