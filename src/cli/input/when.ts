@@ -17,8 +17,8 @@ const EXAMPLES: Record<string, string> = {
 };
 
 /** A flag's value the CLI cannot read: a usage error (exit 2) naming the flag as typed, whatever the command. */
-export function unreadable(flag: string, text: string, why = 'is not a date or time it can read'): AppError {
-  const message = why;
+export function unreadable(flag: string, text: string): AppError {
+  const message = 'is not a date or time it can read';
   const e = EXAMPLES[flag] ?? `"tomorrow 3pm" or ${flag} 2031-02-10T15:00:00+01:00`;
   return new AppError(400, 'usage', `${flag}: "${text}" ${message} (e.g. ${flag} ${e}).`, { details: [{ path: flag, message }] });
 }
