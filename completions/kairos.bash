@@ -7,8 +7,8 @@ _kairos_node() {
     'plan') subs='' opts='--preview --task -y --yes --no-execute --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') variadic=1 ;;
     'queue') subs='' opts='-s --status --task -v --verbose --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'review') subs='' opts='--task --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'approve') subs='' opts='--no-execute --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan') variadic=1 ;;
-    'reject') subs='' opts='-r --reason --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan') ;;
+    'approve') subs='' opts='--no-execute --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:proposed-plan') variadic=1 ;;
+    'reject') subs='' opts='-r --reason --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:proposed-plan') ;;
     'execute') subs='' opts='--simulate --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan-or-task') ;;
     'feedback') subs='' opts='-r --rating -c --comment --duration --action --revision --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:plan-or-trace') ;;
     'undo') subs='' opts='--list -y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
@@ -35,7 +35,7 @@ _kairos_node() {
     'cal rm-many') subs='' opts='--import --source -y --yes --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal import') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('file') ;;
     'cal export') subs='' opts='--from --to --tag -o --output --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
-    'cal subscribe-url') subs='' opts='--name --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
+    'cal subscribe-url') subs='' opts='--name --new --json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal subscribe') subs='' opts='--name --every --json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('none') ;;
     'cal subscriptions') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' ;;
     'cal refresh') subs='' opts='--json --url --api-key --no-color -q --quiet --no-autostart -h --help' args=('id:subscription') ;;

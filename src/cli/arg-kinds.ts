@@ -4,18 +4,19 @@ import type { IdKind } from './input/resolve-id.js';
 /**
  * What the value of an argument or option is, beyond commander's own `choices`: the shell
  * completion scripts offer file paths, ids from the daemon or a fixed set of values for it, and
- * `lazy` (kit.ts) resolves an id given as a short prefix. Declared next to the argument, once.
+ * `lazy` (command-runtime.ts) resolves an id given as a short prefix. Declared next to the argument, once.
  */
 export type ValueKind =
   | 'file'
-  | { id: IdKind }
+  /** `offers`: completion lists only these (the plans `approve` can still take), the prefix still resolves any id of the kind. */
+  | { id: IdKind; offers?: ListKind }
   /** Names the daemon knows that are given whole (no prefix resolution): offered by completion. */
   | { list: ListKind }
   /** A fixed set read from its one source (a zod enum, a const list) when completion scripts are made. */
   | { values: () => readonly string[] | Promise<readonly string[]> };
 
-/** What `kairos __complete` lists besides ids: calendar subscriptions (sub_…) and CalDAV accounts (by name). */
-export type ListKind = 'subscription' | 'caldav-account';
+/** What `kairos __complete` lists besides all ids of a kind: subscriptions (sub_…), CalDAV accounts (by name), plans awaiting a decision. */
+export type ListKind = 'subscription' | 'caldav-account' | 'proposed-plan';
 
 /**
  * A declared argument or option with its kind. It is plain data, so declaring one loads nothing:

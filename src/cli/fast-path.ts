@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { idKind, isKinded } from './arg-kinds.js';
+import { type GlobalOptions, lazyActions, type ProgramContext, runVerb, type VerbRunner } from './command-runtime.js';
 import type { IdKind } from './input/resolve-id.js';
-import { type GlobalOptions, lazyActions, type ProgramContext, runVerb, type VerbRunner } from './kit.js';
 import { COMMANDS, globalOptions } from './program.js';
 
 /**

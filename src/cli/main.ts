@@ -1,7 +1,7 @@
 import { AppError, ExitCode, exitCodeFor } from '../errors.js';
+import type { ProgramContext } from './command-runtime.js';
 import { fastCommand } from './fast-path.js';
 import { INTERRUPTED, isInterrupt } from './input/interrupt.js';
-import type { ProgramContext } from './kit.js';
 import type { Streams } from './output/io.js';
 import { forTerminal } from './output/terminal-text.js';
 import { createProgram } from './program.js';

@@ -1,13 +1,13 @@
 import type { Command } from 'commander';
 import { VERSION } from '../version.js';
-import type { ProgramContext } from './kit.js';
+import type { ProgramContext } from './command-runtime.js';
 
 export type Register = (program: Command, ctx: ProgramContext) => void;
 
 /**
  * Every top-level command, in the order help lists them, and where its declaration lives. Only
  * the one a command line names is loaded (each noun's index declares its verbs, flags and
- * examples; kit.ts `lazy` loads the implementation only when it runs). The fast path
+ * examples; command-runtime.ts `lazy` loads the implementation only when it runs). The fast path
  * (fast-path.ts) reads the same declarations without commander, so nothing here imports it eagerly.
  */
 export const COMMANDS: Record<string, () => Promise<Register>> = {
@@ -83,6 +83,8 @@ export async function createProgram(ctx: ProgramContext, argv?: string[]): Promi
     .configureOutput({
       writeOut: (s) => ctx.streams.stdout.write(s),
       writeErr: (s) => ctx.streams.stderr.write(s),
+      // commander's "error: …" said as every other error is: "kairos: …".
+      outputError: (s, write) => write(s.replace(/^error: /, 'kairos: ')),
     });
   const named = argv && commandNamed(argv);
   const only = named && named !== 'completion' && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS);

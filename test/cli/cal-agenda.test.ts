@@ -51,7 +51,7 @@ describe('cal agenda (TTY output)', () => {
     expect(parseWhen('tomorrow 3pm', 'Asia/Tokyo', now)).toBe('2031-03-30T06:00:00.000Z');
     expect(parseWhen('2031-04-01T10:00:00+02:00', 'UTC', now)).toBe('2031-04-01T08:00:00.000Z');
     expect(parseWhen('2031-04-01', 'UTC', now)).toBe('2031-04-01');
-    expect(() => parseWhen('someday', 'UTC', now)).toThrow(/cannot read/);
+    expect(() => parseWhen('someday', 'UTC', now)).toThrow(/is not a date or time it can read/);
     expect([parseDuration('45m'), parseDuration('1h30m'), parseDuration('2h'), parseDuration('1.5h'), parseDuration('90'), parseDuration('3d')]).toEqual([
       45, 90, 120, 90, 90, 4320,
     ]);

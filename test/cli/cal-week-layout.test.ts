@@ -1,9 +1,9 @@
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { gridJson, placeOnDays } from '../../src/cli/commands/cal/grid-days.js';
-import type { GridContext } from '../../src/cli/commands/cal/grid-input.js';
-import { monthGrid } from '../../src/cli/commands/cal/month-grid.js';
-import { weekGrid } from '../../src/cli/commands/cal/week-grid.js';
+import { gridJson, placeOnDays } from '../../src/cli/commands/cal/views/grid-days.js';
+import type { GridContext } from '../../src/cli/commands/cal/views/grid-input.js';
+import { monthGrid } from '../../src/cli/commands/cal/views/month-grid.js';
+import { weekGrid } from '../../src/cli/commands/cal/views/week-grid.js';
 import type { EventView } from '../../src/cli/output/calendar-format.js';
 import { columns, fitCell, padCell, wrapCell } from '../../src/cli/output/cell-text.js';
 

@@ -60,10 +60,10 @@ describe('kairos cal', () => {
     expect(badRule.stderr).toMatch(/^kairos: --repeat: .*FREQ.*It takes words \(daily, weekly, every weekday/);
   });
 
-  it('add: an impossible time is refused (exit 6), not turned into an all-day event', async () => {
+  it('add: an impossible time is refused (exit 2, as every date it cannot read), not turned into an all-day event', async () => {
     for (const at of ['tomorrow 25:00', 'tomorrow 99']) {
       const r = await cal(['add', 'Lunch', '--at', at]);
-      expect(r.code, at).toBe(6);
+      expect(r.code, at).toBe(2);
       expect(r.stderr).toMatch(/^kairos: --at: ".+" in ".+" is not a time of day/);
       // Said once: the detail ("--at: … is not a time of day") is not repeated under the message.
       expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);

@@ -2,8 +2,8 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { idKindOf } from '../../src/cli/arg-kinds.js';
+import type { ProgramContext } from '../../src/cli/command-runtime.js';
 import { readPlainLine } from '../../src/cli/fast-path.js';
-import type { ProgramContext } from '../../src/cli/kit.js';
 import { createProgram } from '../../src/cli/program.js';
 
 // src/cli/fast-path.ts runs plain command lines without commander. Its promise: it only runs a
@@ -15,7 +15,7 @@ const ctx = (): ProgramContext => ({ streams: { stdout: new PassThrough(), stder
 
 class Stop extends Error {}
 
-/** What commander hands the verb: processed arguments (flattened as kit.ts `lazy` does), opts, opts with globals. */
+/** What commander hands the verb: processed arguments (flattened as command-runtime.ts `lazy` does), opts, opts with globals. */
 async function commanderReads(argv: string[]) {
   const program = await createProgram(ctx(), argv);
   let seen: { args: unknown[]; opts: Record<string, unknown>; all: Record<string, unknown>; argIds: unknown[] } | undefined;

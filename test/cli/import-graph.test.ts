@@ -88,7 +88,7 @@ describe('the modules a short command loads', () => {
     const bad = await loaded(['trace', 'pull', '--bogus'], 'bogus');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/unknown option '--bogus'/);
-    // A value its parser refuses is reported by commander as always (kit.ts intArg's sentence).
+    // A value its parser refuses is reported by commander as always (command-runtime.ts intArg's sentence).
     const limit = await runCli(['trace', 'pull', '--limit', '0'], { env: cliEnv(d) });
     expect(limit.code).toBe(2);
     expect(limit.stderr).toContain('--limit must be an integer ≥ 1, not "0".');

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import type { CliDeps } from '../../src/cli/command-runtime.js';
 import { runChat } from '../../src/cli/commands/chat/chat.js';
 import { runPlan } from '../../src/cli/commands/plan/plan.js';
 import type { Prompter } from '../../src/cli/input/prompter.js';
-import type { CliDeps } from '../../src/cli/kit.js';
 import { IO } from '../../src/cli/output/io.js';
 import type { ApiClient } from '../../src/client/http.js';
 import type { Plan } from '../../src/contracts/plans.js';

@@ -118,7 +118,7 @@ describe('kairos tempo: mistakes', () => {
     [['tempo', 'budget'], /--per-day and\/or --per-week/],
     [['tempo', 'budget', '--per-week', 'lots'], /whole number/],
     [['tempo', 'block', 'tomorrow', '9am'], /has no end/],
-    [['tempo', 'block', 'whenever'], /Cannot read a date/],
+    [['tempo', 'block', 'whenever'], /WHEN: "whenever" is not a date or time it can read/],
     [['tempo', 'unblock', '7'], /no block #7/],
     [['tempo', 'set', '@x'], /missing required argument/],
   ])('kairos %j exits 2 with a reason', async (args, reason) => {

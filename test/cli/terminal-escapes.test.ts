@@ -118,8 +118,13 @@ describe('human output shows control characters, never sends them', () => {
   });
 
   it('kairos cal subscriptions and refresh with a hostile feed server', async () => {
+    // The CLI refuses a feed whose first fetch fails; its refusal is made safe like any output.
     const sub = await kairos(['cal', 'subscribe', feedUrl, '--name', `Feed ${HOSTILE}`]);
+    expect(sub.code).toBe(6);
     expectSafe(sub);
+    // The API keeps such a subscription (with its error): listing and refreshing it stay safe.
+    const made = await d.api('POST', '/calendar/subscriptions', { body: { url: feedUrl, name: `Feed ${HOSTILE}` } });
+    expect(made.status, made.text).toBe(201);
     const list = await kairos(['cal', 'subscriptions']);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain('Feed');

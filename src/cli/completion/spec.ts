@@ -1,6 +1,6 @@
 import type { Argument, Command, Option } from 'commander';
 import { kindOf } from '../arg-kinds.js';
-import { collect } from '../kit.js';
+import { collect } from '../command-runtime.js';
 
 /**
  * What a value completes to, as the scripts encode it in one word: `none` (a value, nothing to
@@ -34,7 +34,7 @@ async function valueCode(x: Argument | Option, choices: readonly string[] | unde
   const k = kindOf(x);
   if (k === undefined) return 'none';
   if (k === 'file') return 'file';
-  if ('id' in k) return `id:${k.id}`;
+  if ('id' in k) return `id:${k.offers ?? k.id}`;
   if ('list' in k) return `id:${k.list}`;
   return `values:${(await k.values()).join(' ')}`;
 }

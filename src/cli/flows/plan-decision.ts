@@ -1,11 +1,12 @@
 import type { ApiClient } from '../../client/http.js';
 import type { ActionEdit, Plan } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
+import type { CliDeps } from '../command-runtime.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../input/edit-values.js';
 import { isInterrupt } from '../input/interrupt.js';
 import { inquirerPrompter, type Prompter } from '../input/prompter.js';
-import type { CliDeps } from '../kit.js';
 import { describeExecution, describePlan } from '../output/plans.js';
+import { overlapNames } from './overlap-names.js';
 
 const check = <T>(r: { ok: T } | { error: string }): true | string => ('error' in r ? r.error : true);
 
@@ -28,7 +29,7 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
     const r = await client.call('POST /agent/approve', { body: { plan_id: plan.plan_id, execute: opts.execute !== false } });
     if (io.json) return io.data(r);
     const tz = await deps.userZone();
-    io.line(describePlan(plan, c, tz));
+    io.line(describePlan(plan, c, tz, undefined, false, await overlapNames(client, plan.actions, tz)));
     io.line(
       r.execution
         ? `${c.green('✔')} Approved and executed ${r.plan_id}`
@@ -38,7 +39,8 @@ export async function afterProposal(plan: Plan, opts: AfterOptions, deps: CliDep
     return;
   }
   if (io.json) return io.data(plan);
-  io.line(describePlan(plan, c, await deps.userZone()));
+  const tz = await deps.userZone();
+  io.line(describePlan(plan, c, tz, undefined, false, await overlapNames(client, plan.actions, tz)));
   if (!io.interactive) {
     io.note(
       `Plan ${plan.plan_id} is waiting in the queue. Approve and execute: kairos approve ${plan.plan_id} · reject: kairos reject ${plan.plan_id} · review: kairos review`,

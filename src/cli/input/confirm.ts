@@ -1,4 +1,4 @@
-import { type CliDeps, usage } from '../kit.js';
+import { type CliDeps, usage } from '../command-runtime.js';
 import { promptContext } from './interrupt.js';
 import { terminalPrompts } from './terminal-prompts.js';
 

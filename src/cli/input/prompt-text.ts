@@ -1,4 +1,4 @@
-import { usage } from '../kit.js';
+import { usage } from '../command-runtime.js';
 
 /** The prompt from the arguments (`kairos plan gym tomorrow 7am` needs no quotes). */
 export function promptOf(args: string[]): string {

@@ -1,4 +1,4 @@
-import type { CliDeps } from '../kit.js';
+import type { CliDeps } from '../command-runtime.js';
 import { promptContext } from './interrupt.js';
 import { terminalPrompts } from './terminal-prompts.js';
 

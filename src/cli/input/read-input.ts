@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { type CliDeps, usage } from '../kit.js';
+import { type CliDeps, usage } from '../command-runtime.js';
 
 async function readStream(s: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];

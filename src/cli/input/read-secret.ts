@@ -1,5 +1,5 @@
 import { text } from 'node:stream/consumers';
-import { type CliDeps, usage } from '../kit.js';
+import { type CliDeps, usage } from '../command-runtime.js';
 
 /** A password from stdin (--password-stdin) or a hidden prompt on a TTY. */
 export async function readSecret(deps: CliDeps, fromStdin: boolean | undefined, message: string, confirmTwice = false): Promise<string> {

@@ -1,4 +1,4 @@
-import { usage } from '../kit.js';
+import { usage } from '../command-runtime.js';
 
 /** `--set key=value` pairs into an object; a value that parses as JSON is taken as JSON. */
 export function parseSetPairs(pairs: string[]): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { Action, ExecuteResponse, Plan } from '../../contracts/plans.js';
+import { clipWords } from './text.js';
 import { when } from './time.js';
 
 /** `15:45`, or a full stamp when the end falls on another day. */
@@ -9,7 +10,7 @@ function until(startIso: string, minutes: number, tz: string): string {
   return start.slice(0, -6) === end.slice(0, -6) ? end.slice(-5) : end;
 }
 
-export function describeActionLine(a: Action, c: ChalkInstance, tz: string): string {
+export function describeActionLine(a: Action, c: ChalkInstance, tz: string, names?: ReadonlyMap<string, string>): string {
   const time = a.kind === 'reflect' ? when(a.scheduled_for, tz) : `${when(a.scheduled_for, tz)}–${until(a.scheduled_for, a.duration_minutes, tz)}`;
   const bits = [
     c.bold(a.kind.padEnd(16)),
@@ -23,8 +24,8 @@ export function describeActionLine(a: Action, c: ChalkInstance, tz: string): str
   ].filter(Boolean);
   const lines = [bits.join('  ')];
   if (a.kind === 'reflect' && a.content && a.content !== a.title) lines.push(c.dim(`    ${a.content.replace(/\s+/g, ' ').slice(0, 200)}`));
-  if (a.conflicts?.length) lines.push(c.yellow(`    overlaps ${a.conflicts.join(', ')}`));
-  if (a.reasoning) lines.push(c.dim(`    why: ${a.reasoning.replace(/\s+/g, ' ').slice(0, 200)}`));
+  if (a.conflicts?.length) lines.push(c.yellow(`    overlaps ${a.conflicts.map((u) => names?.get(u) ?? u).join(', ')}`));
+  if (a.reasoning) lines.push(c.dim(`    why: ${clipWords(a.reasoning, 200)}`));
   return lines.join('\n');
 }
 
@@ -34,7 +35,14 @@ const STATUS_COLOR: Record<Plan['status'], keyof ChalkInstance> = { proposed: 'c
  * A plan as a header line and one numbered entry per action; `id` shortens its id in a listing.
  * `compact` (the queue's default): one line per action, without the prompt and the reasoning.
  */
-export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: string) => string = (x) => x, compact = false): string {
+export function describePlan(
+  p: Plan,
+  c: ChalkInstance,
+  tz: string,
+  id: (id: string) => string = (x) => x,
+  compact = false,
+  names?: ReadonlyMap<string, string>,
+): string {
   const color = c[STATUS_COLOR[p.status]] as ChalkInstance;
   const head = [
     c.bold(id(p.plan_id)),
@@ -46,9 +54,9 @@ export function describePlan(p: Plan, c: ChalkInstance, tz: string, id: (id: str
   ].filter(Boolean);
   const lines = [head.join('  ')];
   if (p.prompt && !compact) lines.push(`  prompt: “${p.prompt}”`);
-  if (p.reasoning && !compact) lines.push(c.dim(`  ${p.reasoning.replace(/\s+/g, ' ').slice(0, 300)}`));
+  if (p.reasoning && !compact) lines.push(c.dim(`  ${clipWords(p.reasoning, 300)}`));
   p.actions.forEach((a, i) => {
-    const text = describeActionLine(a, c, tz);
+    const text = describeActionLine(a, c, tz, names);
     lines.push(
       `  ${i + 1}. ${compact ? text.split('\n')[0] + (a.conflicts?.length ? `  ${c.yellow(`overlaps ${a.conflicts.length}`)}` : '') : text.replace(/\n/g, '\n   ')}`,
     );

@@ -7,6 +7,7 @@ const FLAGS: Record<string, string[]> = {
   start_time: ['--since', '--from'],
   end_time: ['--until', '--to'],
   task_id: ['--task'],
+  max_token_count: ['--max-tokens'],
   tag: ['--tag'],
   limit: ['--limit', '-n'],
   cursor: ['--cursor'],
@@ -50,10 +51,13 @@ function flagValue(argv: string[], flag: string): string | undefined {
   return undefined;
 }
 
-function sentence(d: ErrorDetail, where: 'query' | 'body', argv: string[]): string {
+function sentence(detail: ErrorDetail, where: 'query' | 'body', argv: string[]): string {
+  let d = detail;
   const parts = d.path.split('.');
   const field = parts.at(-1)!;
   const example = EXAMPLES[field];
+  // A message that already names its field ("max_token_count applies to …") says it once.
+  if (d.message.startsWith(`${field} `)) d = { ...d, message: d.message.slice(field.length + 1) };
   if (where === 'query') {
     const flag = (FLAGS[field] ?? []).find((f) => flagValue(argv, f) !== undefined);
     if (flag) {

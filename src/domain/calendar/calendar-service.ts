@@ -102,7 +102,7 @@ export class CalendarService {
     const items = await this.list(userId, { start, end });
     const parts = tempoProfileParts(this.d.store);
     const profile = { time_ranges: parts.tempo(userId).time_ranges, blocked: parts.constraints(userId).blocked };
-    return freeTime({ date, zone, minutes: q.duration_minutes, profile, ...(q.tag ? { tag: q.tag } : {}), items });
+    return freeTime({ date, zone, minutes: q.duration_minutes, profile, ...(q.tag ? { tag: q.tag } : {}), items, now: this.d.clock.now().getTime() });
   }
 
   /** What keeps a user busy in [start, end), from the store or a transaction's view (event-listing.ts). */

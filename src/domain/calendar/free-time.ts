@@ -12,6 +12,8 @@ export interface FreeTimeInput {
   minutes: number;
   profile: { time_ranges: Readonly<Record<string, TimeRange>>; blocked: readonly Blocked[] };
   tag?: string;
+  /** Now (epoch ms): time already past is not free, so today's gaps start from it. */
+  now?: number;
   /** The day's events and occurrences (calendar list of the day). */
   items: readonly EventItem[];
 }
@@ -37,7 +39,9 @@ export function freeTime(i: FreeTimeInput) {
     .filter((e) => !e.all_day)
     .map((e) => ({ start: Date.parse(e.scheduled_for), end: Date.parse(e.scheduled_for) + e.duration_minutes * 60_000 }));
   const blocked = blockedIntervals(i.profile.blocked, i.zone, from, to);
-  const gaps = subtract(day, normalize([...busy, ...blocked])).filter((g) => g.end - g.start >= i.minutes * 60_000);
+  // The past, up to the next whole 5 minutes, is taken: a gap offered today starts from now on.
+  const past = i.now !== undefined && i.now > from ? [{ start: from, end: Math.min(to, Math.ceil(i.now / 300_000) * 300_000) }] : [];
+  const gaps = subtract(day, normalize([...busy, ...blocked, ...past])).filter((g) => g.end - g.start >= i.minutes * 60_000);
   return {
     date: formatLocalDate(i.date),
     timezone: i.zone,

@@ -53,7 +53,8 @@ export function estimateMinutes(profile: PlannerProfile, item: Item, opts: { tag
   const base = block ? `${raw} min (the ${opts.tag} block)` : `${raw} min (usual length${opts.fallback ? ' of the event' : ' for this kind of task'})`;
   const key = biasKeyFor(profile, item.title, opts.tag);
   if (key === undefined) return { booked: raw, raw, stated: false, why: base };
-  const booked = applyDurationBias(profile, [key], raw);
+  // A learned bias is a ratio: booked as is it makes odd ends (07:00–08:08); a person books in fives.
+  const booked = Math.max(5, Math.round(applyDurationBias(profile, [key], raw) / 5) * 5);
   const bias = profile.duration_biases[key]!;
   const how = typeof bias === 'number' ? `×${bias}` : `${bias.minutes >= 0 ? '+' : ''}${bias.minutes} min`;
   return { booked, raw, stated: false, why: `${base}, ${how} duration bias for "${key}" → ${booked} min` };

@@ -1,6 +1,6 @@
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { AppError, exitCodeFor } from '../../../errors.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { describeExecution, describePlan } from '../../output/plans.js';
 
 type Approved = EndpointResponse<'POST /agent/approve'>;

@@ -1,8 +1,8 @@
 import type { ApiClient } from '../../../client/http.js';
 import { AppError } from '../../../errors.js';
 import { describeRrule, parseRepeat, REPEAT_EXAMPLES } from '../../../time/repeat.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { ISO_DATE, parseDuration, parseWhen } from '../../input/when.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describe } from '../../output/calendar-format.js';
 import { overlapWarning } from './overlap-warning.js';
 

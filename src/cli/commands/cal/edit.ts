@@ -1,8 +1,8 @@
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { parseSetPairs } from '../../input/set-pairs.js';
 import { parseDuration, parseWhen } from '../../input/when.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describe, startLabel } from '../../output/calendar-format.js';
-import { occurrenceOf, resolveOccurrence } from './occurrence.js';
+import { occurrenceOf, resolveOccurrence } from './views/occurrence.js';
 
 interface Opts {
   set?: string[];
@@ -16,15 +16,17 @@ interface Opts {
 export async function run({ args, opts }: RunInput<Opts>, deps: CliDeps): Promise<void> {
   const updates: Record<string, unknown> = parseSetPairs(opts.set ?? []);
   // Shorthands: --set at=… reads like --at.
+  let atFlag = '--at';
   if ('at' in updates) {
     opts.at = String(updates.at);
+    atFlag = '--set at';
     delete updates.at;
   }
   const client = await deps.client();
   const zone = await deps.userZone();
-  if (opts.at) updates.scheduled_for = parseWhen(opts.at, zone, new Date());
+  if (opts.at) updates.scheduled_for = parseWhen(opts.at, zone, new Date(), atFlag);
   if (typeof updates.scheduled_for === 'string' && !/T/.test(updates.scheduled_for) && !/^\d{4}-\d{2}-\d{2}$/.test(updates.scheduled_for))
-    updates.scheduled_for = parseWhen(updates.scheduled_for, zone, new Date(), 'scheduled_for');
+    updates.scheduled_for = parseWhen(updates.scheduled_for, zone, new Date(), '--set scheduled_for');
   if (opts.for) updates.duration_minutes = parseDuration(opts.for);
   if (opts.title) updates.title = opts.title;
   if (!Object.keys(updates).length) throw usage('Nothing to change: give --set key=value, --at, --for or --title.');

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { parseWhen } from '../../input/when.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { forTerminal } from '../../output/terminal-text.js';
 
 export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?: string; output?: string }>, deps: CliDeps): Promise<void> {

@@ -1,6 +1,6 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { dayOf, fetchFree, freeText } from '../../flows/free-time.js';
 import { parseDuration } from '../../input/when.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 
 /** `kairos cal free <day> --for <duration>`: free gaps of the profile's day. */
 export async function run({ args, opts }: RunInput<{ for?: string; tag?: string }>, deps: CliDeps): Promise<void> {

@@ -1,6 +1,6 @@
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { readInput } from '../../input/read-input.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 
 function summary(r: EndpointResponse<'POST /calendar/import'>, name: string): string {
   const lines = [`Imported ${name}: ${r.imported} new, ${r.updated} updated, ${r.skipped} unchanged or not events, ${r.errors.length} error(s)`];

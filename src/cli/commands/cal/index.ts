@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import { arg, opt } from '../../arg-kinds.js';
+import { collect, intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
-import { registerCalOAuth } from './oauth-register.js';
+import { registerCalOAuth } from './oauth/register.js';
 
 export function registerCal(program: Command, ctx: ProgramContext): void {
   const cal = program.command('cal').description('calendar: add, list, edit and remove events; import, export and subscribe (.ics)');
@@ -38,7 +38,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--from <when>', 'start of the range (default: now)')
       .option('--to <when>', 'end of the range (default: 7 days after --from)')
       .option('--tag <tag>', 'only events with this tag')
-      .action(lazy(ctx, () => import('./list.js'))),
+      .action(lazy(ctx, () => import('./views/list.js'))),
     [
       'kairos cal list',
       'kairos cal list --from monday --to "next monday" --tag work',
@@ -62,10 +62,10 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .argument('[date]', 'a day of the week to show: 2026-12-07, "next monday", "in 2 weeks" (default: today)')
       .addOption(
         opt('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)', {
-          values: () => import('./grid-input.js').then((m) => m.WEEK_STARTS),
+          values: () => import('./views/grid-input.js').then((m) => m.WEEK_STARTS),
         }),
       )
-      .action(lazy(ctx, () => import('./week.js'))),
+      .action(lazy(ctx, () => import('./views/week.js'))),
     ['kairos cal week', 'kairos cal week "next monday" --week-start sunday', 'kairos cal week 2026-12-07 --json | jq ".days[].events[].event.title"'],
   );
   examples(
@@ -75,10 +75,10 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .argument('[month]', 'the month: 2026-12, december, "dec 2027", "next month" (default: this month)')
       .addOption(
         opt('--week-start <day>', 'first day of the week: monday or sunday (default: the week_starts preference, else the locale, else monday)', {
-          values: () => import('./grid-input.js').then((m) => m.WEEK_STARTS),
+          values: () => import('./views/grid-input.js').then((m) => m.WEEK_STARTS),
         }),
       )
-      .action(lazy(ctx, () => import('./month.js'))),
+      .action(lazy(ctx, () => import('./views/month.js'))),
     ['kairos cal month', 'kairos cal month "next month"', 'kairos cal month 2026-12 --json | jq ".days[] | select(.events | length > 0) | .date"'],
   );
   examples(
@@ -145,10 +145,11 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
   examples(
     cal
       .command('subscribe-url')
-      .description('mint a read-only key (calendar:read) and print the feed URL for calendar apps')
+      .description('print the feed URL for calendar apps: a key that reads only the feed (calendar:feed), made once and reused')
       .option('--name <name>', 'name of the key', 'calendar feed')
-      .action(lazy(ctx, () => import('./subscribe-url.js'))),
-    ['kairos cal subscribe-url', 'kairos cal subscribe-url --name "phone calendar" --json | jq -r .url'],
+      .option('--new', 'make another key and URL instead of the one made before')
+      .action(lazy(ctx, () => import('./subscriptions/subscribe-url.js'))),
+    ['kairos cal subscribe-url', 'kairos cal subscribe-url --new --name "phone calendar" --json | jq -r .url'],
   );
   examples(
     cal
@@ -157,7 +158,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .argument('<url>', 'address of the feed')
       .option('--name <name>', "name shown on the feed's events (default: the URL's host and file)")
       .option('--every <interval>', 'refresh interval: 30m, 2h, 1d (default 1h; at least 5m)')
-      .action(lazy(ctx, () => import('./subscribe.js'))),
+      .action(lazy(ctx, () => import('./subscriptions/subscribe.js'))),
     [
       'kairos cal subscribe webcal://example.com/holidays.ics --name Holidays',
       'kairos cal subscribe https://calendar.example.com/team.ics --every 30m',
@@ -168,7 +169,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     cal
       .command('subscriptions')
       .description('list subscriptions: last refresh, last error, event count')
-      .action(lazy(ctx, () => import('./subscriptions.js'))),
+      .action(lazy(ctx, () => import('./subscriptions/list.js'))),
     ['kairos cal subscriptions', 'kairos cal subscriptions --json | jq ".subscriptions[] | select(.last_error)"'],
   );
   examples(
@@ -176,7 +177,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .command('refresh')
       .description('refresh a subscription now (all of them without an id)')
       .addArgument(arg('[id]', 'subscription id (sub_…)', { list: 'subscription' }))
-      .action(lazy(ctx, () => import('./refresh.js'))),
+      .action(lazy(ctx, () => import('./subscriptions/refresh.js'))),
     ['kairos cal refresh', 'kairos cal refresh sub_01j…'],
   );
   examples(
@@ -185,7 +186,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .description("remove a subscription and its feed's events (asks first on a terminal; --yes otherwise)")
       .addArgument(arg('<id>', 'subscription id (sub_…) or a unique prefix of one', { id: 'subscription' }))
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./unsubscribe.js'))),
+      .action(lazy(ctx, () => import('./subscriptions/unsubscribe.js'))),
     ['kairos cal unsubscribe sub_01j… --yes'],
   );
   const sync = cal.command('sync').description('two-way sync with a CalDAV calendar (Nextcloud, Fastmail, iCloud, Radicale, Baïkal …)');
@@ -200,7 +201,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .option('--user <user>', 'user name on the server (the password is asked, or read with --password-stdin)')
       .option('--password-stdin', 'read the password from stdin instead of prompting')
       .option('--oauth <provider>', 'sign in with an OAuth provider set up with `kairos cal oauth add` (instead of --user)')
-      .action(lazy(ctx, () => import('./sync-add.js'))),
+      .action(lazy(ctx, () => import('./sync/add.js'))),
     [
       'kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice',
       'pass show dav | kairos cal sync add work --collection https://dav.example.com/alice/work/ --user alice --password-stdin',
@@ -211,7 +212,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
     sync
       .command('list')
       .description('accounts: last sync, its counts and last error')
-      .action(lazy(ctx, () => import('./sync-list.js'))),
+      .action(lazy(ctx, () => import('./sync/list.js'))),
     ['kairos cal sync list', 'kairos cal sync list --json | jq ".accounts[].last_error"'],
   );
   examples(
@@ -219,7 +220,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .command('run')
       .description('sync now (one account, or all of them); reports counts and conflicts')
       .addArgument(arg('[name]', 'account name', { list: 'caldav-account' }))
-      .action(lazy(ctx, () => import('./sync-run.js'))),
+      .action(lazy(ctx, () => import('./sync/run.js'))),
     ['kairos cal sync run', 'kairos cal sync run work --json | jq .runs[0].conflicts'],
   );
   examples(
@@ -228,7 +229,7 @@ export function registerCal(program: Command, ctx: ProgramContext): void {
       .description('remove an account and its stored password (its events stay in kairos; an OAuth provider stays for other accounts)')
       .addArgument(arg('<name>', 'account name', { list: 'caldav-account' }))
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./sync-remove.js'))),
+      .action(lazy(ctx, () => import('./sync/remove.js'))),
     ['kairos cal sync remove work --yes'],
   );
   registerCalOAuth(cal, ctx);

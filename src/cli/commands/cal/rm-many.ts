@@ -1,6 +1,6 @@
 import { EVENT_SOURCES, type EventSource } from '../../../contracts/calendar.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { confirmOrYes } from '../../input/confirm.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 
 /** `kairos cal rm-many --import ID | --source S`: bulk removal, one summary trace. */
 export async function run({ opts }: RunInput<{ import?: string; source?: string; yes?: boolean }>, deps: CliDeps): Promise<void> {

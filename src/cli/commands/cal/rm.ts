@@ -1,7 +1,7 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { confirmOrYes } from '../../input/confirm.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { describe, startLabel } from '../../output/calendar-format.js';
-import { resolveOccurrence } from './occurrence.js';
+import { resolveOccurrence } from './views/occurrence.js';
 
 export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?: string }>, deps: CliDeps): Promise<void> {
   const uid = args[0]!;

@@ -1,9 +1,9 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { dayOf, fetchFree, freeText } from '../../flows/free-time.js';
 import { afterProposal } from '../../flows/plan-decision.js';
 import { confirmOrYes } from '../../input/confirm.js';
 import { promptOf } from '../../input/prompt-text.js';
 import type { Prompter } from '../../input/prompter.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { freeQuestion } from './free-question.js';
 
 export interface ChatOptions {

@@ -6,8 +6,8 @@ import { homePaths, resolveHome } from '../../../config/paths.js';
 import { assertOwnHome } from '../../../config/paths-trust.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { pidAlive } from '../../../platform/process.js';
+import type { ProgramContext } from '../../command-runtime.js';
 import { shortIds } from '../../input/resolve-id.js';
-import type { ProgramContext } from '../../kit.js';
 import { visible } from '../../output/terminal-text.js';
 import type { CompleteKind } from './id-kinds.js';
 
@@ -44,8 +44,8 @@ const local = (iso: string) => new Date(iso).toLocaleString('sv-SE', { dateStyle
 const ORDER = ['proposed', 'edited', 'approved', 'executed', 'rejected'];
 
 /** Plans awaiting a decision first, then the rest, newest first within each status. */
-async function plans(get: Get, withTasks: boolean): Promise<Candidate[]> {
-  const { plans } = await get<EndpointResponse<'GET /agent/queue'>>('/agent/queue?status=all');
+async function plans(get: Get, withTasks: boolean, status = 'all'): Promise<Candidate[]> {
+  const { plans } = await get<EndpointResponse<'GET /agent/queue'>>(`/agent/queue?status=${status}`);
   plans.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.created_at.localeCompare(a.created_at));
   const out = plans.map((p) => ({ id: p.plan_id, about: oneLine(`${p.status}: ${p.prompt ?? p.actions.map((a) => a.title).join(', ')}`) }));
   if (withTasks) {
@@ -121,6 +121,7 @@ export async function completeIds(ctx: ProgramContext, kind: CompleteKind, prefi
       return JSON.parse(r.text);
     };
     if (kind === 'plan' || kind === 'plan-or-task') found = await plans(get, kind === 'plan-or-task');
+    else if (kind === 'proposed-plan') found = await plans(get, false, 'proposed');
     else if (kind === 'trace') found = await traces(get);
     else if (kind === 'plan-or-trace') found = [...(await plans(get, false)), ...(await traces(get))];
     else if (kind === 'event') found = await events(get);

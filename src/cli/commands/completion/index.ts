@@ -1,6 +1,6 @@
 import { Argument, type Command } from 'commander';
+import { lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { lazy, type ProgramContext } from '../../kit.js';
 import { COMPLETE_KINDS, type CompleteKind } from './id-kinds.js';
 
 /** The shells kairos writes completion scripts for. */

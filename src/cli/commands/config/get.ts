@@ -1,5 +1,5 @@
 import { homePaths, resolveHome } from '../../../config/paths.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { effectiveConfig, readRaw, setting, sourceOf, validate } from './settings.js';
 
 /** `kairos config get <key>`: the value in effect (nothing printed when it has none), its source with --json. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { arg } from '../../arg-kinds.js';
+import { lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { lazy, type ProgramContext } from '../../kit.js';
 
 const KEYS =
   'port, host, rate_limit, cache_ttl_minutes, planner.{provider,base_url,model,timeout_ms}, embeddings.{base_url,model}, snapshot.{every_ops,every_ms,backups}';

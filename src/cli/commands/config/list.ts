@@ -1,5 +1,5 @@
 import { homePaths, resolveHome } from '../../../config/paths.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { effectiveConfig, readRaw, settings, sourceOf, validate } from './settings.js';
 
 /** `kairos config list`: every setting, its value in effect and where that value comes from. */

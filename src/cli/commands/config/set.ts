@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { runningDaemon } from '../../../client/daemon-process.js';
 import { homePaths, resolveHome } from '../../../config/paths.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { getPath, parseValue, readRaw, type Setting, setPath, setting, settings, validate, writeRaw } from './settings.js';
 
 /**

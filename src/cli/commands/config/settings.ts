@@ -5,7 +5,7 @@ import { type Config, ConfigFile, readConfigObject, resolveConfig } from '../../
 import { DIR_MODE, FILE_MODE } from '../../../config/paths.js';
 import { AppError } from '../../../errors.js';
 import { writeFileDurable } from '../../../platform/durable-write.js';
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 /** One setting of config.json, by its dotted key (`planner.model`). */
 export interface Setting {

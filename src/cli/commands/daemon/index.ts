@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { opt } from '../../arg-kinds.js';
+import { intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerDaemon(program: Command, ctx: ProgramContext): void {
   const daemon = program.command('daemon').description('run and manage the background daemon');

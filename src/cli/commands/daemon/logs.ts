@@ -1,7 +1,7 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { homePaths, resolveHome } from '../../../config/paths.js';
 import { AppError } from '../../../errors.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { readableLine } from '../../output/log-line.js';
 
 export async function run({ opts }: RunInput<{ follow?: boolean; lines: number }>, deps: CliDeps): Promise<void> {

@@ -3,7 +3,7 @@ import { resolveHome } from '../../../config/paths.js';
 // biome-ignore lint/style/noRestrictedImports: the daemon's entry, not a layer the CLI calls into
 import { type RunningDaemon, runDaemon } from '../../../daemon/run.js';
 import { exitCodeFor } from '../../../errors.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { jsonLine } from '../../output/log-line.js';
 import type { BindOptions } from './bind-args.js';
 

@@ -1,6 +1,6 @@
 import { awaitStartingDaemon, localUrl, lockHolder, runningDaemon, startDetached } from '../../../client/daemon-process.js';
 import { homePaths, resolveHome } from '../../../config/paths.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { type BindOptions, bindArgs } from './bind-args.js';
 
 export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promise<void> {

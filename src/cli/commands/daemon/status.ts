@@ -1,7 +1,7 @@
 import { localUrl, lockHolder, runningDaemon } from '../../../client/daemon-process.js';
 import { homePaths, resolveHome } from '../../../config/paths.js';
 import { VERSION } from '../../../version.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const home = resolveHome(deps.env);

@@ -1,6 +1,6 @@
 import { stopDaemon } from '../../../client/daemon-process.js';
 import { resolveHome } from '../../../config/paths.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const s = await stopDaemon(resolveHome(deps.env));

@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { describeExecution } from '../../output/plans.js';
 
 /** Plan ids start with `pl_`; anything else names a task. */

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { arg } from '../../arg-kinds.js';
+import { lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { lazy, type ProgramContext } from '../../kit.js';
 
 export function registerExecute(program: Command, ctx: ProgramContext): void {
   examples(

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
-import type { CliDeps, RunInput } from '../../kit.js';
-import { usage } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { usage } from '../../command-runtime.js';
+import { instantFlags } from '../../input/when.js';
 import { mergePages } from './merge.js';
 import { type ExportOpts, exportQuery } from './query.js';
 import { renderCheckpoints, renderExport } from './render.js';
@@ -15,7 +16,13 @@ export async function run({ opts }: RunInput<ExportOpts>, deps: CliDeps): Promis
     const tz = await deps.userZone();
     return emit(res, () => renderCheckpoints(res.checkpoints, io, tz), opts, deps);
   }
-  const query = exportQuery(opts, userId);
+  const dates = await instantFlags(deps, {
+    from: { value: opts.from, flag: '--from' },
+    to: { value: opts.to, flag: '--to', bound: 'end' },
+    since: { value: opts.since, flag: '--since' },
+    until: { value: opts.until, flag: '--until', bound: 'end' },
+  });
+  const query = exportQuery({ ...opts, ...dates }, userId);
   let body = await client.call('GET /context/export', { query });
   let pages = 1;
   while (opts.all && body.next_cursor) {

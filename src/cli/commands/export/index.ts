@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { opt } from '../../arg-kinds.js';
+import { intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerExport(program: Command, ctx: ProgramContext): void {
   examples(
@@ -16,8 +16,8 @@ export function registerExport(program: Command, ctx: ProgramContext): void {
           'diff',
         ]),
       )
-      .option('--from <iso>', 'only traces at or after this instant (inclusive)')
-      .option('--to <iso>', 'only traces at or before this instant (inclusive)')
+      .option('--from <when>', 'only traces at or after this time: yesterday, monday, 2031-02-01 or ISO 8601, in your zone')
+      .option('--to <when>', 'only traces at or before this time (a day alone includes that day)')
       .option('--tag <tempo_tag>', 'only this tempo tag (@morning, 25m …)')
       .option('--task <task_id>', 'only this task')
       .addOption(opt('--type <type>', 'only this trace type', { values: () => import('../../../contracts/memory.js').then((m) => m.TRACE_TYPES) }))
@@ -25,8 +25,8 @@ export function registerExport(program: Command, ctx: ProgramContext): void {
       .option('--max-tokens <n>', 'summary: cap on the summaries’ tokens (o200k)', intArg('--max-tokens', 1))
       .option('--include-feedback', 'keep feedback ratings and notes')
       .option('--include-expired', 'also traces whose valid_until has passed')
-      .option('--since <iso>', 'diff: compare memory as it was at this instant…')
-      .option('--until <iso>', 'diff: …with memory as it was at this one (default now)')
+      .option('--since <when>', 'diff: compare memory as it was at this time (words or ISO)…')
+      .option('--until <when>', 'diff: …with memory as it was at this one (default now)')
       .option('--since-checkpoint <name>', 'diff: compare from this checkpoint (name or cp_ id)…')
       .option('--until-checkpoint <name>', 'diff: …to this checkpoint (default now)')
       .option('--checkpoint <name>', 'save this export as a named checkpoint (the version of every selected trace)')

@@ -1,5 +1,5 @@
 import type { CallQuery } from '../../../client/call-args.js';
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 export interface ExportOpts {
   format?: string;
@@ -35,8 +35,10 @@ export function exportQuery(opts: ExportOpts, userId: string): Query {
   const wantsDiff = [opts.since, opts.until, opts.sinceCheckpoint, opts.untilCheckpoint].some((v) => v !== undefined);
   const format = opts.format ?? (wantsDiff ? 'diff' : 'summary');
   if (opts.all && opts.maxTokens !== undefined) throw usage('--all and --max-tokens do not mix: the token cap holds per page. Use one or the other.');
+  if (opts.maxTokens !== undefined && format !== 'summary')
+    throw usage(`--max-tokens applies to --format summary only, not ${format}: leave out --max-tokens, or use --format summary.`);
   if (format === 'diff' && opts.since === undefined && opts.sinceCheckpoint === undefined) {
-    throw usage('A diff needs --since <iso> or --since-checkpoint <name> (e.g. kairos export --format diff --since-checkpoint monday).');
+    throw usage('A diff needs --since <when> or --since-checkpoint <name> (e.g. kairos export --format diff --since-checkpoint monday).');
   }
   return {
     user_id: userId,

@@ -1,4 +1,4 @@
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 
 interface Opts {
   rating?: number;

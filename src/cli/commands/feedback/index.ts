@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { arg } from '../../arg-kinds.js';
+import { intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerFeedback(program: Command, ctx: ProgramContext): void {
   examples(

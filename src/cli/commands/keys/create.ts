@@ -1,5 +1,5 @@
 import { SCOPES, type Scope } from '../../../contracts/scopes.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import type { McpClient } from './mcp-clients.js';
 import { AGENT_DEFAULT_SCOPES, daemonReach, mcpConfig } from './mcp-config.js';
 import { showMinted } from './show-minted.js';

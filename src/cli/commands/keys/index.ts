@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { SCOPES } from '../../../contracts/scope-list.js';
 import { arg } from '../../arg-kinds.js';
+import { intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 import { MCP_CLIENTS } from './mcp-clients.js';
 
 export function registerKeys(program: Command, ctx: ProgramContext): void {

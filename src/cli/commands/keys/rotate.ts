@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { showMinted } from './show-minted.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {

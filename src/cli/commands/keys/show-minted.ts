@@ -1,5 +1,5 @@
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import type { CliDeps } from '../../kit.js';
+import type { CliDeps } from '../../command-runtime.js';
 
 /** Print a freshly minted or rotated key: the secret is shown this once. */
 export function showMinted(k: EndpointResponse<'POST /auth/keys'>, deps: CliDeps, verb: string): void {

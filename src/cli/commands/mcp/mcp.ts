@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 /**
  * `kairos mcp`: the MCP server on stdin/stdout for desktop agents. It talks to the daemon over

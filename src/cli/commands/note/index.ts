@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { lazy, type ProgramContext } from '../../kit.js';
 
 export function registerNote(program: Command, ctx: ProgramContext): void {
   examples(

@@ -1,5 +1,5 @@
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { readInput } from '../../input/read-input.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 
 const TYPES = ['observation', 'goal', 'reflection'] as const;
 type NoteType = (typeof TYPES)[number];

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 interface OpenOptions {
   printUrl?: boolean;

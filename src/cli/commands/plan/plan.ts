@@ -1,7 +1,8 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { overlapNames } from '../../flows/overlap-names.js';
 import { afterProposal } from '../../flows/plan-decision.js';
 import { promptOf } from '../../input/prompt-text.js';
 import type { Prompter } from '../../input/prompter.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { describePreview } from './show.js';
 
 export interface PlanOptions {
@@ -21,7 +22,8 @@ export async function runPlan({ args, opts }: RunInput<PlanOptions>, deps: CliDe
   const body = { prompt, ...(opts.task ? { task_id: opts.task } : {}) };
   if (opts.preview) {
     const p = await client.call('POST /chat/plan-preview', { body });
-    deps.io.data(p, () => describePreview(p, deps.io.chalk));
+    const names = deps.io.json ? undefined : await overlapNames(client, p.items, p.timezone);
+    deps.io.data(p, () => describePreview(p, deps.io.chalk, names));
     return;
   }
   const plan = await client.call('POST /agent/plan', { body });

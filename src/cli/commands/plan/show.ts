@@ -1,5 +1,6 @@
 import type { ChalkInstance } from 'chalk';
 import type { PreviewItem, PreviewResponse } from '../../../contracts/planner.js';
+import { type OverlapNames, overlapsLine } from '../../flows/overlap-names.js';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -17,7 +18,7 @@ function endOf(item: PreviewItem): string {
 const VERB: Record<PreviewItem['action_kind'], string> = { add_event: 'add', reschedule_event: 'move', reflect: 'reflect' };
 
 /** One preview item: what, when (the user's wall clock), how long, and why. */
-export function describeItem(item: PreviewItem, i: number, c: ChalkInstance): string {
+export function describeItem(item: PreviewItem, i: number, c: ChalkInstance, names?: OverlapNames): string {
   const when = item.action_kind === 'reflect' ? item.local : `${item.local}–${endOf(item)}`;
   const head = [
     `${i + 1}.`,
@@ -31,16 +32,16 @@ export function describeItem(item: PreviewItem, i: number, c: ChalkInstance): st
   ].filter(Boolean);
   const lines = [head.join('  ')];
   lines.push(c.dim(`   why: ${item.reasoning}`));
-  if (item.conflicts.length) lines.push(c.yellow(`   overlaps ${item.conflicts.join(', ')}`));
+  if (item.conflicts.length) lines.push(c.yellow(`   ${overlapsLine(item.conflicts, names)}`));
   for (const w of item.warnings) lines.push(c.yellow(`   ! ${w}`));
   return lines.join('\n');
 }
 
 /** A whole preview: the reply, each item with its reason, and what was left out. */
-export function describePreview(p: PreviewResponse, c: ChalkInstance): string {
+export function describePreview(p: PreviewResponse, c: ChalkInstance, names?: OverlapNames): string {
   const lines = [p.reply];
   if (p.fallback) lines.push(c.yellow(`(planned by the default provider: ${p.fallback})`));
-  p.items.forEach((item, i) => lines.push(describeItem(item, i, c)));
+  p.items.forEach((item, i) => lines.push(describeItem(item, i, c, names)));
   if (p.items.length) lines.push(c.dim(`Times are ${p.timezone}. Nothing was saved; run without --preview to propose it.`));
   return lines.join('\n');
 }

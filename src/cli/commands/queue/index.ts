@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { opt } from '../../arg-kinds.js';
+import { lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { lazy, type ProgramContext } from '../../kit.js';
 import { QUEUE_STATUSES } from './statuses.js';
 
 export function registerQueue(program: Command, ctx: ProgramContext): void {

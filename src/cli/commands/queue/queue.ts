@@ -1,4 +1,4 @@
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { describePlan } from '../../output/plans.js';
 import { isQueueStatus, QUEUE_STATUSES } from './statuses.js';
 

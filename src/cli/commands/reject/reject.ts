@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 export async function run({ args, opts }: RunInput<{ reason?: string }>, deps: CliDeps): Promise<void> {
   const r = await (await deps.client()).call('POST /agent/reject', { body: { plan_id: args[0], ...(opts.reason ? { reason: opts.reason } : {}) } });

@@ -1,9 +1,9 @@
 import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
 import { isInterrupt, promptContext } from '../../input/interrupt.js';
 import { terminalPrompts } from '../../input/terminal-prompts.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { describeExecution, describePlan } from '../../output/plans.js';
 
 const NON_INTERACTIVE = [

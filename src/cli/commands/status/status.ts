@@ -1,5 +1,5 @@
 import type { ModelStatus } from '../../../contracts/status.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const client = await deps.client();
@@ -27,5 +27,7 @@ function formatModel(m: ModelStatus): string {
   if (m.state === 'ready') return m.detail ? `ready (${m.detail})` : 'ready';
   if (m.state === 'unavailable') return `unavailable: ${m.detail ?? 'unknown reason'} (keyword search only)`;
   const pct = m.progress !== null ? ` ${Math.floor(m.progress * 100)}%` : '';
-  return `preparing ${m.step ?? ''}${pct} (semantic search is partial until it ends)`;
+  // The step is what is being made ("word vectors"), or "loading" when the files are there.
+  const doing = !m.step || m.step === 'loading' ? 'loading' : `preparing ${m.step}`;
+  return `${doing}${pct} (semantic search is partial until it ends)`;
 }

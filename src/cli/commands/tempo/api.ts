@@ -1,6 +1,6 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import type { TempoProfile } from '../../../contracts/tempo.js';
-import type { CliDeps } from '../../kit.js';
+import type { CliDeps } from '../../command-runtime.js';
 
 /** The caller's tempo profile (or another user's, for an admin). */
 export async function fetchProfile(deps: CliDeps, userId?: string): Promise<TempoProfile> {

@@ -1,10 +1,10 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
 import { BlockedInput, blockKey } from '../../../contracts/tempo.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { parseOneOff } from '../../input/when.js';
 import { adjust, fetchProfile } from './api.js';
 import { isWallRange, parseDays, parseDuration, parseWallRange } from './parse.js';
 import { describeBlock } from './render.js';
-import { parseOneOff } from './when.js';
 
 interface Opts {
   days?: string;

@@ -1,4 +1,4 @@
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { adjust } from './api.js';
 import { parseCadence, parseKind } from './parse.js';
 import { describeCadence } from './render.js';

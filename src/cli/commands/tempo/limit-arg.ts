@@ -1,4 +1,4 @@
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 /** Loaded with the command tree (option parsers run before a verb loads), so it imports nothing heavy. */
 

@@ -1,7 +1,7 @@
 import { ACTION_KINDS, type ActionKind } from '../../../contracts/tempo.js';
 import { formatHHMM, WEEKDAY_NAMES, WEEKDAYS, type Weekday } from '../../../time/local-date.js';
 import { tagMinutes } from '../../../time/tags.js';
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 import { isNone } from './limit-arg.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { fetchProfile } from './api.js';
 import { renderProfile } from './render.js';
 

@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../../contracts/tempo.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { adjust } from './api.js';
 import { isNone } from './limit-arg.js';
 import { parseDays, parseWallRange } from './parse.js';

@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 
 export async function run({ opts }: RunInput<{ user?: string }>, deps: CliDeps): Promise<void> {
   const tags = await (await deps.client()).call('GET /tempo/tags', { query: { user_id: opts.user } });

@@ -1,4 +1,4 @@
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { adjust, fetchProfile } from './api.js';
 import { describeBlock } from './render.js';
 

@@ -1,6 +1,6 @@
 import { addDays } from '../../../time/local-date.js';
 import { localDateOf, startOfLocalDay } from '../../../time/zoned-time.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { overlapMark, overlapsAmong } from '../../output/overlaps.js';
 import { localStamp } from '../../output/time.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiClient } from '../../../client/http.js';
 import { AppError } from '../../../errors.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { editFailed, parseObject, readEdited, refusalLines, withError } from './edit-loop.js';
 import { openEditor } from './editor.js';
 import { fetchTrace } from './fetch-trace.js';

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { AppError } from '../../../errors.js';
-import { type CliDeps, usage } from '../../kit.js';
+import { type CliDeps, usage } from '../../command-runtime.js';
 
 /**
  * Open the person's editor on a file and wait for it: $VISUAL, then $EDITOR, then vi. The value

@@ -1,5 +1,5 @@
 import { type PatchOperation, replay, valueAt } from '../../../contracts/patch.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { clip } from '../../output/text.js';
 import { when } from '../../output/time.js';
 import { fetchHistory } from './fetch-trace.js';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { arg, opt } from '../../arg-kinds.js';
+import { collect, intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { collect, intArg, lazy, type ProgramContext } from '../../kit.js';
 
 const TYPES = 'goal|observation|reflection|agent_plan|calendar_event|transition';
 
@@ -26,8 +26,8 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .option('--task <task_id>', 'only this task')
       .option('--tag <tempo_tag>', 'only this tempo tag (@morning, 25m …)')
       .addOption(opt('--type <type>', `only this type: ${TYPES}`, { values: () => import('../../../contracts/memory.js').then((m) => m.TRACE_TYPES) }))
-      .option('--since <iso>', 'from this instant (inclusive)')
-      .option('--until <iso>', 'up to this instant (inclusive)')
+      .option('--since <when>', 'from this time (inclusive): yesterday, "monday 9:00", 2031-02-01 or ISO 8601, in your zone')
+      .option('--until <when>', 'up to this time (inclusive; a day alone includes that day)')
       .option('--limit <n>', 'traces per page (1–1000, default 100)', intArg('--limit', 1))
       .option('--cursor <cursor>', 'continue from a previous page (its next_cursor)')
       .option('--all', 'follow the cursor through every page')
@@ -77,8 +77,8 @@ export function registerTrace(program: Command, ctx: ProgramContext): void {
       .option('--tag <tempo_tag>', 'only this tempo tag')
       .option('--task <task_id>', 'only this task')
       .option('--space <space>', 'search this space, ranked by its own statistics (default: the default space)')
-      .option('--since <iso>', 'only traces from this instant (inclusive)')
-      .option('--until <iso>', 'only traces up to this instant (inclusive)')
+      .option('--since <when>', 'only traces from this time (inclusive): yesterday, "monday 9:00", 2031-02-01, in your zone')
+      .option('--until <when>', 'only traces up to this time (inclusive; a day alone includes that day)')
       .option('--limit <n>', 'at most this many results (1–200, default 20)', intArg('--limit', 1))
       .option('--include-expired', 'also traces whose valid_until has passed')
       .action(lazy(ctx, () => import('./search.js'))),

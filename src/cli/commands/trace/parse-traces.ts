@@ -1,4 +1,4 @@
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 /**
  * Traces from text: a JSON array, a `{traces: [...]}` body, a single object, or NDJSON (one

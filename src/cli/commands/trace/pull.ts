@@ -1,6 +1,7 @@
 import type { CallQuery } from '../../../client/call-args.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { instantFlags } from '../../input/when.js';
 import { localStamp } from '../../output/time.js';
 
 interface PullOpts {
@@ -21,14 +22,17 @@ type Page = EndpointResponse<'GET /memory/pull'>;
 
 export async function run({ opts }: RunInput<PullOpts>, deps: CliDeps): Promise<void> {
   const client = await deps.client();
-  // Flags pass through as typed: the daemon validates them (422 naming the parameter).
+  const range = await instantFlags(deps, {
+    start_time: { value: opts.since, flag: '--since' },
+    end_time: { value: opts.until, flag: '--until', bound: 'end' },
+  });
+  // The other flags pass through as typed: the daemon validates them (422 naming the parameter).
   const query: CallQuery<'GET /memory/pull'> = {
     user_id: opts.user,
     task_id: opts.task,
     tempo_tag: opts.tag,
     type: opts.type as CallQuery<'GET /memory/pull'>['type'],
-    start_time: opts.since,
-    end_time: opts.until,
+    ...range,
     space: opts.space,
     limit: opts.limit,
     include_expired: opts.includeExpired ? 'true' : undefined,

@@ -1,6 +1,6 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { readInput } from '../../input/read-input.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { parseTraces } from './parse-traces.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {

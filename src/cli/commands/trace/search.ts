@@ -1,5 +1,6 @@
 import type { EndpointBody } from '../../../contracts/endpoints.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { instantFlags } from '../../input/when.js';
 import { markedMatch } from '../../output/match-text.js';
 import { localStamp } from '../../output/time.js';
 
@@ -16,7 +17,11 @@ interface SearchOpts {
 }
 
 export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): Promise<void> {
-  // Flags pass through as typed: the daemon validates them (422 naming the field).
+  const range = await instantFlags(deps, {
+    start_time: { value: opts.since, flag: '--since' },
+    end_time: { value: opts.until, flag: '--until', bound: 'end' },
+  });
+  // The other flags pass through as typed: the daemon validates them (422 naming the field).
   const body: EndpointBody<'POST /memory/search'> = {
     query: args.join(' '),
     mode: opts.mode as EndpointBody<'POST /memory/search'>['mode'],
@@ -24,8 +29,7 @@ export async function run({ args, opts }: RunInput<SearchOpts>, deps: CliDeps): 
     tempo_tag: opts.tag,
     task_id: opts.task,
     space: opts.space,
-    start_time: opts.since,
-    end_time: opts.until,
+    ...range,
     limit: opts.limit,
     include_expired: opts.includeExpired || undefined,
   };

@@ -1,4 +1,4 @@
-import { usage } from '../../kit.js';
+import { usage } from '../../command-runtime.js';
 
 const NUMBERS = new Set(['importance', 'feedback_rating']);
 const LISTS = new Set(['linked_trace_ids', 'child_trace_ids']);

@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { fetchTrace } from './fetch-trace.js';
 import { describeTrace } from './format.js';
 

@@ -1,5 +1,5 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { confirmOrYes } from '../../input/confirm.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 import { localStamp } from '../../output/time.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { opt } from '../../arg-kinds.js';
+import { collect, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { collect, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerUser(program: Command, ctx: ProgramContext): void {
   const user = program.command('user').description('your profile, password and login tokens');

@@ -1,5 +1,5 @@
+import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { readSecret } from '../../input/read-secret.js';
-import type { CliDeps, RunInput } from '../../kit.js';
 
 export async function run({ opts }: RunInput<{ email: string; passwordStdin?: boolean }>, deps: CliDeps): Promise<void> {
   const password = await readSecret(deps, opts.passwordStdin, `Password for ${opts.email}:`);

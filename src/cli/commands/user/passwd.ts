@@ -1,6 +1,6 @@
 import { text } from 'node:stream/consumers';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { readSecret } from '../../input/read-secret.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 
 export async function run({ opts }: RunInput<{ email?: string; passwordStdin?: boolean; current?: boolean }>, deps: CliDeps): Promise<void> {
   let current: string | undefined;

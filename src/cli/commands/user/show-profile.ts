@@ -1,5 +1,5 @@
 import type { UserProfile } from '../../../contracts/users.js';
-import type { CliDeps } from '../../kit.js';
+import type { CliDeps } from '../../command-runtime.js';
 
 export function showProfile(p: UserProfile, deps: CliDeps): void {
   deps.io.data(p, () =>

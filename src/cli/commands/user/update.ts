@@ -1,6 +1,6 @@
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { readSecret } from '../../input/read-secret.js';
 import { parseSetPairs } from '../../input/set-pairs.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
 import { showProfile } from './show-profile.js';
 
 export async function run(

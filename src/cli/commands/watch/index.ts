@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import { intArg, lazy, type ProgramContext } from '../../command-runtime.js';
 import { examples } from '../../examples.js';
-import { intArg, lazy, type ProgramContext } from '../../kit.js';
 
 export function registerWatch(program: Command, ctx: ProgramContext): void {
   examples(

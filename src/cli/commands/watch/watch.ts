@@ -1,6 +1,6 @@
 import { openLiveSocket } from '../../../client/live-socket.js';
 import { AppError } from '../../../errors.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
 import { when } from '../../output/time.js';
 
 const TOPICS = ['plans', 'traces', 'events'];

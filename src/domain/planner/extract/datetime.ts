@@ -1,6 +1,5 @@
-import type { ParsedComponents } from 'chrono-node';
-import * as chrono from 'chrono-node/en';
 import { addDays, type LocalDate, startOfIsoWeek, WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
+import { findTimeWords, type TimeWordsParts } from '../../../time/time-words.js';
 import type { DateFeature, DaysFeature, Span, TimeFeature } from './features.js';
 
 /** What "now" is for the parser: the local wall clock in the user's zone. */
@@ -55,7 +54,7 @@ function clock(text: string): { minutes: number; certain: boolean } | undefined 
 type DateRead = { kind: 'date'; date: LocalDate; weekday?: number } | { kind: 'month'; from: LocalDate; to: LocalDate } | 'skip' | undefined;
 
 /** The day (or month) chrono's components name, by this planner's conventions. */
-function dateOf(c: ParsedComponents, bare: string, post: string, today: LocalDate): DateRead {
+function dateOf(c: TimeWordsParts, bare: string, post: string, today: LocalDate): DateRead {
   if (c.isCertain('weekday') && !c.isCertain('day')) {
     const weekday = (c.get('weekday')! + 6) % 7;
     const afterNext = /^\s*after\s+next\b/.test(post);
@@ -122,7 +121,7 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     masked = masked.slice(0, m.index) + ' '.repeat(m[0].length) + masked.slice(m.index + m[0].length);
   }
   const ref = { instant: now.instant, timezone: now.offsetMinutes };
-  const results = chrono.casual.parse(masked, ref, { forwardDate: true });
+  const results = findTimeWords(masked, ref);
   // "the quarter friday": chrono swallows a real date into a phrase it reads nothing certain from.
   // Read the rest of such a phrase again without its first word, so the date binds to its clause.
   const certain = (r: (typeof results)[number]) => ['weekday', 'day', 'month', 'year', 'hour'].some((k) => r.start.isCertain(k as 'day'));
@@ -131,7 +130,7 @@ export function extractDateTimes(masked: string, original: string, now: WallNow)
     const skip = /^\S+\s+/.exec(r.text)?.[0].length;
     if (certain(r) || !skip) continue;
     const from = r.index + skip;
-    const again = chrono.casual.parse(masked.slice(from, r.index + r.text.length), ref, { forwardDate: true });
+    const again = findTimeWords(masked.slice(from, r.index + r.text.length), ref);
     for (const a of again) (a as { index: number }).index += from;
     results.splice(i, 1, ...again);
     i += again.length - 1;

@@ -443,3 +443,11 @@ describe('repeats, clauses and impossible times (issue 19)', () => {
     expect(plan('meet at 99 Main St tomorrow at 3pm').actions[0]).toMatchObject({ title: 'Meet at 99 Main St' });
   });
 });
+
+describe('a learned duration bias books in fives', () => {
+  it('60 min × 1.13 is booked as 70 min, not 68 (no 07:00–08:08)', () => {
+    const profile = { duration_biases: { gym: 1.13 } };
+    const a = plan('Gym tomorrow at 7am', { profile }).actions[0]!;
+    expect(a).toMatchObject({ estimate_minutes: 60, duration_minutes: 70 });
+  });
+});

@@ -1,4 +1,4 @@
-import type { SyncCounts, SyncRun } from '../../../contracts/sync.js';
+import type { SyncCounts, SyncRun } from '../../../../contracts/sync.js';
 
 export const countsLine = (c: SyncCounts) =>
   `${c.pulled} pulled, ${c.pushed} pushed, ${c.removed_local} removed here, ${c.removed_remote} removed there, ${c.conflicts} conflict(s)`;

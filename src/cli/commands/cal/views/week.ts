@@ -1,5 +1,5 @@
-import { addDays, formatLocalDate, isoWeekKey, WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import { addDays, formatLocalDate, isoWeekKey, WEEKDAYS, weekdayOf } from '../../../../time/local-date.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
 import { gridJson } from './grid-days.js';
 import { fetchDays, gridContext, readWeekDate } from './grid-input.js';
 import { weekGrid } from './week-grid.js';

@@ -1,10 +1,10 @@
-import type { ApiClient } from '../../../client/http.js';
-import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import { AppError } from '../../../errors.js';
-import { instantOf, wallAt } from '../../../time/zone-cache.js';
-import { ISO_DATE, parseWhen } from '../../input/when.js';
-import { usage } from '../../kit.js';
-import { clock, dayLabel, type EventView } from '../../output/calendar-format.js';
+import type { ApiClient } from '../../../../client/http.js';
+import type { EndpointResponse } from '../../../../contracts/endpoints.js';
+import { AppError } from '../../../../errors.js';
+import { instantOf, wallAt } from '../../../../time/zone-cache.js';
+import { usage } from '../../../command-runtime.js';
+import { ISO_DATE, parseWhen } from '../../../input/when.js';
+import { clock, dayLabel, type EventView } from '../../../output/calendar-format.js';
 
 type Item = EndpointResponse<'GET /calendar/events'>['events'][number];
 

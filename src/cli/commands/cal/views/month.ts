@@ -1,5 +1,5 @@
-import { daysBetween, formatLocalDate } from '../../../time/local-date.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import { daysBetween, formatLocalDate } from '../../../../time/local-date.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
 import { gridJson } from './grid-days.js';
 import { fetchDays, gridContext, readMonth } from './grid-input.js';
 import { monthGrid } from './month-grid.js';

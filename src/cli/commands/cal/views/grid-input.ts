@@ -1,8 +1,8 @@
-import { addDays, type LocalDate, parseLocalDate } from '../../../time/local-date.js';
-import { midnightAfter, wallAt } from '../../../time/zone-cache.js';
-import { parseWhen } from '../../input/when.js';
-import type { CliDeps } from '../../kit.js';
-import { usage } from '../../kit.js';
+import { addDays, type LocalDate, parseLocalDate } from '../../../../time/local-date.js';
+import { midnightAfter, wallAt } from '../../../../time/zone-cache.js';
+import type { CliDeps } from '../../../command-runtime.js';
+import { usage } from '../../../command-runtime.js';
+import { parseWhen } from '../../../input/when.js';
 import { type GridDay, placeOnDays } from './grid-days.js';
 
 /** The days a week may start on (`--week-start`). */

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { examples } from '../../examples.js';
-import { collect, lazy, type ProgramContext } from '../../kit.js';
+import { collect, lazy, type ProgramContext } from '../../../command-runtime.js';
+import { examples } from '../../../examples.js';
 
 /**
  * `kairos cal oauth …`: OAuth 2.0 providers for calendar sync. These commands run the
@@ -34,7 +34,7 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
           "a host the calendars signed with this provider are on (repeatable; host, host:port or *.domain); default: the issuer's hosts",
           collect,
         ),
-    ).action(lazy(ctx, () => import('./oauth-add.js'))),
+    ).action(lazy(ctx, () => import('./add.js'))),
     [
       'kairos cal oauth add google --issuer https://accounts.google.com --client-id 1234.apps.googleusercontent.com --client-secret-stdin --scope https://www.googleapis.com/auth/calendar < secret.txt',
       'kairos cal oauth add work --issuer https://id.example.com --client-id kairos --scope "openid offline_access calendar" --device',
@@ -47,14 +47,14 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
         .command('login')
         .description("authorize again with a provider's stored settings (after the grant was revoked or expired)")
         .argument('<name>', 'provider name'),
-    ).action(lazy(ctx, () => import('./oauth-login.js'))),
+    ).action(lazy(ctx, () => import('./login.js'))),
     ['kairos cal oauth login google', 'kairos cal oauth login work --device'],
   );
   examples(
     oauth
       .command('list')
       .description('your providers, the state of their grants and the hosts they may reach (never a token or secret)')
-      .action(lazy(ctx, () => import('./oauth-list.js'))),
+      .action(lazy(ctx, () => import('./list.js'))),
     ['kairos cal oauth list', 'kairos cal oauth list --json | jq ".providers[].name"'],
   );
   examples(
@@ -63,7 +63,7 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
       .description('check the grant: refresh the access token if it is due (or with --refresh), without showing it')
       .argument('<name>', 'provider name')
       .option('--refresh', 'refresh now even if the token is still valid')
-      .action(lazy(ctx, () => import('./oauth-check.js'))),
+      .action(lazy(ctx, () => import('./check.js'))),
     ['kairos cal oauth check google', 'kairos cal oauth check google --refresh'],
   );
   examples(
@@ -72,7 +72,7 @@ export function registerCalOAuth(cal: Command, ctx: ProgramContext): void {
       .description('delete the tokens and client secret of a provider, and ask it to revoke the grant (asks first; --yes otherwise)')
       .argument('<name>', 'provider name')
       .option('-y, --yes', 'do not ask for confirmation')
-      .action(lazy(ctx, () => import('./oauth-remove.js'))),
+      .action(lazy(ctx, () => import('./remove.js'))),
     ['kairos cal oauth remove google', 'kairos cal oauth remove work --yes'],
   );
 }

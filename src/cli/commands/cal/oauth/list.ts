@@ -1,5 +1,5 @@
-import type { OAuthAccountSummary } from '../../../contracts/oauth.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { OAuthAccountSummary } from '../../../../contracts/oauth.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
 
 /** When the access token runs out, in words a person reads at a glance. */
 export function tokenState(a: OAuthAccountSummary, now: Date): string {

@@ -1,4 +1,4 @@
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const client = await deps.client();

@@ -1,7 +1,7 @@
-import type { OAuthProviderConfig } from '../../../contracts/oauth.js';
-import { readSecret } from '../../input/read-secret.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
-import { authorizeWith, type HowOptions } from './oauth-authorize.js';
+import type { OAuthProviderConfig } from '../../../../contracts/oauth.js';
+import { type CliDeps, type RunInput, usage } from '../../../command-runtime.js';
+import { readSecret } from '../../../input/read-secret.js';
+import { authorizeWith, type HowOptions } from './authorize.js';
 
 interface AddOptions extends HowOptions {
   issuer?: string;

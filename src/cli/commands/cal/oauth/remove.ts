@@ -1,5 +1,5 @@
-import { confirmOrYes } from '../../input/confirm.js';
-import type { CliDeps, RunInput } from '../../kit.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
+import { confirmOrYes } from '../../../input/confirm.js';
 
 /** The daemon removes the provider: it checks that the grant is the caller's before anything is deleted. */
 export async function run({ args, opts }: RunInput<{ yes?: boolean }>, deps: CliDeps): Promise<void> {

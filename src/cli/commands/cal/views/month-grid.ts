@@ -1,6 +1,6 @@
 import type { ChalkInstance } from 'chalk';
-import { WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
-import { columns, gridRow, padCell, type StyledCell } from '../../output/cell-text.js';
+import { WEEKDAYS, weekdayOf } from '../../../../time/local-date.js';
+import { columns, gridRow, padCell, type StyledCell } from '../../../output/cell-text.js';
 import { type DayEntry, type GridDay, sameDate, WEEKDAY_NAMES } from './grid-days.js';
 import type { GridContext } from './grid-input.js';
 

@@ -1,7 +1,7 @@
 import type { ChalkInstance } from 'chalk';
-import { isoWeekOf, type LocalDate } from '../../../time/local-date.js';
-import { gridRow, padCell, type StyledCell, wrapCell } from '../../output/cell-text.js';
-import { named, overlapsAmong } from '../../output/overlaps.js';
+import { isoWeekOf, type LocalDate } from '../../../../time/local-date.js';
+import { gridRow, padCell, type StyledCell, wrapCell } from '../../../output/cell-text.js';
+import { named, overlapsAmong } from '../../../output/overlaps.js';
 import { type DayEntry, type GridDay, sameDate, WEEKDAY_NAMES } from './grid-days.js';
 import type { GridContext } from './grid-input.js';
 

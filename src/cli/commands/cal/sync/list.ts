@@ -1,5 +1,5 @@
-import type { CliDeps, RunInput } from '../../kit.js';
-import { countsLine } from './sync-format.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
+import { countsLine } from './format.js';
 
 export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
   const client = await deps.client();

@@ -1,4 +1,4 @@
-import type { RefreshOutcome } from '../../../contracts/sync.js';
+import type { RefreshOutcome } from '../../../../contracts/sync.js';
 
 /** One line saying what a refresh did. */
 export function refreshLine(r: RefreshOutcome): string {

@@ -1,5 +1,5 @@
-import { readSecret } from '../../input/read-secret.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
+import { type CliDeps, type RunInput, usage } from '../../../command-runtime.js';
+import { readSecret } from '../../../input/read-secret.js';
 
 interface AddOptions {
   collection: string;

@@ -1,6 +1,6 @@
-import { addDays, compareDates, daysBetween, formatLocalDate, type LocalDate, WEEKDAYS, weekdayOf } from '../../../time/local-date.js';
-import { wallAt } from '../../../time/zone-cache.js';
-import type { EventView } from '../../output/calendar-format.js';
+import { addDays, compareDates, daysBetween, formatLocalDate, type LocalDate, WEEKDAYS, weekdayOf } from '../../../../time/local-date.js';
+import { wallAt } from '../../../../time/zone-cache.js';
+import type { EventView } from '../../../output/calendar-format.js';
 
 /**
  * How an event shows on one day of a grid:

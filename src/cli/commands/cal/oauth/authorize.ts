@@ -1,8 +1,8 @@
-import { readCredentials } from '../../../config/credentials.js';
-import { homePaths, resolveHome } from '../../../config/paths.js';
-import { grantForbidden, mayUseGrants, type OAuthAccountSummary } from '../../../contracts/oauth.js';
-import type { AuthorizeOptions, OAuthAccounts } from '../../../sync/oauth/index.js';
-import type { CliDeps } from '../../kit.js';
+import { readCredentials } from '../../../../config/credentials.js';
+import { homePaths, resolveHome } from '../../../../config/paths.js';
+import { grantForbidden, mayUseGrants, type OAuthAccountSummary } from '../../../../contracts/oauth.js';
+import type { AuthorizeOptions, OAuthAccounts } from '../../../../sync/oauth/index.js';
+import type { CliDeps } from '../../../command-runtime.js';
 
 export interface HowOptions {
   device?: boolean;
@@ -18,7 +18,7 @@ export interface HowOptions {
 export async function grantsOfCaller(deps: CliDeps): Promise<{ oauth: OAuthAccounts; user: string; hasDisplay: (env: NodeJS.ProcessEnv) => boolean }> {
   const who = await (await deps.client()).call('GET /auth/whoami');
   if (!mayUseGrants(who)) throw grantForbidden();
-  const { createOAuth, hasDisplay } = await import('../../../sync/oauth/index.js');
+  const { createOAuth, hasDisplay } = await import('../../../../sync/oauth/index.js');
   const home = resolveHome(deps.env);
   const oauth = createOAuth({ home, env: deps.env, homeOwner: async () => (await readCredentials(homePaths(home).credentials))?.user_id });
   return { oauth, user: who.user_id, hasDisplay };

@@ -1,5 +1,5 @@
-import type { CliDeps, RunInput } from '../../kit.js';
-import { runLines } from './sync-format.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
+import { runLines } from './format.js';
 
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {
   const client = await deps.client();

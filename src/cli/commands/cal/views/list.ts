@@ -1,7 +1,7 @@
-import { instantOf } from '../../../time/zone-cache.js';
-import { parseWhen } from '../../input/when.js';
-import type { CliDeps, RunInput } from '../../kit.js';
-import { agenda } from '../../output/calendar-format.js';
+import { instantOf } from '../../../../time/zone-cache.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
+import { parseWhen } from '../../../input/when.js';
+import { agenda } from '../../../output/calendar-format.js';
 
 const DAY = 86_400_000;
 

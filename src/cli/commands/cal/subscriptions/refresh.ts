@@ -1,6 +1,6 @@
-import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import type { CliDeps, RunInput } from '../../kit.js';
-import { refreshLine } from './subscription-format.js';
+import type { EndpointResponse } from '../../../../contracts/endpoints.js';
+import type { CliDeps, RunInput } from '../../../command-runtime.js';
+import { refreshLine } from './format.js';
 
 /** Refresh one subscription, or all of them. */
 export async function run({ args }: RunInput, deps: CliDeps): Promise<void> {

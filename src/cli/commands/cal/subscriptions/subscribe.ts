@@ -1,6 +1,7 @@
-import type { EndpointResponse } from '../../../contracts/endpoints.js';
-import { type CliDeps, type RunInput, usage } from '../../kit.js';
-import { refreshLine } from './subscription-format.js';
+import type { EndpointResponse } from '../../../../contracts/endpoints.js';
+import { AppError } from '../../../../errors.js';
+import { type CliDeps, type RunInput, usage } from '../../../command-runtime.js';
+import { refreshLine } from './format.js';
 
 /** `30m`, `2h`, `1d`, `1h30m` or plain minutes (`90`). */
 export function parseEvery(text: string): number {
@@ -13,8 +14,13 @@ export async function run({ args, opts }: RunInput<{ name?: string; every?: stri
   const client = await deps.client();
   const body = { url: args[0]!, ...(opts.name ? { name: opts.name } : {}), ...(opts.every ? { every_minutes: parseEvery(opts.every) } : {}) };
   const sub: EndpointResponse<'POST /calendar/subscriptions'> = await client.call('POST /calendar/subscriptions', { body });
+  // A feed that fails its first fetch has no good copy to keep: the person is not subscribed to it.
+  if (sub.refresh.status === 'failed') {
+    await client.call('DELETE /calendar/subscriptions/{id}', { params: { id: sub.id } });
+    const why = (sub.refresh.error?.message ?? 'the feed could not be read').replace(/;? ?the last good copy is kept\.?$/i, '').replace(/\.$/, '');
+    throw new AppError(422, sub.refresh.error?.code ?? 'refresh_failed', `Not subscribed to ${body.url}: ${why}. Check the address and try again.`);
+  }
   deps.io.data(sub, () =>
     [`Subscribed to "${sub.name}" (${sub.id}), refreshed every ${sub.every_minutes} min; its events are read-only.`, refreshLine(sub.refresh)].join('\n'),
   );
-  if (sub.refresh.status === 'failed') deps.exitCode = 1;
 }
