@@ -55,9 +55,9 @@ export async function run({ opts }: RunInput<BindOptions & { portFallback?: bool
   if (signalled) stop();
   await stopped;
   // The stop has waited for all it must (the journal's last sync, the lock): work still turning
-  // after it (the search model decoding its files, an embedding batch) must not hold the exit.
-  setTimeout(() => process.exit(), EXIT_AFTER_STOP_MS).unref();
+  // after it (the search model decoding its files, an embedding batch) must not hold the exit, and
+  // neither must the heap's teardown, which a natural exit runs and which grows with the store.
+  // Output is already out: stdout and stderr are synchronous for files and pipes on POSIX.
+  process.exitCode = deps.exitCode;
+  setImmediate(() => process.exit());
 }
-
-/** Long enough for the exit code to be set and output flushed by the normal way out. */
-const EXIT_AFTER_STOP_MS = 100;
