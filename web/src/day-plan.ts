@@ -1,17 +1,11 @@
+import type { EventItem } from '../../src/contracts/calendar.js';
 import { wall } from './time.js';
 
 /** What the calendar needs of a listed event (an event or one occurrence of a series). */
-export interface DayEvent {
-  uid: string;
-  title: string;
-  scheduled_for: string;
-  duration_minutes: number;
-  all_day: boolean;
-  status: string;
-  source: string;
-  occurrence_of?: string;
-  recurrence_id?: string;
-}
+export type DayEvent = Pick<
+  EventItem,
+  'uid' | 'title' | 'scheduled_for' | 'duration_minutes' | 'all_day' | 'status' | 'source' | 'occurrence_of' | 'recurrence_id'
+>;
 
 export interface Interval {
   start: number;

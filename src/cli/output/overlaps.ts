@@ -1,15 +1,8 @@
+import type { EventItem } from '../../contracts/calendar.js';
 import { wallAt } from '../../time/zone-cache.js';
 
 /** What an overlap reads of an event or occurrence. */
-export interface Timed {
-  uid: string;
-  title: string;
-  scheduled_for: string;
-  duration_minutes: number;
-  all_day: boolean;
-  status: string;
-  recurrence_id?: string;
-}
+export type Timed = Pick<EventItem, 'uid' | 'title' | 'scheduled_for' | 'duration_minutes' | 'all_day' | 'status' | 'recurrence_id'>;
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const hhmm = (ms: number, tz: string) => {
