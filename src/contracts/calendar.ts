@@ -215,3 +215,4 @@ export const FreeTime = z
     blocked: z.array(Span.extend({ label: z.string().optional() })).describe('blocked time of the profile that day'),
   })
   .meta({ id: 'FreeTime' });
+export type FreeTime = z.infer<typeof FreeTime>;

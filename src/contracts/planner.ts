@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FreeTime } from './calendar.js';
 import { IsoDateTime } from './common.js';
 import { SearchResult, TraceTypeSchema } from './memory.js';
 import { Plan, PlanContext } from './plans.js';
@@ -93,17 +94,22 @@ export type ProposedTrace = z.infer<typeof ProposedTrace>;
 export const RespondRequest = PreviewRequest;
 export type RespondRequest = PreviewRequest;
 
-export const CHAT_INTENTS = ['plan', 'note', 'question', 'none'] as const;
+export const CHAT_INTENTS = ['plan', 'note', 'question', 'free', 'none'] as const;
 
 export const RespondResponse = z
   .object({
     reply: z.string(),
-    intent: z.enum(CHAT_INTENTS).describe('plan: a plan entered the queue; note: traces proposed; question: answered from memory; none: nothing to do'),
+    intent: z
+      .enum(CHAT_INTENTS)
+      .describe(
+        'plan: a plan entered the queue; note: traces proposed; question: answered from memory; free: a question about free time, answered from the calendar; none: nothing to do',
+      ),
     commands: z.array(ChatCommand).describe('what the client could run next'),
     proposed_traces: z.array(ProposedTrace).describe('notes read from the prompt, not saved (POST /memory/push saves them)'),
     plan: Plan.optional().describe('the plan the prompt put in the queue (status proposed)'),
     sources: z.array(SearchResult).optional().describe('question: the memory traces the answer used, best first'),
     used_uids: z.array(z.string()).optional().describe('question: uids of the traces (and calendar events) the answer used'),
+    free: FreeTime.optional().describe('free: the free time of the day asked about, as GET /calendar/free answers it'),
   })
   .meta({ id: 'ChatReply' });
 export type RespondResponse = z.infer<typeof RespondResponse>;

@@ -227,6 +227,40 @@ describe('POST /chat/respond', () => {
   });
 });
 
+describe('POST /chat/respond: a question about free time', () => {
+  it("answers from the calendar with the day's free time, not from memory", async () => {
+    // Tuesday 2031-04-15, Berlin (UTC+2): Review 10:00–12:00.
+    const review = await createEvent('Review', '2031-04-15T10:00:00+02:00', 120);
+    try {
+      const r = await d.api('POST', '/chat/respond', { body: { prompt: 'When am I free on 2031-04-15 for 2h?', context } });
+      expect(r.status, r.text).toBe(200);
+      expect(r.json.intent).toBe('free');
+      expect(r.json.free).toMatchObject({ date: '2031-04-15', timezone: 'Europe/Berlin', duration_minutes: 120 });
+      const slots = r.json.free.slots.map((s: { start: string; end: string }) => [s.start, s.end]);
+      expect(slots).toContainEqual(['2031-04-15T10:00:00.000Z', '2031-04-15T20:00:00.000Z']);
+      for (const [start, end] of slots) expect(end <= '2031-04-15T08:00:00.000Z' || start >= '2031-04-15T10:00:00.000Z').toBe(true);
+      expect(r.json.reply).toContain('Free on 2031-04-15 (Europe/Berlin) for 120 minutes or more');
+      expect(r.json.reply).toContain('12:00–22:00');
+      expect(r.json.commands[0]).toMatchObject({ method: 'GET', path: '/calendar/free?date=2031-04-15&duration_minutes=120' });
+      expect(r.json.sources).toBeUndefined();
+    } finally {
+      await d.api('DELETE', `/calendar/remove?uid=${review}`);
+    }
+  });
+
+  it("reads the day in words in the person's zone, and a gap of 30 minutes when none is named", async () => {
+    const r = await d.api('POST', '/chat/respond', { body: { prompt: 'any free time tomorrow?', context } });
+    expect(r.status, r.text).toBe(200);
+    expect(r.json).toMatchObject({ intent: 'free', free: { date: '2026-03-03', duration_minutes: 30 } });
+  });
+
+  it('needs calendar:read as well as agent:plan', async () => {
+    const k = await d.api('POST', '/auth/keys', { body: { name: 'planner only', scopes: ['agent:plan', 'memory:read'] } });
+    expect(k.status, k.text).toBe(201);
+    expectError(await d.api('POST', '/chat/respond', { body: { prompt: 'when am I free tomorrow?', context }, key: k.json.key }), 403, 'forbidden');
+  });
+});
+
 describe('the OpenAPI document', () => {
   it('describes both chat endpoints with their schemas', async () => {
     const r = await d.api('GET', '/openapi.json', { key: null });

@@ -1,12 +1,16 @@
+import type { FreeTime } from '../../contracts/calendar.js';
 import type { SearchResult } from '../../contracts/memory.js';
 import type { ChatCommand, ProposedTrace, RespondRequest, RespondResponse } from '../../contracts/planner.js';
 import type { Plan } from '../../contracts/plans.js';
 import { AppError } from '../../errors.js';
+import { formatHHMM } from '../../time/local-date.js';
 import { isTempoTag } from '../../time/tags.js';
+import { wallAt } from '../../time/zone-cache.js';
 import type { Clock } from '../clock.js';
 import type { MemoryService } from '../memory/memory-service.js';
 import { type Principal, requireScope } from '../principal.js';
 import { matchEvent } from './event-match.js';
+import { asksFree, freeQuestion } from './free-question.js';
 import { localStamp } from './place.js';
 import type { PlanRun } from './planner-service.js';
 import { normalizePrompt } from './text/normalize.js';
@@ -16,6 +20,8 @@ import type { PlannerInput } from './types.js';
 
 export interface ChatDeps {
   run(req: RespondRequest): Promise<PlanRun>;
+  /** Free time of one local day (GET /calendar/free's answer); absent, free-time questions search memory. */
+  free?(q: { date: string; duration_minutes: number }): Promise<FreeTime>;
   input(req: RespondRequest): PlannerInput;
   propose(req: RespondRequest, run: PlanRun): Promise<Plan>;
   memory: MemoryService;
@@ -48,6 +54,7 @@ export async function respond(d: ChatDeps, p: Principal, req: RespondRequest): P
   const lower = text.toLowerCase();
   const question =
     (QUESTION_START.test(lower) || /\?\s*$/.test(lower)) && !SCHEDULING_VERB_RE.test(lower) && !/^(?:can|could|would|will)\s+(?:you|we)\b/.test(lower);
+  if (d.free && asksFree(text)) return freeAnswer(d, d.free, p, req, text);
   if (question) return answer(d, p, req, text);
 
   const run = await d.run(req);
@@ -219,5 +226,30 @@ async function answer(d: ChatDeps, p: Principal, req: RespondRequest, text: stri
     proposed_traces: [],
     sources: results,
     used_uids: used,
+  };
+}
+
+/** "When am I free on tuesday?": the day's free time from the calendar, not a memory search. */
+async function freeAnswer(d: ChatDeps, free: NonNullable<ChatDeps['free']>, p: Principal, req: RespondRequest, text: string): Promise<RespondResponse> {
+  requireScope(p, 'calendar:read');
+  const input = d.input(req);
+  const q = freeQuestion(text, input.timezone, input.now);
+  const res = await free({ date: q.date, duration_minutes: q.minutes });
+  const clock = (iso: string) => {
+    const w = wallAt(Date.parse(iso), res.timezone);
+    return formatHHMM(w.hour * 60 + w.minute);
+  };
+  const slots = res.slots.map((s) => `${clock(s.start)}–${clock(s.end)}`);
+  const reply = slots.length
+    ? `Free on ${res.date} (${res.timezone}) for ${q.minutes} minutes or more: ${slots.join(', ')}.`
+    : `No free time of ${q.minutes} minutes or more on ${res.date} (${res.timezone}).`;
+  return {
+    reply,
+    intent: 'free',
+    commands: [
+      command('free time that day', `kairos cal free ${res.date} --for ${q.minutes}m`, 'GET', `/calendar/free?date=${res.date}&duration_minutes=${q.minutes}`),
+    ],
+    proposed_traces: [],
+    free: res,
   };
 }

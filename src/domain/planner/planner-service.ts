@@ -1,4 +1,5 @@
 import type { Config } from '../../config/config.js';
+import type { FreeTime } from '../../contracts/calendar.js';
 import type { PreviewItem, PreviewRequest, PreviewResponse, RespondRequest, RespondResponse } from '../../contracts/planner.js';
 import type { Plan, PlanContext, PlanRequest } from '../../contracts/plans.js';
 import { validationFailed } from '../../errors.js';
@@ -32,6 +33,7 @@ interface Logger {
 /** The calendar as the planner needs it (the calendar service fits). */
 export interface BusyPort {
   busy(userId: string, start: Date, end: Date): readonly { uid: string; recurrence_id?: string; title: string; start: number; end: number }[];
+  free(userId: string, q: { date: string; duration_minutes: number }): Promise<FreeTime>;
 }
 
 /**
@@ -226,6 +228,7 @@ export class PlannerService {
         },
         memory: this.d.memory,
         clock: this.d.clock,
+        ...(this.d.calendar ? { free: (q: { date: string; duration_minutes: number }) => this.d.calendar!.free(p.userId, q) } : {}),
       },
       p,
       req,

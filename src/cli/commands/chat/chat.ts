@@ -1,10 +1,9 @@
 import type { CliDeps, RunInput } from '../../command-runtime.js';
-import { dayOf, fetchFree, freeText } from '../../flows/free-time.js';
+import { freeText } from '../../flows/free-time.js';
 import { afterProposal } from '../../flows/plan-decision.js';
 import { confirmOrYes } from '../../input/confirm.js';
 import { promptOf } from '../../input/prompt-text.js';
 import type { Prompter } from '../../input/prompter.js';
-import { freeQuestion } from './free-question.js';
 
 export interface ChatOptions {
   task?: string;
@@ -16,13 +15,6 @@ export interface ChatOptions {
 export async function runChat({ args, opts }: RunInput<ChatOptions>, deps: CliDeps, prompter?: Prompter): Promise<void> {
   const prompt = promptOf(args);
   const client = await deps.client();
-  // A question about free time is answered from the calendar, not by searching memory.
-  const free = freeQuestion(prompt);
-  if (free) {
-    const zone = await deps.userZone();
-    const res = await fetchFree(client, dayOf(free.day, zone, new Date(), 'the day'), free.minutes);
-    return deps.io.data(res, () => freeText(res, deps.io.chalk));
-  }
   const r = await client.call('POST /chat/respond', { body: { prompt, ...(opts.task ? { task_id: opts.task } : {}) } });
   const io = deps.io;
   const notes = r.proposed_traces;
@@ -31,6 +23,8 @@ export async function runChat({ args, opts }: RunInput<ChatOptions>, deps: CliDe
     return io.data({ ...r, saved: pushed.saved });
   }
   if (io.json && !(r.plan && opts.yes)) return io.data(r);
+  // A question about free time comes back as the day's free time, shown as `cal free` shows it.
+  if (r.free) return io.line(freeText(r.free, io.chalk));
   if (r.plan) {
     if (!io.json) io.line(r.reply);
     return afterProposal(r.plan, { yes: opts.yes, execute: opts.execute }, deps, client, prompter);
