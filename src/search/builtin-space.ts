@@ -8,6 +8,7 @@ import { VectorIndex } from './indexes/vector-index.js';
 import { PersistedVectors } from './indexes/vector-persistence.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
+import type { SearchLog } from './search-log.js';
 import { traceText } from './text/trace-text.js';
 import { EmbedWorker } from './workers/embed-worker.js';
 
@@ -18,7 +19,7 @@ const SAVE_EVERY_MS = 120_000;
 /** The largest index a stop saves: a fraction of a second of writing. */
 const CLOSE_SAVE_ROWS = 20_000;
 
-type Log = (msg: string, extra?: Record<string, unknown>) => void;
+type Log = SearchLog;
 
 export interface BuiltinSpaceOptions {
   /** Where the vectors are persisted between starts (none: every start embeds every trace). */
@@ -214,7 +215,7 @@ export class BuiltinSpace {
         this.reuse = undefined;
         measured += this.current?.index.unmeasured ?? 0;
         const { reused, embedded, started } = this.fillStats;
-        if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) });
+        if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) }, 'info');
         if (this.changed) void this.save();
       }
       if (this.current?.index.measurePending(MEASURE_BUDGET)) return void setImmediate(step);

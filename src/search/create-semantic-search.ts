@@ -5,9 +5,10 @@ import { BuiltinSpace } from './builtin-space.js';
 import { BuiltinModel, modelLocations } from './models/builtin-model.js';
 import { ProviderSpace } from './provider-space.js';
 import { OpenAIEmbeddings } from './providers/openai-embeddings.js';
+import type { SearchLog } from './search-log.js';
 import { SemanticSearch, type WordShare } from './semantic-search.js';
 
-type Log = (msg: string, extra?: Record<string, unknown>) => void;
+type Log = SearchLog;
 
 /**
  * Semantic search for a daemon: the built-in model (always: it is the fallback) and, when

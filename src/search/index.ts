@@ -10,16 +10,13 @@ import type { Config } from '../config/config.js';
 import type { Store } from '../store/store.js';
 import { createSemanticSearch } from './create-semantic-search.js';
 import { followStore, KeywordIndex } from './indexes/keyword-index.js';
+import type { SearchLog } from './search-log.js';
 
 /**
  * Both searches of a daemon, following the store: the keyword index (filled now, updated on every
  * commit) and the semantic search (built-in model, and the configured provider in front of it).
  */
-export function createSearch(deps: {
-  store: Store;
-  config: Pick<Config, 'embeddings' | 'model'>;
-  log?: (msg: string, extra?: Record<string, unknown>) => void;
-}) {
+export function createSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: SearchLog }) {
   const keyword = new KeywordIndex();
   followStore(deps.store, keyword);
   const semantic = createSemanticSearch({ ...deps, words: keyword });

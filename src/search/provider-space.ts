@@ -3,6 +3,7 @@ import type { Store } from '../store/store.js';
 import { followTraces } from './indexes/follow-traces.js';
 import { VectorIndex } from './indexes/vector-index.js';
 import { type OpenAIEmbeddings, PROVIDER_BATCH } from './providers/openai-embeddings.js';
+import type { SearchLog } from './search-log.js';
 import { traceText } from './text/trace-text.js';
 
 /** After a failed call, the provider is left alone this long (queries fall back at once). */
@@ -26,7 +27,7 @@ export class ProviderSpace {
   constructor(
     private readonly store: Store,
     readonly client: OpenAIEmbeddings,
-    private readonly log?: (msg: string, extra?: Record<string, unknown>) => void,
+    private readonly log?: SearchLog,
   ) {
     followTraces(
       store,

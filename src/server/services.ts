@@ -60,7 +60,11 @@ export function createServices(deps: ServiceDeps) {
   const users = new UsersService(store, clock, tempoProfileParts(store));
   const keys = new KeysService(store, clock);
   const tempo = new TempoService(store, users, clock);
-  const { keyword: traceIndex, semantic } = createSearch({ store, config: deps.config, log: (msg, extra) => deps.logger.warn(extra ?? {}, msg) });
+  const { keyword: traceIndex, semantic } = createSearch({
+    store,
+    config: deps.config,
+    log: (msg, extra, level = 'warn') => deps.logger[level](extra ?? {}, msg),
+  });
   const memory = new MemoryService(store, clock, bus, traceIndex, semantic);
   shareTraceVersions(store);
   const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });

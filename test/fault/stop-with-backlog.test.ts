@@ -31,7 +31,7 @@ const filledLines = (home: string) =>
   readFileSync(join(home, 'daemon.log'), 'utf8')
     .split('\n')
     .filter((l) => l.includes('"semantic index filled"'))
-    .map((l) => JSON.parse(l) as { reused: number; embedded: number });
+    .map((l) => JSON.parse(l) as { reused: number; embedded: number; level: number });
 
 describe('a stop with a large embedding backlog', () => {
   const home = tempHome();
@@ -71,6 +71,8 @@ describe('a stop with a large embedding backlog', () => {
       expect(hit.results[0]?.uid).toBe('s-doc');
       const filled = filledLines(home);
       expect(filled.length, 'fills logged').toBeGreaterThanOrEqual(2);
+      // A fill is a healthy start's news, logged at pino's info level (30), not as a warning (40).
+      for (const f of filled) expect(f.level, 'level of "semantic index filled"').toBe(30);
       expect(filled.at(-1)!.embedded, 'traces the second start embedded').toBeGreaterThan(0);
       expect(filled.at(-1)!.embedded + filled.at(-1)!.reused).toBe(LONG + 2);
     } finally {

@@ -4,10 +4,11 @@ import { crc32 } from 'node:zlib';
 import { DIR_MODE, FILE_MODE } from '../../config/paths.js';
 import { writeFileDurableWith } from '../../platform/durable-write.js';
 import { nextTurn } from '../../platform/next-turn.js';
+import type { SearchLog } from '../search-log.js';
 import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows } from './vector-file.js';
 import type { RawRow, VectorIndex } from './vector-index.js';
 
-type Log = (msg: string, extra?: Record<string, unknown>) => void;
+type Log = SearchLog;
 
 /** Rows encoded per turn of the event loop while saving (~1 ms each): requests are not held up. */
 const SAVE_SLICE = 2000;

@@ -8,6 +8,7 @@ import type { Config } from '../../config/config.js';
 import type { ModelStatus } from '../../contracts/status.js';
 import { nextTurn } from '../../platform/next-turn.js';
 import { tryPidLock } from '../../platform/pid-lock.js';
+import type { SearchLog } from '../search-log.js';
 import { DEFAULT_MAX_RANK } from '../vectors/build-word-vectors.js';
 import { assertAligned, SENTENCE_DIMS } from '../vectors/sentence-word-vectors.js';
 import { decodeWordVectorsInTurns, type WordVectors } from '../vectors/word-vectors-file.js';
@@ -50,7 +51,7 @@ export interface BuiltinModelOptions {
   cacheDirs: string[];
   /** Where files that have to be made are written (default: the first of cacheDirs). */
   writeDir?: string;
-  log?: (msg: string, extra?: Record<string, unknown>) => void;
+  log?: SearchLog;
   /**
    * Load nothing until begin() is called: a daemon answers /health first and loads the model
    * (its files are tens of MB to decode) just after, or at the first query that needs it.
@@ -135,11 +136,11 @@ export class BuiltinModel {
   private preparing?: { what: string; progress: number | null };
   private readonly children = new Set<ChildProcess>();
   private closed = false;
-  private readonly log: (msg: string, extra?: Record<string, unknown>) => void;
+  private readonly log: SearchLog;
 
   constructor(private readonly opts: BuiltinModelOptions) {
-    this.log = (msg, extra) => {
-      if (!this.closed) opts.log?.(msg, extra);
+    this.log = (msg, extra, level) => {
+      if (!this.closed) opts.log?.(msg, extra, level);
     };
     let first: Promise<BuiltinEmbedder>;
     if (opts.lazy) first = new Promise<void>((go) => (this.go = go)).then(() => this.start());
@@ -164,7 +165,7 @@ export class BuiltinModel {
         ? this.upgrade.then(
             (full) => {
               this.upgrade = undefined;
-              this.log('built-in embedding model complete: semantic search uses both models now', { model: full.model });
+              this.log('built-in embedding model complete: semantic search uses both models now', { model: full.model }, 'info');
               return this.use(full);
             },
             (err: unknown) => {
@@ -308,13 +309,13 @@ export class BuiltinModel {
         if (this.closed) throw new Closed();
         const held = await tryPidLock(lock);
         if ('release' in held) {
-          this.log(`preparing the built-in embedding model: ${d.what} (its files were not found)`, { file });
+          this.log(`preparing the built-in embedding model: ${d.what} (its files were not found)`, { file }, 'info');
           try {
             if (!existsSync(file)) {
               removeLeftovers(dir, d.name);
               await d.make(file);
               removeOlderVersions(dir, d.name, d.family);
-              this.log(`prepared the ${d.what} in ${Math.round((Date.now() - started) / 1000)} s`, { file });
+              this.log(`prepared the ${d.what} in ${Math.round((Date.now() - started) / 1000)} s`, { file }, 'info');
             }
           } finally {
             await held.release();

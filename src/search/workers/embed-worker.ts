@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { OnDemandWorker } from '../../platform/on-demand-worker.js';
 import type { BuiltinEmbedder } from '../models/builtin-embedder.js';
+import type { SearchLog } from '../search-log.js';
 
 /** A batch of texts to embed, as posted to the thread. */
 export interface EmbedRequest {
@@ -48,7 +49,7 @@ export class EmbedWorker {
 
   constructor(
     private readonly embedder: BuiltinEmbedder,
-    log?: (msg: string, extra?: Record<string, unknown>) => void,
+    log?: SearchLog,
     idleMs = IDLE_MS,
   ) {
     this.thread = new OnDemandWorker({

@@ -156,7 +156,7 @@ type Logged = { msg: string } & Record<string, unknown>;
 async function persistedSpace(store: Store, file: string, during?: () => Promise<unknown>) {
   const logs: Logged[] = [];
   const model = new BuiltinModel({ cacheDirs: [SHIPPED_MODEL_DIR] });
-  const space = new BuiltinSpace(store, model, { file, log: (msg, extra) => logs.push({ msg, ...extra }) });
+  const space = new BuiltinSpace(store, model, { file, log: (msg, extra, level = 'warn') => logs.push({ msg, level, ...extra }) });
   await model.complete;
   await during?.();
   await space.whenBelow(0);
@@ -210,7 +210,7 @@ describe('the persisted semantic index (issue 17)', () => {
     const s = store;
     life = await persistedSpace(store, file, () => writes(s, rand, n, 20));
     const restarted = rowsOf(life.space);
-    expect(life.filled).toBeDefined();
+    expect(life.filled).toMatchObject({ level: 'info' });
     expect(life.filled!.reused).toBeGreaterThan(50);
     expect(life.filled!.embedded).toBeGreaterThan(0);
     expect(life.filled!.embedded).toBeLessThan(life.filled!.reused as number);
@@ -232,7 +232,10 @@ describe('the persisted semantic index (issue 17)', () => {
     damaged[Math.floor(damaged.length / 2)]! ^= 0x40;
     writeFileSync(file, damaged);
     let r = await restart(file);
-    expect(r.logs.find((l) => l.msg === 'ignoring the persisted search index; rebuilding it')).toMatchObject({ reason: expect.stringMatching(/checksum/) });
+    expect(r.logs.find((l) => l.msg === 'ignoring the persisted search index; rebuilding it')).toMatchObject({
+      level: 'warn',
+      reason: expect.stringMatching(/checksum/),
+    });
     expect(r.filled).toMatchObject({ reused: 0 }); // nothing was taken from the file
     expect(r.rows).toEqual(scratch);
 
