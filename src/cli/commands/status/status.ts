@@ -23,7 +23,7 @@ function formatUptime(s: number): string {
 }
 
 /** The built-in embedding model: ready, or what is being prepared and how far (first start without its files). */
-function formatModel(m: ModelStatus): string {
+export function formatModel(m: ModelStatus): string {
   if (m.state === 'ready') return m.detail ? `ready (${m.detail})` : 'ready';
   if (m.state === 'unavailable') return `unavailable: ${m.detail ?? 'unknown reason'} (keyword search only)`;
   const pct = m.progress !== null ? ` ${Math.floor(m.progress * 100)}%` : '';
