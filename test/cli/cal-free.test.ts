@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
-// `kairos cal free DAY --for DURATION` and `chat "when am I free …?"` against the real daemon:
+// `kairos cal free DAY --for DURATION` and `chat "when am I free …?"`, the CLI run in-process against the app:
 // the waking day in the profile's zone, less timed events and blocked time; all-day events take none.
 
-const d = useDaemon();
-const kairos = (...args: string[]) => runCli(args, { env: cliEnv(d) });
+const d = useApp();
+const kairos = (...args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 
 beforeAll(async () => {
   const p = await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'Europe/Berlin' } } });

@@ -1,18 +1,19 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // `--occurrence` takes the local date and time `cal list` shows, in the user's zone (issue 19).
-const d = useDaemon();
+const d = useApp();
 let env: Record<string, string | undefined>;
 const TZ = 'Europe/Berlin';
 
 beforeAll(async () => {
   await d.api('PATCH', '/user/update', { body: { updates: { timezone: TZ } } });
   // The machine's zone must not matter.
-  env = cliEnv(d, { TZ: 'Asia/Tokyo' });
+  env = appCliEnv(d, { TZ: 'Asia/Tokyo' });
 });
 
-const cal = (...args: string[]) => runCli(['cal', ...args], { env });
+const cal = (...args: string[]) => runCliInProcess(['cal', ...args], { env });
 
 describe('kairos cal edit/rm --occurrence', () => {
   let uid: string;

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // The one-line commands of daily use, against the real daemon: note, cal add with a phrase, today.
 
-const d = useDaemon();
-const kairos = (args: string[], input?: string) => runCli(args, { env: cliEnv(d), input });
+const d = useApp();
+const kairos = (args: string[], input?: string) => runCliInProcess(args, { env: appCliEnv(d), input });
 
 describe('daily commands', () => {
   it('kairos note TEXT writes one observation; stdin gives one note per line; --task and --type are kept', async () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // Every flag that takes a date reads words in the profile's zone through one helper, and a date it
 // cannot read is the same error in every command: exit 2, said of the flag as it was typed.
-const d = useDaemon();
-const kairos = (args: string[]) => runCli(args, { env: cliEnv(d) });
+const d = useApp();
+const kairos = (args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 const DAY = 86_400_000;
 
 async function push(content: string, timestamp: string): Promise<void> {

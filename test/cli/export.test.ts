@@ -2,10 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
-const kairos = (args: string[], extra: Record<string, string | undefined> = {}) => runCli(args, { env: cliEnv(d, extra) });
+const d = useApp();
+const kairos = (args: string[], extra: Record<string, string | undefined> = {}) => runCliInProcess(args, { env: appCliEnv(d, extra) });
 
 beforeAll(async () => {
   const r = await d.api('POST', '/memory/push', {

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // Overlapping events are marked where a person reads them (cal list, cal week, today), naming
 // the other event by title and time; cal add's overlap warning says titles and times, not ids.
 
-const d = useDaemon();
-const kairos = (...args: string[]) => runCli(args, { env: cliEnv(d) });
+const d = useApp();
+const kairos = (...args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 const create = async (body: object) => {
   const r = await d.api('POST', '/calendar/create', { body });
   expect(r.status, r.text).toBe(201);

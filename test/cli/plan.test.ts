@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 
-const cli = (args: string[]) => runCli(args, { env: cliEnv(d) });
+const cli = (args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 
 describe('kairos plan', () => {
   it('--preview shows each action with its reason and queues nothing', async () => {

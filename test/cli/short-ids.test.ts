@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // Issue 19: any unique prefix of a plan, trace, event or key id, as git takes a short hash.
-const d = useDaemon();
-const kairos = (args: string[]) => runCli(args, { env: cliEnv(d) });
+const d = useApp();
+const kairos = (args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 const plans: string[] = [];
 
 /** The shortest prefix of `id` that no other id in `all` starts with. */

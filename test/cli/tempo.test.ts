@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
-const kairos = (...args: string[]) => runCli(args, { env: cliEnv(d) });
+const d = useApp();
+const kairos = (...args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 const json = async (...args: string[]) => {
   const r = await kairos('--json', ...args);
   expect(r.stderr).toBe('');
@@ -137,7 +138,7 @@ describe('kairos tempo: mistakes', () => {
   it("exits 4 for another user's profile", async () => {
     const reg = await d.api('POST', '/user/register', { body: { email: 'bo@example.com', password: 'long enough pw', display_name: 'Bo' } });
     const key = await d.api('POST', '/auth/keys', { body: { name: 'bo', scopes: ['tempo:read'], user_id: reg.json.user_id } });
-    const r = await runCli(['tempo', 'profile', '--user', d.userId], { env: cliEnv(d, { KAIROS_API_KEY: key.json.key }) });
+    const r = await runCliInProcess(['tempo', 'profile', '--user', d.userId], { env: appCliEnv(d, { KAIROS_API_KEY: key.json.key }) });
     expect(r.code).toBe(4);
     expect(r.stderr).toMatch(/your own data/);
   });

@@ -1,13 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // `kairos undo` against the real daemon: it says what it will do, then takes back an executed
 // plan, an event edit and an import; run again it walks further back.
 
-const d = useDaemon();
-const kairos = (args: string[]) => runCli(args, { env: cliEnv(d) });
+const d = useApp();
+const kairos = (args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 const events = async () => (await d.api('GET', '/calendar/events?expand=false')).json.events as any[];
 const ics = (n: number) =>
   [

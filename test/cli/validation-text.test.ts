@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 
 // The daemon's raw validation answers become sentences naming the flag or field, with an example
 // (issue 19); --json still prints the API's envelope as it is.
-const d = useDaemon();
-const kairos = (args: string[], input?: string) => runCli(args, { env: cliEnv(d), ...(input !== undefined ? { input } : {}) });
+const d = useApp();
+const kairos = (args: string[], input?: string) => runCliInProcess(args, { env: appCliEnv(d), ...(input !== undefined ? { input } : {}) });
 
 describe('validation errors on the command line', () => {
   it('a query field is said of its flag, with the value given and an example', async () => {
