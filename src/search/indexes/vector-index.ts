@@ -54,6 +54,8 @@ class Block {
   rowsPtr = 0;
   outPtr = 0;
   scan?: ScanFn;
+  /** The SIMD scan's memory (query, rows, output), grown in place as rows are added. */
+  private mem?: WebAssembly.Memory;
   readonly density: NeighborDensity;
   readonly groups: GroupCentroids;
   private cosines = new Float64Array(0);
@@ -83,13 +85,22 @@ class Block {
     const bytes = outPtr + cap * 4;
     const module = simdModule();
     let buffer: ArrayBuffer;
+    let rows: Int8Array<ArrayBuffer>;
     if (module) {
-      const mem = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
-      this.scan = simdScan(module, mem);
-      buffer = mem.buffer;
-    } else buffer = new ArrayBuffer(bytes);
-    const rows = new Int8Array(buffer, rowsPtr, cap * this.stride);
-    rows.set(this.rows.subarray(0, this.used * this.stride));
+      // The rows grow in place: a copy of every row would hold the event loop for seconds at a
+      // million rows, where growing the memory takes milliseconds. Only the scan's output, which
+      // holds nothing between scans, moves to the new end.
+      if (!this.mem) {
+        this.mem = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
+        this.scan = simdScan(module, this.mem);
+      } else if (bytes > this.mem.buffer.byteLength) this.mem.grow(Math.ceil((bytes - this.mem.buffer.byteLength) / PAGE));
+      buffer = this.mem.buffer;
+      rows = new Int8Array(buffer, rowsPtr, cap * this.stride);
+    } else {
+      buffer = new ArrayBuffer(bytes);
+      rows = new Int8Array(buffer, rowsPtr, cap * this.stride);
+      rows.set(this.rows.subarray(0, this.used * this.stride));
+    }
     const scales = new Float32Array(cap);
     scales.set(this.scales);
     const tags = new Float64Array(cap);
