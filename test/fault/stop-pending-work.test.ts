@@ -50,9 +50,14 @@ describe('a stop with work pending', () => {
 
     const again = await startDaemon({ home });
     try {
-      const pulled = await again.api('GET', '/memory/pull?task_id=notes&limit=1000');
-      expect(pulled.status).toBe(200);
-      const traces = pulled.json.traces as { uid: string; content: string }[];
+      // Pages end at a byte budget as well as at `limit`: long traces take several.
+      const traces: { uid: string; content: string }[] = [];
+      for (let cursor: string | null = ''; cursor !== null; ) {
+        const pulled = await again.api('GET', `/memory/pull?task_id=notes&limit=1000${cursor ? `&cursor=${cursor}` : ''}`);
+        expect(pulled.status).toBe(200);
+        traces.push(...pulled.json.traces);
+        cursor = pulled.json.next_cursor ?? null;
+      }
       expect(traces.map((t) => t.uid).sort()).toEqual([...acked].sort());
       expect(traces.find((t) => t.uid === `long-${LONG - 1}`)!.content).toBe(longText(LONG - 1));
     } finally {
