@@ -37,14 +37,6 @@ export function telling(query: string, share: (word: string) => number, traces: 
   return kept.length && kept.length < words.length ? kept.join(' ') : query;
 }
 
-/** The words of `query` that `telling` left out, as one text. */
-export function leftOut(query: string, told: string): string {
-  const kept = new Set(wordTokens(told));
-  return wordTokens(query)
-    .filter((w) => !kept.has(w))
-    .join(' ');
-}
-
 /**
  * Semantic retrieval over the configured provider, falling back to the built-in model when the
  * provider fails (the answer says so), and reporting unavailability while the built-in model is
@@ -128,13 +120,8 @@ export class SemanticSearch implements SemanticSearchPort {
       return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
     }
     const { index } = current;
-    const told = this.words ? telling(query, (w) => this.words!.share(userId, w), this.words.traces(userId)) : query;
-    const vector = await this.builtin.embedQuery(current, told);
+    const vector = await this.builtin.embedQuery(current, this.words ? telling(query, (w) => this.words!.share(userId, w), this.words.traces(userId)) : query);
     if (!vector) return { available: true, hits: [], similarity: () => undefined, info };
-    // The common words the query lost still weigh in every trace that contains them (a short turn
-    // is mostly its speaker's name): their direction is taken out of the traces' vectors too.
-    const common = told === query ? '' : leftOut(query, told);
-    const away = common ? ((await this.builtin.embedQuery(current, common)) ?? undefined) : undefined;
-    return { available: true, hits: index.search(userId, vector, k, accept, away), similarity: (uid) => index.similarity(uid, vector, away), info };
+    return { available: true, hits: index.search(userId, vector, k, accept), similarity: (uid) => index.similarity(uid, vector), info };
   }
 }

@@ -223,7 +223,6 @@ export class VectorIndex {
   private readonly blocks = new Map<string, Block>();
   private readonly where = new Map<string, { user: string; slot: number }>();
   private scratch = new Float64Array(0);
-  private awayScratch = new Float64Array(0);
 
   /** Weights 0 rank by plain cosine (see neighbor-density.ts and group-centroids.ts). */
   constructor(
@@ -363,41 +362,27 @@ export class VectorIndex {
     this.where.delete(uid);
   }
 
-  /** Similarity of one stored trace to a unit query vector, as search scores it, `away` too (undefined when not indexed). */
-  similarity(uid: string, q: Float32Array, away?: Float32Array): number | undefined {
+  /** Similarity of one stored trace to a unit query vector, as search scores it (undefined when not indexed). */
+  similarity(uid: string, q: Float32Array): number | undefined {
     const at = this.where.get(uid);
     if (!at) return undefined;
     const b = this.blocks.get(at.user)!;
     let dot = 0;
-    let p = 0;
     const base = at.slot * b.stride;
     for (let d = 0; d < this.dims; d++) dot += q[d]! * b.rows[base + d]!;
-    if (away) for (let d = 0; d < this.dims; d++) p += away[d]! * b.rows[base + d]!;
-    let own = dot * b.scales[at.slot]!;
-    if (away) own = without(own, p * b.scales[at.slot]!, dotOf(q, away));
-    return b.groups.blendOne(at.slot, own, q) + b.adjustments()[at.slot]!;
+    return b.groups.blendOne(at.slot, dot * b.scales[at.slot]!, q) + b.adjustments()[at.slot]!;
   }
 
   /**
    * The k traces of one user most similar to the unit query vector, best first, among those
-   * `accept` lets through (asked only for traces that would enter the top k). With `away` (a unit
-   * direction: the words the query left out as common to the memory) each row is compared with
-   * the query once its component along that direction is taken out, so a short trace is not
-   * mostly the common word it contains. One more scan of the rows.
+   * `accept` lets through (asked only for traces that would enter the top k).
    */
-  search(userId: string, query: Float32Array, k: number, accept: (uid: string) => boolean = () => true, away?: Float32Array): VectorHit[] {
+  search(userId: string, query: Float32Array, k: number, accept: (uid: string) => boolean = () => true): VectorHit[] {
     const b = this.blocks.get(userId);
     if (!b || k <= 0) return [];
     if (this.scratch.length < b.used) this.scratch = new Float64Array(Math.max(b.used, this.scratch.length * 2));
     const scores = this.scratch;
     b.scores(query, scores);
-    if (away) {
-      if (this.awayScratch.length < b.used) this.awayScratch = new Float64Array(this.scratch.length);
-      const p = this.awayScratch;
-      b.scores(away, p);
-      const qa = dotOf(query, away);
-      for (let s = 0; s < b.used; s++) scores[s] = without(scores[s]!, p[s]!, qa);
-    }
     const { scales, uids, groups } = b;
     const adjust = b.adjustments();
     const groupCos = groups.cosines(query);
@@ -410,18 +395,4 @@ export class VectorIndex {
     }
     return top.items.sort((x, y) => y.score - x.score || byUid(x, y));
   }
-}
-
-const dotOf = (a: Float32Array, b: Float32Array): number => {
-  let dot = 0;
-  for (let d = 0; d < a.length; d++) dot += a[d]! * b[d]!;
-  return dot;
-};
-
-/**
- * The cosine of the query with a row once the row's component along a unit direction is taken
- * out: (q·d − (d·a)(q·a)) / √(1 − (d·a)²), from q·d, d·a and q·a.
- */
-function without(qd: number, da: number, qa: number): number {
-  return (qd - da * qa) / Math.sqrt(Math.max(1e-6, 1 - da * da));
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { KeywordIndex } from '../../../src/search/indexes/keyword-index.js';
 import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
-import { COMMON_MIN_TRACES, leftOut, telling } from '../../../src/search/semantic-search.js';
+import { COMMON_MIN_TRACES, telling } from '../../../src/search/semantic-search.js';
 import type { WordVectors } from '../../../src/search/vectors/word-vectors-file.js';
 
 const trace = (uid: string, content: string): StoredTrace => ({
@@ -96,12 +96,5 @@ describe('the telling words of a query', () => {
     const q = 'What did Anna say about ceramics?';
     expect(rank(q)).not.toBe('e');
     expect(rank(telling(q, share, n))).toBe('e');
-  });
-});
-
-describe('leftOut', () => {
-  it('gives the query words telling left out, as one text', () => {
-    expect(leftOut('What did Anna say about the ceramics class?', 'say ceramics class')).toBe('anna');
-    expect(leftOut('ceramics class', 'ceramics class')).toBe('');
   });
 });

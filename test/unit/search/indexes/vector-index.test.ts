@@ -22,20 +22,6 @@ describe('VectorIndex', () => {
     expect(i.search('u1', unit(1, 0.1, 0), 2).map((h) => h.uid)).toEqual(['a', 'b']);
   });
 
-  it('compares rows without their component along an `away` direction (the query’s common words)', () => {
-    const i = new VectorIndex(3, PLAIN_COSINE);
-    // Axis 0 is a name every trace carries; a short turn is mostly the name, yet about the topic (axis 1).
-    i.upsert('short', 'u1', unit(1, 0.5, 0));
-    i.upsert('long', 'u1', unit(0.2, 0.5, 0.8));
-    const q = unit(0, 1, 0);
-    expect(i.search('u1', q, 2).map((h) => h.uid)).toEqual(['long', 'short']);
-    const hits = i.search('u1', q, 2, undefined, unit(1, 0, 0));
-    expect(hits.map((h) => h.uid)).toEqual(['short', 'long']);
-    expect(hits[0]!.score).toBeCloseTo(1, 1);
-    expect(hits[1]!.score).toBeCloseTo(0.53, 1);
-    expect(i.similarity('short', q, unit(1, 0, 0))).toBeCloseTo(hits[0]!.score, 3);
-  });
-
   it('never returns another user’s traces', () => {
     const i = new VectorIndex(2);
     i.upsert('mine', 'u1', unit(0, 1));
