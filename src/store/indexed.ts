@@ -51,7 +51,7 @@ export class Indexed {
     const id = doc[this.key] as string;
     const old = this.docs.get(id);
     if (old) this.docs.replace(id, doc);
-    else this.docs.set(id, doc);
+    else this.docs.append(id, doc);
     for (const [name, m] of this.idx) {
       const v = doc[name];
       if (old) {
@@ -91,11 +91,12 @@ export class Indexed {
     for (const [name, m] of this.idx) this.removeFrom(m, doc[name], id);
   }
 
+  /** `id` is in no bucket of `v` (a new document, or one whose value changed): it is appended unasked. */
   private addTo(m: SegmentedMap<unknown, Bucket>, v: unknown, id: string, doc: Doc): void {
     const b = m.get(v);
-    if (!b) m.set(v, doc);
-    else if (b instanceof SegmentedMap) b.set(id, doc);
-    else m.set(v, new SegmentedMap<string, Doc>().set(b[this.key] as string, b).set(id, doc));
+    if (!b) m.append(v, doc);
+    else if (b instanceof SegmentedMap) b.append(id, doc);
+    else m.replace(v, new SegmentedMap<string, Doc>().append(b[this.key] as string, b).append(id, doc));
   }
 
   private replaceIn(m: SegmentedMap<unknown, Bucket>, v: unknown, id: string, doc: Doc): void {

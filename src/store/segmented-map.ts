@@ -1,20 +1,33 @@
-/** Entries per segment: a segment's growth rehashes at most this many (a few ms), never the whole map. */
-const SEGMENT = 8192;
+/** The first segment's size, and the least any later one gets. */
+const MIN_SEGMENT = 8192;
+/** The most new keys one segment takes: its growth rehashes at most this many (a few ms), never the whole map. */
+const MAX_SEGMENT = 65_536;
 
 /**
- * A Map, in insertion order, held as a list of Maps of at most SEGMENT new keys each. A JS Map
- * doubles its table when full and rehashes every entry in that one call — at a hundred thousand
+ * A Map, in insertion order, held as a list of Maps of at most MAX_SEGMENT new keys each. A JS
+ * Map doubles its table when full and rehashes every entry in that one call — at a million
  * entries that is a long turn — and a collection, its indexes and their buckets grow in step, so
  * one write (or one import chunk) would pay for all of them in the same turn (no turn may hold
- * the loop over 100 ms: docs/architecture.md, "Runtime rules"). Here a growth rehashes one segment. A lookup asks each
- * segment, newest first: ~a dozen Map lookups at 100,000 entries. Values are never undefined.
+ * the loop over 100 ms: docs/architecture.md, "Runtime rules"). Here a growth rehashes one
+ * segment. A lookup asks each segment, newest first, so a key that is not there costs one Map
+ * lookup per segment: segments grow with the map (each as large as all before it, from
+ * MIN_SEGMENT up to MAX_SEGMENT), which keeps them few (5 at 100,000 entries, 19 at a million),
+ * and a caller that knows a key is new appends it without asking (`append`). Values are never
+ * undefined.
  */
 export class SegmentedMap<K, V extends NonNullable<unknown>> {
   private segs: Map<K, V>[] = [new Map()];
   private count = 0;
+  /** How many new keys the last segment takes. */
+  private room = MIN_SEGMENT;
 
   get size(): number {
     return this.count;
+  }
+
+  /** How many Maps a key that is not held is looked for in. */
+  get segments(): number {
+    return this.segs.length;
   }
 
   private find(k: K): Map<K, V> | undefined {
@@ -48,12 +61,19 @@ export class SegmentedMap<K, V extends NonNullable<unknown>> {
   set(k: K, v: V): this {
     const at = this.find(k);
     if (at) at.set(k, v);
-    else {
-      let last = this.segs[this.segs.length - 1]!;
-      if (last.size >= SEGMENT) this.segs.push((last = new Map()));
-      last.set(k, v);
-      this.count++;
+    else this.append(k, v);
+    return this;
+  }
+
+  /** Put a key the caller knows is not held last, without asking each segment for it first. */
+  append(k: K, v: V): this {
+    let last = this.segs[this.segs.length - 1]!;
+    if (last.size >= this.room) {
+      this.room = Math.min(MAX_SEGMENT, Math.max(MIN_SEGMENT, this.count));
+      this.segs.push((last = new Map()));
     }
+    last.set(k, v);
+    this.count++;
     return this;
   }
 

@@ -34,4 +34,33 @@ describe('SegmentedMap', () => {
     expect(seg.first()).toBeUndefined();
     expect(seg.valuesArray()).toEqual([]);
   });
+
+  it('keeps a million keys in a few segments, so a key it does not hold costs a few lookups', () => {
+    const seg = new SegmentedMap<string, number>();
+    for (let i = 0; i < 1_000_000; i++) seg.set(`k${i}`, i);
+    expect(seg.size).toBe(1_000_000);
+    // Segments of 8,192 each would be 123 here: a miss (every new key, at a start) asked them all.
+    expect(seg.segments).toBeLessThanOrEqual(20);
+    expect(seg.get('k0')).toBe(0);
+    expect(seg.get('k999999')).toBe(999_999);
+    expect(seg.get('k1000000')).toBeUndefined();
+  });
+
+  it('append puts a new key last, as set does', () => {
+    const r = rng(5);
+    const seg = new SegmentedMap<string, number>();
+    const map = new Map<string, number>();
+    for (let i = 0; i < 150_000; i++) {
+      const k = `k${Math.floor(r() * 100_000)}`;
+      if (!map.has(k)) {
+        seg.append(k, i);
+        map.set(k, i);
+      } else if (r() < 0.5) {
+        seg.set(k, i);
+        map.set(k, i);
+      } else expect(seg.delete(k)).toBe(map.delete(k));
+    }
+    expect(seg.size).toBe(map.size);
+    expect([...seg.entries()]).toEqual([...map.entries()]);
+  });
 });
