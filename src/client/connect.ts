@@ -6,6 +6,7 @@ import { pidAlive } from '../platform/process.js';
 import { VERSION } from '../version.js';
 import { localUrl } from './daemon-url.js';
 import { ApiClient } from './http.js';
+import { type OpeningProgress, openingNote } from './opening-progress.js';
 import { timeoutFromEnv } from './timeouts.js';
 import { trustedDaemonState } from './trusted-daemon.js';
 
@@ -33,7 +34,8 @@ async function autostart(home: string, o: ConnectOptions, dp: typeof import('./d
     spawned = true;
     o.note(`kairos: starting the daemon for ${home}`);
   };
-  const s = await startDetached(home, o.env, { portFallback: true, onSpawn });
+  const onOpening = (p: OpeningProgress) => o.note(openingNote(p));
+  const s = await startDetached(home, o.env, { portFallback: true, onSpawn, onOpening });
   if (spawned && s.port_fallback_from !== undefined) {
     o.note(
       `kairos: port ${s.port_fallback_from} is in use by another program; the daemon listens on ${s.port} instead (recorded in daemon.json; set "port" in ${homePaths(home).config} to choose one)`,

@@ -7,6 +7,7 @@ import { assertOwnHome } from '../config/paths-trust.js';
 import { AppError } from '../errors.js';
 import { pidAlive } from '../platform/process.js';
 import { localUrl } from './daemon-url.js';
+import { type OpeningProgress, openingProgress } from './opening-progress.js';
 import { request } from './request.js';
 import { trustedDaemonState } from './trusted-daemon.js';
 
@@ -63,13 +64,13 @@ export async function lockHolder(home: string): Promise<number | undefined> {
  * Undefined when nothing is starting any more, or at the deadline.
  */
 export async function awaitStartingDaemon(home: string, env: NodeJS.ProcessEnv, deadline = Date.now() + START_TIMEOUT_MS): Promise<DaemonState | undefined> {
-  while (Date.now() < deadline) {
+  for (;;) {
     const s = await runningDaemon(home, env);
     if (s) return s;
     if (!(await lockHolder(home))) return runningDaemon(home, env);
+    if (Date.now() >= deadline && !(await openingProgress(homePaths(home).daemonLog))) return undefined;
     await sleep(POLL_MS);
   }
-  return undefined;
 }
 
 /**
@@ -132,6 +133,8 @@ export interface StartOptions {
   portFallback?: boolean;
   /** Called when this call spawns the daemon (not when it joins another command's start). */
   onSpawn?: () => void;
+  /** Called once, when the daemon is still opening a large store as the usual wait ends. */
+  onOpening?: (p: OpeningProgress) => void;
 }
 
 /**
@@ -164,7 +167,8 @@ async function releaseStart(marker: string): Promise<void> {
 
 /**
  * Start the home's daemon in the background and wait for it (10 s; up to 30 s for a daemon that
- * is visibly starting on a loaded machine). Commands that do
+ * is visibly starting on a loaded machine; as long as it takes a daemon to open a large store
+ * while it logs how far it is: src/client/opening-progress.ts). Commands that do
  * this at the same moment (several commands on a stopped home) agree through `daemon.starting`:
  * one spawns the daemon, the others wait for it instead of failing or spawning daemons that can
  * only lose the home's lock.
@@ -177,7 +181,7 @@ export async function startDetached(home: string, env: NodeJS.ProcessEnv, o: Sta
   while (!(await claimStart(paths.daemonStarting))) {
     const s = await runningDaemon(home, env);
     if (s) return s;
-    if (Date.now() > deadline) {
+    if (Date.now() > deadline && !(await openingProgress(paths.daemonLog))) {
       throw new AppError(
         503,
         'daemon_unreachable',
@@ -222,11 +226,20 @@ async function spawnAndWait(home: string, env: NodeJS.ProcessEnv, o: StartOption
   // Ours gone and no other daemon seen: given up only when that holds a few polls in a row (a
   // lock file can be empty for a moment while its daemon writes its pid into it).
   let alone = 0;
+  let told = false;
   for (;;) {
     if (Date.now() >= deadline) {
       const starting = exited === null && child.pid !== undefined && (await lockHolder(home)) === child.pid;
-      if (!starting || deadline >= spawnedAt + START_GRACE_MS) break;
-      deadline = spawnedAt + START_GRACE_MS;
+      // Opening a large store, and saying how far it is: waited for as long as that goes on.
+      const opening = starting ? await openingProgress(paths.daemonLog) : undefined;
+      if (opening) {
+        if (!told) o.onOpening?.(opening);
+        told = true;
+        deadline = Date.now() + POLL_MS;
+      } else {
+        if (!starting || deadline >= spawnedAt + START_GRACE_MS) break;
+        deadline = spawnedAt + START_GRACE_MS;
+      }
     }
     const s = await trustedDaemonState(home, env);
     // Ours, or the daemon of a command that won the race to start it: either serves this home.

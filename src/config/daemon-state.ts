@@ -13,6 +13,15 @@ export interface DaemonState {
   port_fallback_from?: number;
 }
 
+/**
+ * What a daemon logs every few seconds while it opens a large store, with `read_mb` and
+ * `total_mb`: a command waiting for it to answer keeps waiting while such lines keep coming.
+ */
+export const OPENING_STORE = 'opening the store';
+
+/** How often a daemon opening its store says how far it is. */
+export const OPENING_EVERY_MS = 2000;
+
 export async function readDaemonState(path: string): Promise<DaemonState | undefined> {
   try {
     const s = JSON.parse(await readFile(path, 'utf8')) as DaemonState;

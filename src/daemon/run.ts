@@ -19,6 +19,7 @@ import { ensureOwnerCredentials } from './credentials.js';
 import { hardenIntrinsics } from './harden.js';
 import { acquireLock, DaemonRunningError } from './lock.js';
 import { startMemoryReducer } from './memory-reducer.js';
+import { logOpenProgress } from './open-progress.js';
 import { removeDaemonState, writeDaemonState } from './state.js';
 import { startSyncTimer } from './sync-timer.js';
 
@@ -96,6 +97,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
       snapshotEveryMs: config.snapshot.everyMs,
       backups: config.snapshot.backups,
       log: (msg, extra) => logger.warn(extra ?? {}, msg),
+      loading: logOpenProgress(logger),
     });
     const startedAt = new Date();
     services = createServices({ store, clock: systemClock, config, logger, version: VERSION, startedAt });

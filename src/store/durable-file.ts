@@ -89,8 +89,8 @@ export class CorruptFileError extends Error {
 export class DurableJSONFile implements Adapter<unknown> {
   constructor(readonly path: string) {}
 
-  /** `hook` sees each value read from a line of its own (see readJsonByLines). */
-  async read(hook?: LineValueHook): Promise<unknown> {
+  /** `hook` sees each value read from a line of its own (see readJsonByLines); `onRead` each chunk's bytes. */
+  async read(hook?: LineValueHook, onRead?: (bytes: number) => void): Promise<unknown> {
     let size: number;
     try {
       size = (await stat(this.path)).size;
@@ -100,7 +100,7 @@ export class DurableJSONFile implements Adapter<unknown> {
     }
     let parsed: unknown;
     try {
-      parsed = await readJsonByLines(this.path, hook);
+      parsed = await readJsonByLines(this.path, hook, onRead);
     } catch (e) {
       if (e instanceof JsonFileError) throw new CorruptFileError(this.path, e.message);
       throw e;

@@ -113,26 +113,31 @@ export class Journal {
    * segment of any size is read in the memory of its records. A caller learns of damage only
    * at the end (in the findings), once it has been handed every good entry.
    */
-  async replay(onEntry: (entry: JournalEntry, where: RecordPlace) => void): Promise<SegmentFinding[]> {
+  async replay(onEntry: (entry: JournalEntry, where: RecordPlace) => void, onRead?: (bytes: number) => void): Promise<SegmentFinding[]> {
     const findings: SegmentFinding[] = [];
     for (const n of await this.segments()) {
       const path = this.segmentPath(n);
       const bad: { line: number; offset: number }[] = [];
       let lastGood = 0;
       let tooLong: number | undefined;
-      await forEachLine(path, MAX_RECORD_BYTES, (line, no, offset) => {
-        if (!line) return;
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(line);
-        } catch {
-          parsed = undefined;
-        }
-        if (isEntry(parsed)) {
-          onEntry(parsed, { path, offset, line });
-          lastGood = no;
-        } else bad.push({ line: no, offset });
-      }).catch((e: unknown) => {
+      await forEachLine(
+        path,
+        MAX_RECORD_BYTES,
+        (line, no, offset) => {
+          if (!line) return;
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(line);
+          } catch {
+            parsed = undefined;
+          }
+          if (isEntry(parsed)) {
+            onEntry(parsed, { path, offset, line });
+            lastGood = no;
+          } else bad.push({ line: no, offset });
+        },
+        onRead,
+      ).catch((e: unknown) => {
         // Longer than any record the journal writes (one string): damage, and the reading stops there.
         if (!(e instanceof LineTooLongError)) throw e;
         tooLong = e.line;

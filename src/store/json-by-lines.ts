@@ -27,7 +27,7 @@ type Container = { value: Record<string, unknown> | unknown[]; key?: string };
  */
 export type LineValueHook = (value: unknown, keys: (string | undefined)[], line: string, offset: number) => unknown;
 
-export async function readJsonByLines(path: string, hook?: LineValueHook): Promise<unknown> {
+export async function readJsonByLines(path: string, hook?: LineValueHook, onRead?: (bytes: number) => void): Promise<unknown> {
   const stack: Container[] = [];
   let root: { value: unknown } | undefined;
   const fail = (n: number, why: string) => new JsonFileError(`line ${n}: ${why}`);
@@ -41,39 +41,44 @@ export async function readJsonByLines(path: string, hook?: LineValueHook): Promi
     else top.value[key!] = value;
   };
   try {
-    await forEachLine(path, MAX_LINE_BYTES, (line, n, offset) => {
-      let t = line.trim();
-      if (t.endsWith(',')) t = t.slice(0, -1).trimEnd();
-      if (!t) return;
-      if (t === '}' || t === ']') {
-        const done = stack.pop();
-        if (!done || Array.isArray(done.value) !== (t === ']')) throw fail(n, `an unexpected "${t}"`);
-        attach(n, done.key, done.value);
-        return;
-      }
-      const top = stack.at(-1);
-      let key: string | undefined;
-      if (top && !Array.isArray(top.value)) [key, t] = splitMember(t, (why) => fail(n, why));
-      if (t === '{' || t === '[') {
-        if (!top && root) throw fail(n, 'more after the end of the top value');
-        stack.push({ value: t === '{' ? {} : [], key });
-        return;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(t);
-      } catch (e) {
-        throw fail(n, (e as Error).message);
-      }
-      if (hook)
-        value = hook(
-          value,
-          stack.map((c) => c.key),
-          line,
-          offset,
-        );
-      attach(n, key, value);
-    });
+    await forEachLine(
+      path,
+      MAX_LINE_BYTES,
+      (line, n, offset) => {
+        let t = line.trim();
+        if (t.endsWith(',')) t = t.slice(0, -1).trimEnd();
+        if (!t) return;
+        if (t === '}' || t === ']') {
+          const done = stack.pop();
+          if (!done || Array.isArray(done.value) !== (t === ']')) throw fail(n, `an unexpected "${t}"`);
+          attach(n, done.key, done.value);
+          return;
+        }
+        const top = stack.at(-1);
+        let key: string | undefined;
+        if (top && !Array.isArray(top.value)) [key, t] = splitMember(t, (why) => fail(n, why));
+        if (t === '{' || t === '[') {
+          if (!top && root) throw fail(n, 'more after the end of the top value');
+          stack.push({ value: t === '{' ? {} : [], key });
+          return;
+        }
+        let value: unknown;
+        try {
+          value = JSON.parse(t);
+        } catch (e) {
+          throw fail(n, (e as Error).message);
+        }
+        if (hook)
+          value = hook(
+            value,
+            stack.map((c) => c.key),
+            line,
+            offset,
+          );
+        attach(n, key, value);
+      },
+      onRead,
+    );
   } catch (e) {
     if (!(e instanceof JsonFileError || e instanceof LineTooLongError)) throw e;
     return parseWhole(path, e);

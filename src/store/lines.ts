@@ -18,8 +18,14 @@ export class LineTooLongError extends Error {
  * where it starts, reading a chunk at a time: a file of any size is read in the memory of its
  * longest line, never as one string (V8 refuses strings past ~512 MiB). A last line without a
  * newline is a line too; the empty piece after a final newline is not. A line past `maxLineBytes` throws LineTooLongError before it is built.
+ * `onRead` learns how many bytes each chunk brought (progress of a long read).
  */
-export async function forEachLine(path: string, maxLineBytes: number, fn: (line: string, n: number, offset: number) => void): Promise<void> {
+export async function forEachLine(
+  path: string,
+  maxLineBytes: number,
+  fn: (line: string, n: number, offset: number) => void,
+  onRead?: (bytes: number) => void,
+): Promise<void> {
   const fh = await open(path, 'r');
   try {
     const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -32,6 +38,7 @@ export async function forEachLine(path: string, maxLineBytes: number, fn: (line:
     for (;;) {
       const { bytesRead } = await fh.read(chunk, 0, CHUNK_BYTES, filePos);
       if (bytesRead === 0) break;
+      onRead?.(bytesRead);
       let at = 0;
       while (at < bytesRead) {
         const nl = chunk.indexOf(10, at);

@@ -14,10 +14,12 @@ export interface StoreOptions {
   /** How many previous good db.json files to keep in backups/. */
   backups?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
+  /** Called as an open reads db.json and the journal: bytes read so far, of all there are. */
+  loading?: (readBytes: number, totalBytes: number) => void;
 }
 
 /** The options with every default filled in. */
-export type ResolvedStoreOptions = Required<Omit<StoreOptions, 'log'>> & Pick<StoreOptions, 'log'>;
+export type ResolvedStoreOptions = Required<Omit<StoreOptions, 'log' | 'loading'>> & Pick<StoreOptions, 'log' | 'loading'>;
 
 export function withDefaults(o: StoreOptions): ResolvedStoreOptions {
   return {
@@ -26,5 +28,6 @@ export function withDefaults(o: StoreOptions): ResolvedStoreOptions {
     snapshotJournalFraction: o.snapshotJournalFraction ?? 0.25,
     backups: o.backups ?? 3,
     log: o.log,
+    loading: o.loading,
   };
 }

@@ -234,12 +234,18 @@ export class Store implements Reads {
   private async load(): Promise<void> {
     await mkdir(this.paths.home, { recursive: true, mode: DIR_MODE });
     await removeDeadSnapshots(this.paths.db);
-    refuseWhatCannotFit(this.paths.db, await this.bytes());
+    const total = await this.bytes();
+    refuseWhatCannotFit(this.paths.db, total);
+    let read = 0;
+    const loading = this.opts.loading;
+    const onRead = loading && ((bytes: number) => loading((read += bytes), total));
     let raw: unknown;
     try {
       const file = lazyFile(this.paths.db);
-      raw = await this.file.read((v, keys, line, offset) =>
-        keys.length === 3 && keys[1] === 'collections' && line.length >= SPILL_MIN_CHARS ? spill(v as Doc, { file, text: line, offset }) : v,
+      raw = await this.file.read(
+        (v, keys, line, offset) =>
+          keys.length === 3 && keys[1] === 'collections' && line.length >= SPILL_MIN_CHARS ? spill(v as Doc, { file, text: line, offset }) : v,
+        onRead,
       );
     } catch (e) {
       if (e instanceof CorruptFileError) throw await refuseCorrupt(this.paths, e.reason);
@@ -271,7 +277,7 @@ export class Store implements Reads {
       this.apply(e.ops);
       this.seq = this.durableSeq = e.seq;
       replayed++;
-    });
+    }, onRead);
     const damaged = findings.filter((f) => f.damagedLines);
     if (damaged.length) throw new StoreOpenError(journalDamage(damaged));
     for (const f of findings) {

@@ -1,4 +1,5 @@
 import { awaitStartingDaemon, localUrl, lockHolder, runningDaemon, startDetached } from '../../../client/daemon-process.js';
+import { openingNote } from '../../../client/opening-progress.js';
 import { homePaths, resolveHome } from '../../../config/paths.js';
 import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { type BindOptions, bindArgs } from './bind-args.js';
@@ -11,7 +12,11 @@ export async function run({ opts }: RunInput<BindOptions>, deps: CliDeps): Promi
     deps.io.data({ status: 'running', already: true, ...running }, () => `kairos daemon already running at ${localUrl(running)} (pid ${running.pid})`);
     return;
   }
-  const s = await startDetached(home, deps.env, { args: bindArgs(opts), portFallback: opts.port === undefined });
+  const s = await startDetached(home, deps.env, {
+    args: bindArgs(opts),
+    portFallback: opts.port === undefined,
+    onOpening: (p) => deps.io.note(openingNote(p)),
+  });
   deps.io.data({ status: 'running', already: false, ...s }, () =>
     [
       `kairos daemon started at ${s.url} (pid ${s.pid})`,
