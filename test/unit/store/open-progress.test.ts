@@ -19,7 +19,7 @@ describe('Store.open reports how much of the store it has read', () => {
   it('from the journal and from db.json, up to every byte of both', async () => {
     const home = tempHome();
     homes.push(home);
-    let s = await Store.open(homePaths(home));
+    const s = await Store.open(homePaths(home));
     // Over a MiB, so the reading takes more than one chunk.
     await s.transact((tx) => {
       for (let k = 0; k < 300; k++) tx.put('traces', { uid: `t${k}`, user_id: 'u1', content: `${k} ${'x'.repeat(4000)}` });
