@@ -14,7 +14,10 @@ export interface StoreOptions {
   /** How many previous good db.json files to keep in backups/. */
   backups?: number;
   log?: (msg: string, extra?: Record<string, unknown>) => void;
-  /** Called as an open reads db.json and the journal: bytes read so far, of all there are. */
+  /**
+   * Called as an open reads db.json and the journal: bytes read so far, of all there are (also
+   * while it files what it read, with the same figures).
+   */
   loading?: (readBytes: number, totalBytes: number) => void;
 }
 

@@ -264,7 +264,7 @@ export class Store implements Reads {
     }
     // The file's own version first: the journal after it was written by the same kairos, so its
     // records have the file's shape; both are migrated together once replayed (below).
-    this.fill(db);
+    this.fill(db, onRead && (() => onRead(0)));
 
     // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
     // the end; the store then refuses to open, so what was applied is never seen.
@@ -310,16 +310,22 @@ export class Store implements Reads {
     } else if (replayed > 0 || findings.length > 0) this.background();
   }
 
-  /** Replace the in-memory state with a file's (collections, meta, journal position). */
-  private fill(db: DbFile): void {
-    for (const n of COLLECTION_NAMES) {
-      const col = new Indexed(COLLECTIONS[n].key, COLLECTIONS[n].indexes);
-      for (const doc of db.collections[n] ?? []) {
+  /**
+   * Replace the in-memory state with a file's (collections, meta, journal position). `busy`, when
+   * given, is called every few thousand documents: at a million, filling takes long enough that
+   * an open must go on saying it is busy (see `loading`).
+   */
+  private fill(db: DbFile, busy?: () => void): void {
+    let n = 0;
+    for (const name of COLLECTION_NAMES) {
+      const col = new Indexed(COLLECTIONS[name].key, COLLECTIONS[name].indexes);
+      for (const doc of db.collections[name] ?? []) {
         // A spilled copy is frozen already (and its large strings are read only on demand).
         if (!Object.isFrozen(doc)) this.interner.doc(doc);
         col.put(doc);
+        if ((++n & 4095) === 0) busy?.();
       }
-      this.cols.set(n, col);
+      this.cols.set(name, col);
     }
     this.meta = { ...db.meta };
     this.seq = this.durableSeq = db.journal_seq ?? 0;

@@ -10,10 +10,24 @@ export async function run(_input: RunInput, deps: CliDeps): Promise<void> {
       `${c.green('●')} kairos ${s.version} at ${client.baseUrl}, up ${formatUptime(s.uptime_s)}`,
       `  queue    ${s.queue.proposed} proposed · ${s.queue.approved} approved · ${s.queue.executed} executed · ${s.queue.edited} edited · ${s.queue.rejected} rejected`,
       `  planner  ${s.planner.provider}${s.planner.model ? ` (${s.planner.model})` : ''}`,
-      `  store    ${s.store.traces} traces · ${s.store.events} events · ${s.store.plans} plans · ${(s.store.bytes / 1024).toFixed(1)} KiB`,
+      `  store    ${count(s.store.traces)} traces · ${count(s.store.events)} events · ${count(s.store.plans)} plans · ${formatBytes(s.store.bytes)}`,
       ...(s.model ? [`  model    ${formatModel(s.model)}`] : []),
     ].join('\n'),
   );
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/** A size in the unit that keeps it short: 812.4 KiB, 131.2 MiB, 1.2 GiB. */
+export function formatBytes(bytes: number): string {
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = bytes / 1024;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return `${v.toFixed(1)} ${units[u]}`;
 }
 
 function formatUptime(s: number): string {
