@@ -1,5 +1,5 @@
-import type { StoredEvent } from '../../../../src/domain/calendar/occurrences.js';
 import type { EventSource } from '../../../../src/contracts/stored.js';
+import type { StoredEvent } from '../../../../src/domain/calendar/occurrences.js';
 import type { Store } from '../../../../src/store/store.js';
 import { storedEvent } from '../../../helpers/stored-event.js';
 
