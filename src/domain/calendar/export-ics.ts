@@ -11,7 +11,7 @@ import { isSeries, occurrencesIn, type StoredEvent, span } from './occurrences.j
 
 /** A calendar as iCalendar, ready to send: its strong validator first, then its bytes as a stream. */
 export interface IcsAnswer {
-  /** SHA-256 (base64url) of the bytes `chunks` yields. */
+  /** SHA-256 (base64url) of the bytes of `body`. */
   sha256: string;
   /** The bytes: whole when small, else a VEVENT (or a VTIMEZONE) at a time, so memory holds one whatever the calendar's size. */
   body: Buffer | AsyncIterable<Buffer>;
