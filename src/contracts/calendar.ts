@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { rruleProblem } from '../time/rrule.js';
 import { CALENDAR_LIMITS } from './calendar-limits.js';
 import { IsoDateTime, QueryBool } from './common.js';
+import { NextCursor, PageCursor } from './page.js';
 import { TimeZone } from './users.js';
 
 export const EVENT_STATUSES = ['confirmed', 'tentative', 'cancelled'] as const;
@@ -155,9 +156,10 @@ export const EventsQuery = z.object({
   end: QueryInstant.optional().describe('default: start + 30 days (with expand=false: no upper bound)'),
   tag: z.string().optional(),
   expand: QueryBool.optional().describe('default true; false lists each series once, as stored (with its rule, exdates and overrides)'),
+  cursor: PageCursor,
 });
 
-export const EventList = z.object({ events: z.array(EventItem) });
+export const EventList = z.object({ events: z.array(EventItem), next_cursor: NextCursor });
 
 export const RemoveQuery = z.object({
   uid: z.string().min(1),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TempoTagSchema } from '../time/tags.js';
 import { ClientId, IsoDateTime, QueryBool, QueryInt } from './common.js';
-import { PAGE_SIZE_TEXT } from './page.js';
+import { NextCursor, PAGE_SIZE_TEXT, PageCursor } from './page.js';
 
 export const TRACE_TYPES = ['goal', 'observation', 'reflection', 'agent_plan', 'calendar_event', 'transition'] as const;
 export const TraceTypeSchema = z.enum(TRACE_TYPES).describe('kind of trace; `transition` traces are recorded by the server and immutable');
@@ -154,14 +154,15 @@ export const PullQuery = z
     end_time: IsoDateTime.optional().describe('inclusive'),
     include_expired: QueryBool.optional().describe('also traces whose valid_until has passed'),
     limit: QueryInt(1, 1000).optional().describe(`default 100, max 1000; a page also ends before ${PAGE_SIZE_TEXT} (a longer trace comes alone)`),
-    cursor: z.string().max(1000).optional().describe('next_cursor of the previous page'),
+    cursor: PageCursor,
   })
   .strict();
 export type PullQuery = z.infer<typeof PullQuery>;
 
-export const PullResponse = z.object({ traces: z.array(MemoryTrace), next_cursor: z.string().nullable() });
+export const PullResponse = z.object({ traces: z.array(MemoryTrace), next_cursor: NextCursor });
 
-export const HistoryQuery = z.object({ uid: z.string().min(1).max(255) }).strict();
+export const HistoryQuery = z.object({ uid: z.string().min(1).max(255), cursor: PageCursor }).strict();
+export type HistoryQuery = z.infer<typeof HistoryQuery>;
 export const PatchOp = z
   .object({ op: z.enum(['add', 'remove', 'replace', 'move', 'copy', 'test']), path: z.string(), value: z.unknown().optional(), from: z.string().optional() })
   .describe('RFC 6902 operation');
@@ -175,7 +176,9 @@ export const HistoryResponse = z.object({
       patch: z.array(PatchOp).describe('from the previous version; version 1 adds the whole trace at ""'),
     }),
   ),
+  next_cursor: NextCursor,
 });
+export type HistoryResponse = z.infer<typeof HistoryResponse>;
 
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 /** The largest `limit` of a search. */

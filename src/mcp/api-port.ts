@@ -1,4 +1,5 @@
 import type { EndpointName } from '../contracts/endpoints.js';
+import { wholeAnswer } from '../contracts/page.js';
 
 /** One request to the kairos API, as the MCP tools make it: values already parsed by the endpoint's schemas. */
 export interface PortArgs {
@@ -16,3 +17,10 @@ export interface PortArgs {
 export interface ApiPort {
   call(name: EndpointName, args?: PortArgs): Promise<unknown>;
 }
+
+/** Every page of a paged GET in one answer, its items under `key` (contracts/page.ts `wholeAnswer`). */
+export const callWhole = <T>(port: ApiPort, name: EndpointName, key: string, query: Record<string, unknown>): Promise<T> =>
+  wholeAnswer(
+    key,
+    async (cursor) => (await port.call(name, { query: { ...query, ...(cursor ? { cursor } : {}) } })) as { [k: string]: unknown[] },
+  ) as Promise<T>;

@@ -2,7 +2,7 @@ import type { EndpointName } from '../contracts/endpoints.js';
 import { type PatchOperation, replay } from '../contracts/patch.js';
 import { addDays, formatLocalDate } from '../time/local-date.js';
 import { localDateOf } from '../time/zoned-time.js';
-import type { ApiPort } from './api-port.js';
+import { type ApiPort, callWhole } from './api-port.js';
 import type { Caller } from './caller.js';
 
 /** A resource whose URI never changes (the agenda, the summary). */
@@ -30,7 +30,7 @@ export interface TemplateResource {
 /** Events from the start of the caller's local today for `days` days. */
 const agenda = (days: number) => (port: ApiPort, caller: Caller) => {
   const today = localDateOf(Date.now(), caller.timezone);
-  return port.call('GET /calendar/events', { query: { start: formatLocalDate(today), end: formatLocalDate(addDays(today, days)) } });
+  return callWhole(port, 'GET /calendar/events', 'events', { start: formatLocalDate(today), end: formatLocalDate(addDays(today, days)) });
 };
 
 export const FIXED_RESOURCES: FixedResource[] = [
@@ -68,7 +68,7 @@ export const TEMPLATE_RESOURCES: TemplateResource[] = [
     description: 'One memory trace as it is now, by uid (rebuilt from its version history).',
     endpoint: 'GET /memory/history',
     read: async (port, _caller, { uid }) => {
-      const h = (await port.call('GET /memory/history', { query: { uid: uid! } })) as { versions: { patch: PatchOperation[] }[] };
+      const h = await callWhole<{ versions: { patch: PatchOperation[] }[] }>(port, 'GET /memory/history', 'versions', { uid: uid! });
       return replay(h.versions.map((v) => v.patch));
     },
     list: async (port) => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type EndpointName, endpoints } from '../contracts/endpoints.js';
 import { FreeSlots, FreeSlotsRequest } from '../contracts/mcp.js';
-import type { ApiPort } from './api-port.js';
+import { type ApiPort, callWhole } from './api-port.js';
 import type { Caller } from './caller.js';
 import { freeSlots } from './free-slots.js';
 import { flagsAsBooleans, portable } from './portable-schema.js';
@@ -108,7 +108,8 @@ const DEFS: ToolDef[] = [
   {
     name: 'memory_history',
     title: 'History of a trace',
-    description: 'Every version of one memory trace by uid: when, by whom, and the JSON Patch from the version before.',
+    description:
+      'Every version of one memory trace by uid, oldest first: when, by whom, and the JSON Patch from the version before. A long history comes in pages (pass next_cursor as cursor for the next).',
     annotations: READ,
     ...queryTool('GET /memory/history'),
   },
@@ -116,7 +117,7 @@ const DEFS: ToolDef[] = [
     name: 'calendar_events',
     title: 'Calendar events',
     description:
-      "The person's calendar between start and end (default: the next 30 days), recurring events expanded into occurrences. A date without a time is midnight in the person's time zone.",
+      "The person's calendar between start and end (default: the next 30 days), recurring events expanded into occurrences. A date without a time is midnight in the person's time zone. Long answers come in pages (pass next_cursor as cursor for the next).",
     annotations: READ,
     ...queryTool('GET /calendar/events'),
   },
@@ -134,9 +135,10 @@ const DEFS: ToolDef[] = [
       const window = { start: Date.parse(a.start), end: Date.parse(a.end) };
       if (!(window.end > window.start) || window.end - window.start > 31 * 86_400_000)
         throw new RangeError('end must be after start, and at most 31 days later.');
-      const list = (await port.call('GET /calendar/events', { query: { start: a.start, end: a.end } })) as z.infer<
-        (typeof endpoints)['GET /calendar/events']['response']
-      >;
+      const list = await callWhole<z.infer<(typeof endpoints)['GET /calendar/events']['response']>>(port, 'GET /calendar/events', 'events', {
+        start: a.start,
+        end: a.end,
+      });
       const busy = list.events
         .filter((e) => !e.all_day && e.status !== 'cancelled')
         .map((e) => ({ start: Date.parse(e.scheduled_for), end: Date.parse(e.scheduled_for) + e.duration_minutes * 60_000 }));

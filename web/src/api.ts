@@ -56,6 +56,24 @@ export function call<K extends EndpointName>(name: K, opts: CallOptions<K> = {})
   return request(method, path, opts.body);
 }
 
+/** The paged GETs whose items the page shows whole, and the key of their items. */
+type Paged = { 'GET /memory/history': 'versions'; 'GET /calendar/events': 'events' };
+
+/**
+ * Every page of a paged GET (the daemon cuts long answers into pages with `next_cursor`), the
+ * items of all of them in one answer: a history replays from its first version, a week shows
+ * every event.
+ */
+export async function callWhole<K extends keyof Paged>(name: K, key: Paged[K], opts: CallOptions<K> = {}): Promise<EndpointResponse<K>> {
+  let page = await call(name, opts);
+  const items: unknown[] = [...(page as any)[key]];
+  while (page.next_cursor) {
+    page = await call(name, { ...opts, query: { ...opts.query, cursor: page.next_cursor } });
+    for (const item of (page as any)[key]) items.push(item);
+  }
+  return { ...page, [key]: items };
+}
+
 /** One line for a person: the code, the message and each detail's path and message. */
 export function describeError(e: unknown): string {
   if (!(e instanceof ApiError)) return e instanceof Error ? e.message : String(e);

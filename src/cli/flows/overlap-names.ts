@@ -1,6 +1,7 @@
 // The events something overlaps, named by title and time rather than by uid: `cal add`'s warning,
 // the actions of a plan and the items of a preview all say it this way.
 import type { ApiClient } from '../../client/http.js';
+import { allEvents } from '../input/all-events.js';
 import { dayLabel, startLabel } from '../output/calendar-format.js';
 import { named } from '../output/overlaps.js';
 
@@ -25,7 +26,7 @@ export async function overlapNames(client: ApiClient, items: readonly Overlappin
     if (!item.conflicts?.length) continue;
     const start = Date.parse(item.scheduled_for);
     const end = new Date(start + item.duration_minutes * 60_000).toISOString();
-    const near = await client.call('GET /calendar/events', { query: { start: new Date(start).toISOString(), end } });
+    const near = await allEvents(client, { start: new Date(start).toISOString(), end });
     for (const o of near.events) {
       const uid = o.occurrence_of ?? o.uid;
       if (!item.conflicts.includes(uid) || said.has(uid) || o.all_day) continue;
@@ -33,7 +34,7 @@ export async function overlapNames(client: ApiClient, items: readonly Overlappin
     }
   }
   if ([...wanted].some((u) => !said.has(u))) {
-    const all = await client.call('GET /calendar/events', { query: { expand: 'false' } });
+    const all = await allEvents(client, { expand: 'false' });
     for (const o of all.events)
       if (wanted.has(o.uid) && !said.has(o.uid)) said.set(o.uid, `“${o.title}” from ${startLabel(o, tz)}${o.rrule ? ', repeating' : ''} (${o.uid})`);
   }

@@ -1,5 +1,6 @@
 import type { ApiClient } from '../../client/http.js';
 import { AppError } from '../../errors.js';
+import { allEvents } from './all-events.js';
 
 /**
  * What an id argument names; `plan-or-task` is `execute`'s target (a plan only when it starts with
@@ -25,7 +26,7 @@ async function candidates(client: ApiClient, kind: OneKind): Promise<Candidate[]
   }
   if (kind === 'event') {
     // Each series once, as stored, with no bounds: every event there is.
-    const { events } = await client.call('GET /calendar/events', { query: { expand: 'false' } });
+    const { events } = await allEvents(client, { expand: 'false' });
     return events.map((e) => ({ id: e.uid, label: `“${e.title}” ${e.scheduled_for}` }));
   }
   if (kind === 'subscription') {

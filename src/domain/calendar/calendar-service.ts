@@ -16,7 +16,7 @@ import { type ChangeKind, stageChangeTrace } from './change-trace.js';
 import { conflictsOf } from './conflicts.js';
 import { coreOf, stripCore } from './editable-fields.js';
 import { busyIntervals, type ListingQuery, listEvents } from './event-listing.js';
-import { exportIcs } from './export-ics.js';
+import { exportIcs, type IcsAnswer } from './export-ics.js';
 import { ExportStamps } from './export-stamps.js';
 import { applyFeed, type FeedApplied, type FeedPorts, type FeedRef, feedEvents, removeFeed } from './feed-apply.js';
 import { freeTime } from './free-time.js';
@@ -24,6 +24,7 @@ import type { PreparedImport } from './import-check.js';
 import { ImportReader } from './import-reader.js';
 import { stageImportSummary } from './import-summary.js';
 import { dropKeptSource } from './kept-source.js';
+import { listingPage } from './listing-page.js';
 import { type EventCore, type EventDraft, normalizeEvent } from './normalize-event.js';
 import { hasOccurrence, withOccurrenceEdit, withOccurrenceRemoved } from './occurrence-edit.js';
 import { type Busy, type EventItem, iso, ms, type StoredEvent } from './occurrences.js';
@@ -90,6 +91,11 @@ export class CalendarService {
   /** Events and occurrences of a user overlapping a range, bounded and sorted (event-listing.ts). */
   list(userId: string, q: ListingQuery): Promise<EventItem[]> {
     return listEvents(this.d.store, userId, this.d.zoneOf(userId), this.d.clock.now(), q);
+  }
+
+  /** One page of a listing, from `cursor` on (listing-page.ts): what `GET /calendar/events` answers. */
+  async listPage(userId: string, q: ListingQuery & { cursor?: string | undefined }): Promise<{ events: EventItem[]; next_cursor: string | null }> {
+    return listingPage(await this.list(userId, q), q.cursor);
   }
 
   /** Free time on one local day (`kairos cal free`): see free-time.ts. */
@@ -416,7 +422,7 @@ export class CalendarService {
   }
 
   /** The user's events as iCalendar, all or those of a range and tag (export-ics.ts). */
-  exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): Promise<Buffer> {
+  exportIcs(userId: string, q: { start?: string; end?: string; tag?: string }, name?: string): Promise<IcsAnswer> {
     return exportIcs(this.d.store, userId, this.d.zoneOf(userId), this.d.clock.now(), q, name);
   }
 }

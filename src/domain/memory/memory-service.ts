@@ -1,4 +1,6 @@
 import {
+  type HistoryQuery,
+  type HistoryResponse,
   type PullQuery,
   type SearchRequest,
   type SearchResponse,
@@ -17,10 +19,11 @@ import { jsonBytes, pageFit } from '../page-bytes.js';
 import { actorOf, assertOwner, type Principal, targetUser } from '../principal.js';
 import { type DumpSelector, dumpTraces, type TraceDump } from './dump.js';
 import { fuseHybrid, semanticRanking } from './fuse.js';
+import { historyPage } from './history-page.js';
 import { hitText, markPrefixes } from './hit-text.js';
-import { afterCursor, compareTraces, decodeCursor, encodeCursor, inTimeRange, isExpired, timeRange } from './pull.js';
+import { afterCursor, compareTraces, decodePullCursor, inTimeRange, isExpired, pullCursor, timeRange } from './pull.js';
 import type { KeywordHit, KeywordSearchPort, SemanticSearchPort } from './search-port.js';
-import { stageNewTrace, stageTraceEdit, type TraceVersion } from './stage-trace.js';
+import { stageNewTrace, stageTraceEdit } from './stage-trace.js';
 import { fitTokens, loadTokenizer, MIN_USEFUL_TOKENS, summarizeTrace } from './summarize.js';
 
 /** Runs inside the edit's transaction, after the edit is staged (e.g. a plan moving to `edited`). */
@@ -91,7 +94,7 @@ export class MemoryService {
     const userId = targetUser(p, q.user_id);
     const now = this.clock.now();
     const range = timeRange(q);
-    const after = q.cursor ? decodeCursor(q.cursor) : undefined;
+    const after = q.cursor ? decodePullCursor(q.cursor) : undefined;
     const limit = q.limit ?? DEFAULT_PULL_LIMIT;
     // The task index is usually far smaller than the user's whole memory.
     const base = q.task_id !== undefined ? this.store.byIndex('traces', 'task_id', q.task_id) : this.store.byIndex('traces', 'user_id', userId);
@@ -110,7 +113,7 @@ export class MemoryService {
     const first = matching.slice(0, limit);
     const page = first.slice(0, pageFit(first, jsonBytes));
     const more = matching.length > page.length;
-    return { traces: page, next_cursor: more ? encodeCursor(page[page.length - 1]!) : null };
+    return { traces: page, next_cursor: more ? pullCursor(page[page.length - 1]!) : null };
   }
 
   async edit(p: Principal, req: { uid: string; updates: TraceUpdates; expected_version?: number }): Promise<StoredTrace> {
@@ -129,13 +132,10 @@ export class MemoryService {
     return next;
   }
 
-  history(p: Principal, uid: string): { uid: string; versions: Omit<TraceVersion, 'id' | 'uid' | 'user_id'>[] } {
-    this.get(p, uid);
-    const rows = this.store
-      .byIndex('trace_versions', 'uid', uid)
-      .slice()
-      .sort((a, b) => a.version - b.version);
-    return { uid, versions: rows.map((r) => ({ version: r.version, timestamp: r.timestamp, actor: r.actor, patch: r.patch })) };
+  /** A page of a trace's versions, oldest first (history-page.ts). */
+  history(p: Principal, q: HistoryQuery): HistoryResponse {
+    this.get(p, q.uid);
+    return historyPage(this.store, q);
   }
 
   /**

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { StoredTrace } from '../../contracts/memory.js';
-import { validationFailed } from '../../errors.js';
+import { decodeCursor, encodeCursor } from '../page-cursor.js';
 
 /** Pull and search both hide a trace whose valid_until has passed, unless asked not to. */
 export const isExpired = (t: StoredTrace, now: Date) => t.valid_until !== undefined && Date.parse(t.valid_until) < now.getTime();
@@ -25,26 +26,20 @@ export function compareTraces(a: StoredTrace, b: StoredTrace): number {
   return a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0;
 }
 
+/** The position of the last trace of a page: its timestamp and uid. */
+const PullPosition = z.tuple([z.string(), z.string()]);
+
+/** An opaque cursor: the position of the last trace of a page, encoded. */
+export const pullCursor = (t: StoredTrace): string => encodeCursor([t.timestamp, t.uid]);
+
+export function decodePullCursor(cursor: string): CursorPos {
+  const [timestamp, uid] = decodeCursor(cursor, PullPosition);
+  return { timestamp, uid };
+}
+
 interface CursorPos {
   timestamp: string;
   uid: string;
-}
-
-/** An opaque cursor: the position of the last trace of a page, encoded. */
-export function encodeCursor(t: StoredTrace): string {
-  return Buffer.from(JSON.stringify([t.timestamp, t.uid])).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): CursorPos {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && typeof v[1] === 'string') return { timestamp: v[0], uid: v[1] };
-  } catch {
-    // fall through to the 422 below
-  }
-  throw validationFailed('The cursor is not one this server made; pass next_cursor of the previous page as is.', [
-    { path: 'cursor', message: 'invalid cursor' },
-  ]);
 }
 
 /** Whether trace `t` comes after the cursor position in pull order. */

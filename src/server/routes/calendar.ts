@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { ICS_LIMIT } from '../../contracts/calendar.js';
 import { endpoint } from '../../contracts/endpoints.js';
+import { PAGE_SIZE_TEXT } from '../../contracts/page.js';
 import { badRequest } from '../../errors.js';
 import { jsonInSlices } from '../../store/json-in-slices.js';
 import { icsResponse } from '../ics-response.js';
@@ -18,11 +19,12 @@ export const calendarRoutes = [
     ...endpoint('GET /calendar/events'),
     tag: 'calendar',
     summary: 'Events in a range, recurring series expanded into occurrences',
+    description: `Sorted by start. In pages of up to ${PAGE_SIZE_TEXT} (an occurrence repeats its series' texts): \`next_cursor\` is null on the last page.`,
     auth: 'calendar:read',
-    // Up to 10,000 items (16 MiB): serialized a slice per turn of the event loop, not in one stringify.
+    // A page of 10,000 short items is as large as one of long texts: serialized a slice per turn of the event loop, not in one stringify.
     handler: async ({ query, principal, services, ctx }) => {
-      const events = await services.calendar.list(principal.userId, query);
-      const parts = await jsonInSlices({ events }, { indent: 0, levels: 2 });
+      const page = await services.calendar.listPage(principal.userId, query);
+      const parts = await jsonInSlices(page, { indent: 0, levels: 2 });
       ctx.type = 'application/json';
       return Readable.from(parts);
     },
@@ -83,8 +85,8 @@ export const calendarRoutes = [
     auth: { anyOf: ['calendar:feed', 'calendar:read'], keyIn: 'query' },
     handler: async ({ query, principal, services, ctx }) => {
       const modified = services.calendar.exportModifiedAt(principal.userId);
-      const body = await services.calendar.exportIcs(principal.userId, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
-      return icsResponse(ctx, 'kairos-feed.ics', body, modified);
+      const answer = await services.calendar.exportIcs(principal.userId, { ...(query.tag ? { tag: query.tag } : {}) }, 'kairos');
+      return icsResponse(ctx, 'kairos-feed.ics', answer, modified);
     },
   }),
 ];

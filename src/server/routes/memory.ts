@@ -1,5 +1,6 @@
 import { endpoint } from '../../contracts/endpoints.js';
 import type { TraceUpdates } from '../../contracts/memory.js';
+import { PAGE_SIZE_TEXT } from '../../contracts/page.js';
 import { route } from '../route.js';
 
 export const memoryRoutes = [
@@ -34,9 +35,11 @@ export const memoryRoutes = [
     ...endpoint('GET /memory/history'),
     tag: 'memory',
     summary: 'Every version of a trace with its RFC 6902 patch and actor',
-    description: 'Applying the patches in order to `{}` rebuilds the current trace (version 1 adds the whole trace at path "").',
+    description:
+      'Oldest first. Applying the patches in order to `{}` rebuilds the current trace (version 1 adds the whole trace at path ""). In pages of up to ' +
+      `${PAGE_SIZE_TEXT}: \`next_cursor\` is null on the last page.`,
     auth: 'memory:read',
-    handler: ({ query, principal, services }) => services.memory.history(principal, query.uid),
+    handler: ({ query, principal, services }) => services.memory.history(principal, query),
   }),
   route({
     ...endpoint('POST /memory/search'),

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { EndpointBody, EndpointResponse } from '../../../src/contracts/endpoints.js';
-import { call } from '../api.js';
+import { call, callWhole } from '../api.js';
 import { type DayPlan, type FreeDay, planDays } from '../day-plan.js';
 import { useFocusOnMount } from '../focus.js';
 import { html } from '../html.js';
@@ -151,7 +151,7 @@ export function CalendarView({ zone }: { zone: string }) {
       const week = weekOf(anchor);
       // The free time of each day is the daemon's (the same as `kairos cal free`): slots of 30 minutes or more.
       const [list, ...days] = await Promise.all([
-        call('GET /calendar/events', { query: { start: week[0], end: addDays(week[6]!, 1) } }),
+        callWhole('GET /calendar/events', 'events', { query: { start: week[0], end: addDays(week[6]!, 1) } }),
         ...week.map((date) => call('GET /calendar/free', { query: { date, duration_minutes: 30 } })),
       ]);
       setEvents(list.events);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { EndpointResponse } from '../../../src/contracts/endpoints.js';
-import { call } from '../api.js';
+import { call, callWhole } from '../api.js';
 import { highlight } from '../highlight.js';
 import { replay, shown, type VersionRow } from '../history.js';
 import { html } from '../html.js';
@@ -20,7 +20,7 @@ function TraceView({ uid, zone, onSaved }: { uid: string; zone: string; onSaved:
   const [saved, setSaved] = useState(false);
   const load = async () => {
     try {
-      const r = replay((await call('GET /memory/history', { query: { uid } })).versions);
+      const r = replay((await callWhole('GET /memory/history', 'versions', { query: { uid } })).versions);
       setTrace(r.current);
       setRows(r.rows);
     } catch (e) {

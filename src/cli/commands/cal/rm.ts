@@ -1,4 +1,5 @@
 import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { allEvents } from '../../input/all-events.js';
 import { confirmOrYes } from '../../input/confirm.js';
 import { describe, startLabel } from '../../output/calendar-format.js';
 import { resolveOccurrence } from './views/occurrence.js';
@@ -9,7 +10,7 @@ export async function run({ args, opts }: RunInput<{ yes?: boolean; occurrence?:
   const zone = await deps.userZone();
   const rid = opts.occurrence ? await resolveOccurrence(client, uid, opts.occurrence, zone) : undefined;
   // Name what goes (title and time), as khal and gh do before deleting; a missing uid is a 404 here.
-  const { events } = await client.call('GET /calendar/events', { query: { expand: 'false' } });
+  const { events } = await allEvents(client, { expand: 'false' });
   const ev = events.find((e) => e.uid === uid);
   const title = ev ? ` “${ev.title}”` : '';
   const what = rid

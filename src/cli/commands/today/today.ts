@@ -1,6 +1,7 @@
 import { addDays } from '../../../time/local-date.js';
 import { localDateOf, startOfLocalDay } from '../../../time/zoned-time.js';
 import type { CliDeps, RunInput } from '../../command-runtime.js';
+import { allEvents } from '../../input/all-events.js';
 import { overlapMark, overlapsAmong } from '../../output/overlaps.js';
 import { localStamp } from '../../output/time.js';
 
@@ -15,7 +16,7 @@ export async function run(_: RunInput, deps: CliDeps): Promise<void> {
   const start = startOfLocalDay(day, tz);
   const end = startOfLocalDay(addDays(day, 1), tz);
   const [{ events }, approved, proposed] = await Promise.all([
-    client.call('GET /calendar/events', { query: { start: start.toISOString(), end: end.toISOString() } }),
+    allEvents(client, { start: start.toISOString(), end: end.toISOString() }),
     client.call('GET /agent/queue', { query: { status: 'approved' } }),
     client.call('GET /agent/queue', { query: { status: 'proposed' } }),
   ]);

@@ -1,8 +1,11 @@
 import type { ApiClient } from '../../../client/http.js';
+import { wholeAnswer } from '../../../contracts/page.js';
 import { replay } from '../../../contracts/patch.js';
 import type { Trace } from './format.js';
 
-export const fetchHistory = (client: ApiClient, uid: string) => client.call('GET /memory/history', { query: { uid } });
+/** Every version of a trace, all its pages in one answer. */
+export const fetchHistory = (client: ApiClient, uid: string) =>
+  wholeAnswer('versions', (cursor) => client.call('GET /memory/history', { query: { uid, ...(cursor ? { cursor } : {}) } }));
 
 /**
  * The current trace, rebuilt from its history: replaying every version's patch from `{}` gives

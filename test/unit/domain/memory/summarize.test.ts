@@ -1,6 +1,6 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { decodeCursor, encodeCursor } from '../../../../src/domain/memory/pull.js';
+import { decodePullCursor, pullCursor } from '../../../../src/domain/memory/pull.js';
 import { fitTokens, loadTokenizer, summarizeTrace } from '../../../../src/domain/memory/summarize.js';
 
 describe('summarizeTrace', () => {
@@ -36,8 +36,8 @@ describe('fitTokens', () => {
 
 describe('pull cursor', () => {
   it('round-trips and refuses garbage with 422', () => {
-    const c = encodeCursor({ timestamp: '2031-01-01T00:00:00.000Z', uid: 'a' } as never);
-    expect(decodeCursor(c)).toEqual({ timestamp: '2031-01-01T00:00:00.000Z', uid: 'a' });
-    expect(() => decodeCursor('garbage')).toThrow(expect.objectContaining({ status: 422 }));
+    const c = pullCursor({ timestamp: '2031-01-01T00:00:00.000Z', uid: 'a' } as never);
+    expect(decodePullCursor(c)).toEqual({ timestamp: '2031-01-01T00:00:00.000Z', uid: 'a' });
+    expect(() => decodePullCursor('garbage')).toThrow(expect.objectContaining({ status: 422 }));
   });
 });

@@ -2,6 +2,7 @@ import { addDays, type LocalDate, parseLocalDate } from '../../../../time/local-
 import { midnightAfter, wallAt } from '../../../../time/zone-cache.js';
 import type { CliDeps } from '../../../command-runtime.js';
 import { usage } from '../../../command-runtime.js';
+import { allEvents } from '../../../input/all-events.js';
 import { parseWhen } from '../../../input/when.js';
 import { type GridDay, placeOnDays } from './grid-days.js';
 
@@ -134,6 +135,6 @@ export async function fetchDays(deps: CliDeps, ctx: GridContext, first: LocalDat
   const client = await deps.client();
   const start = new Date(midnightAfter(first, -1, ctx.zone)).toISOString();
   const end = new Date(midnightAfter(addDays(first, count), 1, ctx.zone)).toISOString();
-  const res = await client.call('GET /calendar/events', { query: { start, end } });
+  const res = await allEvents(client, { start, end });
   return placeOnDays(res.events, ctx.zone, first, count);
 }

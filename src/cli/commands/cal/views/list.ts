@@ -1,5 +1,6 @@
 import { instantOf } from '../../../../time/zone-cache.js';
 import type { CliDeps, RunInput } from '../../../command-runtime.js';
+import { allEvents } from '../../../input/all-events.js';
 import { parseWhen } from '../../../input/when.js';
 import { agenda } from '../../../output/calendar-format.js';
 
@@ -18,7 +19,7 @@ export async function run({ opts }: RunInput<{ from?: string; to?: string; tag?:
   // Seven days after --from; a bare date is midnight in the user's zone, as the server reads it.
   const fallbackEnd = () => new Date(bound(start) + 7 * DAY).toISOString();
   const to = end ?? fallbackEnd();
-  const res = await client.call('GET /calendar/events', { query: { start, end: to, tag: opts.tag } });
+  const res = await allEvents(client, { start, end: to, tag: opts.tag });
   // Occurrences of a series share its uid; the uid is what other commands take.
   const id = deps.io.ids(res.events.map((e) => e.occurrence_of ?? e.uid));
   deps.io.data(res, () => agenda(res.events, zone, deps.io.chalk, { from: bound(start), to: bound(to) }, id));

@@ -3,6 +3,7 @@ import type { EndpointResponse } from '../../../../contracts/endpoints.js';
 import { AppError } from '../../../../errors.js';
 import { instantOf, wallAt } from '../../../../time/zone-cache.js';
 import { usage } from '../../../command-runtime.js';
+import { allEvents } from '../../../input/all-events.js';
 import { ISO_DATE, parseWhen } from '../../../input/when.js';
 import { clock, dayLabel, type EventView } from '../../../output/calendar-format.js';
 
@@ -53,9 +54,7 @@ export async function resolveOccurrence(client: ApiClient, uid: string, text: st
   const [y, mo, d] = want.date.split('-').map(Number) as [number, number, number];
   const midnight = instantOf({ year: y, month: mo, day: d, hour: 0, minute: 0, second: 0 }, zone);
   // A day either side: an all-day occurrence is dated in its own zone, not the user's.
-  const { events } = await client.call('GET /calendar/events', {
-    query: { start: new Date(midnight - DAY).toISOString(), end: new Date(midnight + 2 * DAY).toISOString() },
-  });
+  const { events } = await allEvents(client, { start: new Date(midnight - DAY).toISOString(), end: new Date(midnight + 2 * DAY).toISOString() });
   const mine = events.filter((e) => e.occurrence_of === uid && e.recurrence_id);
   const sameDay = mine.filter((e) => shown(e, zone).date === want.date);
   const hits = sameDay.filter((e) => !want.time || e.all_day || shown(e, zone).time === want.time);
