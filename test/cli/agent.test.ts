@@ -1,13 +1,15 @@
 import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, cliEnv, removeHome, runCli, startDaemon, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { BIN, cleanEnv, cliEnv, removeHome, runCli, startDaemon } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 let env: Record<string, string | undefined>;
 
 beforeAll(async () => {
   await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
-  env = cliEnv(d, { TZ: 'UTC' });
+  env = appCliEnv(d, { TZ: 'UTC' });
 });
 
 const add = (title: string, at: string, minutes = 30) => ({ kind: 'add_event', title, scheduled_for: at, duration_minutes: minutes });
@@ -18,7 +20,9 @@ async function propose(actions: unknown[], task_id = 'cli') {
   return r.json;
 }
 
-const kairos = (args: string[], input?: string) => runCli(args, { env, input });
+const kairos = (args: string[], input?: string) => runCliInProcess(args, { env, input });
+/** The installed bin against the same app: one call of each command end to end (and the terminal's TZ, which only a process has). */
+const spawned = (args: string[], input?: string) => runCli(args, { env, input });
 
 describe('kairos queue', () => {
   it('lists proposed plans readably, and as the API JSON with --json', async () => {
@@ -93,7 +97,7 @@ describe('kairos approve / reject / execute', () => {
     expect(sim.stdout).toMatch(/\+ event “Retro”/);
     expect((await d.api('GET', `/agent/plans/${p.plan_id}`)).json.status).toBe('approved');
 
-    const ex = await kairos(['execute', 'sprint', '--json']);
+    const ex = await spawned(['execute', 'sprint', '--json']);
     expect(ex.code, ex.stderr).toBe(0);
     const out = JSON.parse(ex.stdout);
     expect(out.simulated).toBe(false);
@@ -102,7 +106,7 @@ describe('kairos approve / reject / execute', () => {
 
   it('reject keeps the reason', async () => {
     const p = await propose([add('Gym', '2031-01-10T07:00:00Z', 60)]);
-    const r = await kairos(['reject', p.plan_id, '--reason', 'too early']);
+    const r = await spawned(['reject', p.plan_id, '--reason', 'too early']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe(`Rejected ${p.plan_id}: too early`);
     expect((await d.api('GET', `/agent/plans/${p.plan_id}`)).json).toMatchObject({ status: 'rejected', reason: 'too early' });
@@ -138,7 +142,7 @@ describe('kairos feedback', () => {
   it('rates a plan and teaches a duration', async () => {
     const p = await propose([add('Team meeting', '2031-01-13T10:00:00Z', 60)]);
     await kairos(['approve', p.plan_id]);
-    const r = await kairos(['feedback', p.plan_id, '--rating', '2', '--duration', '90', '--comment', 'meetings run long']);
+    const r = await spawned(['feedback', p.plan_id, '--rating', '2', '--duration', '90', '--comment', 'meetings run long']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Feedback logged on agent_plan');
     expect(r.stdout).toContain('rating 2/5');
@@ -241,7 +245,7 @@ describe('kairos watch', () => {
   });
 
   it('a bad key → exit 4', async () => {
-    const r = await runCli(['watch', '--count', '1'], { env: { ...env, KAIROS_API_KEY: 'kairos_sk_nope' } });
+    const r = await runCliInProcess(['watch', '--count', '1'], { env: { ...env, KAIROS_API_KEY: 'kairos_sk_nope' } });
     expect(r.code).toBe(4);
   });
 });

@@ -1,13 +1,17 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { runCli } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, strip, Terminal } from '../helpers/terminal.js';
 
 // Issue 19's `kairos cal month`: 7 columns × the weeks of the month, each day with what fits.
-const d = useDaemon();
+const d = useApp();
 // A locale without a week convention of its own (en_US would start weeks on Sunday).
 const LOCALE = { LANG: 'C.UTF-8', LC_ALL: undefined, LC_TIME: undefined };
-const kairos = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: cliEnv(d, { ...LOCALE, TZ: 'Asia/Tokyo', COLUMNS: '80', ...env }) });
+const cliEnv = (env: Record<string, string | undefined> = {}) => appCliEnv(d, { ...LOCALE, TZ: 'Asia/Tokyo', COLUMNS: '80', ...env });
+const kairos = (args: string[], env: Record<string, string | undefined> = {}) => runCliInProcess(args, { env: cliEnv(env) });
+/** The installed bin against the same app, for what only a process has: its own TZ, a real pipe. */
+const spawned = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: cliEnv(env) });
 
 const create = async (body: Record<string, unknown>) => {
   const r = await d.api('POST', '/calendar/create', { body });
@@ -48,7 +52,7 @@ function month(stdout: string) {
 
 describe('kairos cal month', () => {
   it('fits 80 columns: 7 columns × 5 weeks, recurring, all-day and multi-day events on each day, "+N more"', async () => {
-    const r = await kairos(['cal', 'month', '2026-12']);
+    const r = await spawned(['cal', 'month', '2026-12']);
     expect(r.code, r.stderr).toBe(0);
     const m = month(r.stdout);
     for (const line of m.lines) expect([...line].length, line).toBeLessThanOrEqual(80);
@@ -129,12 +133,12 @@ describe('kairos cal month', () => {
   });
 
   it('the pipe rule: plain text on a pipe, the same lines in colour on a terminal', async () => {
-    const piped = await kairos(['cal', 'month', '2026-12'], { NO_COLOR: undefined });
+    const piped = await spawned(['cal', 'month', '2026-12'], { NO_COLOR: undefined });
     expect(piped.stdout).not.toMatch(/\x1b\[/);
     expect(piped.stderr).toBe('');
     expect(() => JSON.parse(piped.stdout)).toThrow();
     if (!hasScript) return;
-    const t = new Terminal(['cal', 'month', '2026-12'], cliEnv(d, { ...LOCALE, TZ: 'Asia/Tokyo', COLUMNS: '80', NO_COLOR: undefined }));
+    const t = new Terminal(['cal', 'month', '2026-12'], cliEnv({ NO_COLOR: undefined }));
     expect(await t.exited).toBe(0);
     expect(t.raw).toMatch(/\x1b\[/);
     expect(strip(t.raw).replace(/\r/g, '').trimEnd()).toBe(piped.stdout.trimEnd());

@@ -1,11 +1,17 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { runCli } from '../helpers/daemon.js';
 import { ics, startFeedServer } from '../helpers/feed-server.js';
+import { useApp } from '../helpers/in-process.js';
 
-/** kairos cal subscribe / subscriptions / refresh / unsubscribe, end to end (spawned bin, real daemon, a feed on loopback). */
-const d = useDaemon();
+/**
+ * kairos cal subscribe / subscriptions / refresh / unsubscribe against a feed on loopback: the
+ * whole round end to end (the installed bin, over HTTP), the usage errors in-process.
+ */
+const d = useApp();
 let feed: Awaited<ReturnType<typeof startFeedServer>>;
-const cal = (args: string[]) => runCli(['cal', ...args], { env: cliEnv(d) });
+const cal = (args: string[]) => runCli(['cal', ...args], { env: appCliEnv(d) });
+const calInProcess = (args: string[]) => runCliInProcess(['cal', ...args], { env: appCliEnv(d) });
 
 beforeAll(async () => {
   feed = await startFeedServer();
@@ -47,10 +53,10 @@ it('subscribe, list, refresh, refuse an edit, unsubscribe', async () => {
 });
 
 it('--every takes 30m, 2h, 1d and refuses anything else (usage, exit 2)', async () => {
-  const r = await cal(['subscribe', `${feed.base}/h.ics`, '--every', 'often']);
+  const r = await calInProcess(['subscribe', `${feed.base}/h.ics`, '--every', 'often']);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/--every takes an interval such as 30m/);
-  const short = await cal(['subscribe', `${feed.base}/h.ics`, '--every', '1m']);
+  const short = await calInProcess(['subscribe', `${feed.base}/h.ics`, '--every', '1m']);
   expect(short.code).toBe(6);
   expect(short.stderr).toMatch(/every_minutes/);
 });

@@ -1,14 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { runCli } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, strip, Terminal } from '../helpers/terminal.js';
 
 // Issue 19's `kairos cal week`: a 7-column grid in the user's zone that fits the terminal.
-const d = useDaemon();
+const d = useApp();
 // The machine's zone is not the user's: everything must be read in Europe/Berlin all the same.
 // A locale without a week convention of its own (en_US would start weeks on Sunday).
 const LOCALE = { LANG: 'C.UTF-8', LC_ALL: undefined, LC_TIME: undefined };
-const kairos = (args: string[], env: Record<string, string | undefined> = {}) =>
-  runCli(args, { env: cliEnv(d, { ...LOCALE, TZ: 'America/New_York', COLUMNS: '80', ...env }) });
+const cliEnv = (env: Record<string, string | undefined> = {}) => appCliEnv(d, { ...LOCALE, TZ: 'America/New_York', COLUMNS: '80', ...env });
+const kairos = (args: string[], env: Record<string, string | undefined> = {}) => runCliInProcess(args, { env: cliEnv(env) });
+/** The installed bin against the same app, for what only a process has: its own TZ, a real pipe. */
+const spawned = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { env: cliEnv(env) });
 
 const create = async (body: Record<string, unknown>) => {
   const r = await d.api('POST', '/calendar/create', { body });
@@ -97,7 +101,7 @@ describe('kairos cal week', () => {
 
   it('keeps a 09:00 Berlin event at 09:00 in the week summer time ends, and the week after', async () => {
     for (const date of ['2026-10-25', '2026-10-26', '2026-11-01']) {
-      const r = await kairos(['cal', 'week', date]);
+      const r = await spawned(['cal', 'week', date]);
       expect(r.code, r.stderr).toBe(0);
       const g = grid(r.stdout);
       const days = date === '2026-10-25' ? ['Mon', 'Tue', 'Thu', 'Fri', 'Sat', 'Sun'] : ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -186,7 +190,7 @@ describe('kairos cal week', () => {
 
 describe('the pipe rule', () => {
   it('on a pipe: the same grid, plain (no colour, no JSON), nothing on stderr', async () => {
-    const r = await kairos(['cal', 'week', '2026-10-21'], { NO_COLOR: undefined });
+    const r = await spawned(['cal', 'week', '2026-10-21'], { NO_COLOR: undefined });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/\x1b\[/);
     expect(() => JSON.parse(r.stdout)).toThrow();
@@ -195,8 +199,8 @@ describe('the pipe rule', () => {
   });
 
   it.skipIf(!hasScript)('on a terminal: the same lines, in colour', async () => {
-    const piped = await kairos(['cal', 'week', '2026-10-21']);
-    const t = new Terminal(['cal', 'week', '2026-10-21'], cliEnv(d, { ...LOCALE, TZ: 'America/New_York', COLUMNS: '80', NO_COLOR: undefined }));
+    const piped = await spawned(['cal', 'week', '2026-10-21']);
+    const t = new Terminal(['cal', 'week', '2026-10-21'], cliEnv({ NO_COLOR: undefined }));
     await t.see('23:00');
     expect(await t.exited).toBe(0);
     expect(t.raw).toMatch(/\x1b\[/);

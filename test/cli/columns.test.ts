@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, Terminal } from '../helpers/terminal.js';
 
 // Tables at a 120-column terminal (issue 19): no row wraps, columns line up, colour included.
-const d = useDaemon();
+const d = useApp();
 
 async function screenOf(args: string[]): Promise<string[]> {
-  const t = new Terminal(args, cliEnv(d, { COLUMNS: '120', NO_COLOR: undefined, TERM: 'xterm' }));
+  const t = new Terminal(args, appCliEnv(d, { COLUMNS: '120', NO_COLOR: undefined, TERM: 'xterm' }));
   try {
     expect(await t.exited).toBe(0);
   } catch (e) {

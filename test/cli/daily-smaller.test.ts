@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { runCli } from '../helpers/daemon.js';
 import { startFeedServer } from '../helpers/feed-server.js';
+import { useApp } from '../helpers/in-process.js';
 
-// The smaller annoyances of a person's first afternoon, each against the real daemon.
-const d = useDaemon();
-const kairos = (args: string[]) => runCli(args, { env: cliEnv(d) });
+// The smaller annoyances of a person's first afternoon, each against the app.
+const d = useApp();
+const kairos = (args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 let feed: Awaited<ReturnType<typeof startFeedServer>>;
 
 beforeAll(async () => {
@@ -55,7 +57,8 @@ describe('daily use: the smaller list', () => {
     // approve runs the plan too: it is executed, nothing more to decide.
     expect((await kairos(['approve', done])).code).toBe(0);
     const open = (await json(['plan', 'call mom on sunday at 6pm'])).plan_id as string;
-    const r = await runCli(['__complete', 'proposed-plan'], { env: { KAIROS_HOME: d.home, KAIROS_COMPLETE_TIMEOUT_MS: '10000' } });
+    // The shell's call, a process of its own; finding the daemon from daemon.json is completion-shells' case.
+    const r = await runCli(['__complete', 'proposed-plan'], { env: appCliEnv(d, { KAIROS_COMPLETE_TIMEOUT_MS: '10000' }) });
     expect(r.code).toBe(0);
     // Ids made seconds apart share a short prefix: tell them apart by what each line says.
     expect(r.stdout).toMatch(/call mom on sunday/);

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, KEY, Terminal } from '../helpers/terminal.js';
 
 // Ctrl-C in `plan` and `review` (issue 19): exit 130, the prompt erased, and a line saying what
 // was kept (decisions already sent) and what was dropped (edits never sent).
 
-const d = useDaemon();
+const d = useApp();
 beforeAll(async () => {
   await d.api('PATCH', '/user/update', { body: { updates: { timezone: 'UTC' } } });
 });
@@ -27,7 +28,7 @@ describe.skipIf(!hasScript)('Ctrl-C at a prompt', () => {
       expect(r.status, r.text).toBe(201);
       ids.push(r.json.plan_id);
     }
-    const t = new Terminal(['review', '--task', 'interrupt-review'], cliEnv(d));
+    const t = new Terminal(['review', '--task', 'interrupt-review'], appCliEnv(d));
     try {
       await t.see('Plan 1 of 2');
       await t.see('What now?');
@@ -58,7 +59,7 @@ describe.skipIf(!hasScript)('Ctrl-C at a prompt', () => {
   });
 
   it('plan: exits 130 and says the plan stays in the queue, unsaved edits dropped', async () => {
-    const t = new Terminal(['plan', '--task', 'interrupt-plan', 'Dentist on 2031-02-04 at 3pm'], cliEnv(d));
+    const t = new Terminal(['plan', '--task', 'interrupt-plan', 'Dentist on 2031-02-04 at 3pm'], appCliEnv(d));
     try {
       await t.see('What now?');
       await t.choose(2); // edit → title

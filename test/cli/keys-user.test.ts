@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { runCli } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 
-const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) => runCli(args, { env: cliEnv(d, extra), input });
+const cli = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) => runCliInProcess(args, { env: appCliEnv(d, extra), input });
+/** The installed bin against the same app: one call of each command end to end. */
+const spawned = (args: string[], extra: Record<string, string | undefined> = {}, input?: string) => runCli(args, { env: appCliEnv(d, extra), input });
 
 describe('kairos keys', () => {
   it('create → list → rotate → revoke, with --json for scripts', async () => {
-    const c = await cli(['--json', 'keys', 'create', 'bot', '--scopes', 'memory:read,tempo:read', '--agent', 'bot-1', '--ttl', '3600']);
+    const c = await spawned(['--json', 'keys', 'create', 'bot', '--scopes', 'memory:read,tempo:read', '--agent', 'bot-1', '--ttl', '3600']);
     expect(c.code, c.stderr).toBe(0);
     const k = JSON.parse(c.stdout);
     expect(k).toMatchObject({ name: 'bot', agent_id: 'bot-1', scopes: ['memory:read', 'tempo:read'] });
@@ -18,7 +22,7 @@ describe('kairos keys', () => {
     expect(l.stdout).toMatch(new RegExp(`${k.id}\\s+bot\\s+bot-1`));
     expect(l.stdout).not.toContain(k.key);
 
-    const r = await cli(['--json', 'keys', 'rotate', k.id]);
+    const r = await spawned(['--json', 'keys', 'rotate', k.id]);
     expect(r.code).toBe(0);
     const rotated = JSON.parse(r.stdout);
     expect(rotated.id).toBe(k.id);
@@ -27,7 +31,7 @@ describe('kairos keys', () => {
     const noYes = await cli(['keys', 'revoke', k.id]);
     expect(noYes.code).toBe(2);
     expect(noYes.stderr).toContain('--yes');
-    const rev = await cli(['keys', 'revoke', k.id, '--yes']);
+    const rev = await spawned(['keys', 'revoke', k.id, '--yes']);
     expect(rev.code).toBe(0);
     expect(rev.stdout).toContain(`Revoked ${k.id}`);
     const use = await cli(['user', 'profile'], { KAIROS_API_KEY: rotated.key });
@@ -56,9 +60,9 @@ describe('kairos keys', () => {
 
 describe('kairos user', () => {
   it('profile, update, passwd and login', async () => {
-    const p = await cli(['--json', 'user', 'profile']);
+    const p = await spawned(['--json', 'user', 'profile']);
     expect(JSON.parse(p.stdout).user_id).toBe(d.userId);
-    const u = await cli(['user', 'update', '--name', 'Ada', '--tz', 'Europe/Berlin', '--set', 'week_starts=monday', '--set', 'focus_hours=4']);
+    const u = await spawned(['user', 'update', '--name', 'Ada', '--tz', 'Europe/Berlin', '--set', 'week_starts=monday', '--set', 'focus_hours=4']);
     expect(u.code, u.stderr).toBe(0);
     expect(u.stdout).toContain('Ada');
     expect(u.stdout).toContain('Europe/Berlin');
@@ -68,9 +72,9 @@ describe('kairos user', () => {
     const noTty = await cli(['user', 'passwd', '--email', 'ada@example.com']);
     expect(noTty.code).toBe(2);
     expect(noTty.stderr).toContain('--password-stdin');
-    const pw = await cli(['user', 'passwd', '--email', 'ada@example.com', '--password-stdin'], {}, 'a long secret\n');
+    const pw = await spawned(['user', 'passwd', '--email', 'ada@example.com', '--password-stdin'], {}, 'a long secret\n');
     expect(pw.code, pw.stderr).toBe(0);
-    const login = await cli(['--json', 'user', 'login', '--email', 'ada@example.com', '--password-stdin'], {}, 'a long secret\n');
+    const login = await spawned(['--json', 'user', 'login', '--email', 'ada@example.com', '--password-stdin'], {}, 'a long secret\n');
     expect(login.code, login.stderr).toBe(0);
     const token = JSON.parse(login.stdout).token;
     const viaToken = await cli(['--json', 'user', 'profile'], { KAIROS_API_KEY: token });

@@ -1,11 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, KEY, Terminal } from '../helpers/terminal.js';
 
 // The review editor reads and writes wall times in the profile's zone, not the terminal's: the
 // terminal here runs with TZ=UTC while the person lives in Berlin (UTC+1 in January).
 
-const d = useDaemon();
+const d = useApp();
 beforeAll(async () => {
   await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'Europe/Berlin' } } });
 });
@@ -16,7 +17,7 @@ describe.skipIf(!hasScript)('kairos review in a zone other than the terminal’s
       body: { task_id: 'zone', actions: [{ kind: 'add_event', title: 'Gym', scheduled_for: '2031-01-05T17:00:00Z', duration_minutes: 30 }] },
     });
     expect(r.status, r.text).toBe(201);
-    const t = new Terminal(['review'], { ...cliEnv(d), TZ: 'UTC' });
+    const t = new Terminal(['review'], { ...appCliEnv(d), TZ: 'UTC' });
     try {
       await t.see('sun 2031-01-05 18:00');
       await t.see('What now?');

@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, KEY, Terminal } from '../helpers/terminal.js';
 
 // `kairos review` driven end to end through a pseudo-terminal (util-linux `script`), as a person would.
 
-const d = useDaemon();
+const d = useApp();
 beforeAll(async () => {
   await d.api('PATCH', '/user/update', { body: { user_id: d.userId, updates: { timezone: 'UTC' } } });
 });
@@ -27,7 +28,7 @@ describe.skipIf(!hasScript)('kairos review in a terminal', () => {
     // Lunch is blocked: moving an action there is refused at approval, and the review goes on.
     expect((await d.api('POST', '/tempo/adjust', { body: { preferences: { blocked: [{ start: '12:00', end: '13:00', label: 'lunch' }] } } })).status).toBe(200);
 
-    const t = new Terminal(['review'], cliEnv(d));
+    const t = new Terminal(['review'], appCliEnv(d));
     try {
       await t.see('Plan 1 of 4');
       await t.see('Dentist');
@@ -118,7 +119,7 @@ describe.skipIf(!hasScript)('kairos review in a terminal', () => {
   });
 
   it('with nothing to review it says so', async () => {
-    const t = new Terminal(['review', '--task', 'nothing-here'], cliEnv(d));
+    const t = new Terminal(['review', '--task', 'nothing-here'], appCliEnv(d));
     await t.see('Nothing to review');
     expect(await t.exited).toBe(0);
   });

@@ -2,15 +2,16 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, KEY, Terminal } from '../helpers/terminal.js';
 
 /**
  * Text from outside (an imported .ics, a trace's content, a feed server's answer) carries terminal
  * control sequences; the CLI's human output shows them, never passes them on. --json keeps them.
  */
-const d = useDaemon();
-const kairos = (args: string[], input?: string) => runCli(args, { env: cliEnv(d, { COLUMNS: '200' }), input });
+const d = useApp();
+const kairos = (args: string[], input?: string) => runCliInProcess(args, { env: appCliEnv(d, { COLUMNS: '200' }), input });
 
 // Window title (OSC), clear screen (CSI), colour (SGR), bell, backspace, CR, DEL, C1 CSI, bidi override.
 const OSC = '\x1b]0;pwned\x07';
@@ -79,7 +80,7 @@ describe('human output shows control characters, never sends them', () => {
   );
 
   it.skipIf(!hasScript)("on a terminal the CLI keeps its own colours and shows the data's codes", async () => {
-    const t = new Terminal(['cal', 'week', '2031-06-02'], cliEnv(d, { NO_COLOR: undefined }));
+    const t = new Terminal(['cal', 'week', '2031-06-02'], appCliEnv(d, { NO_COLOR: undefined }));
     expect(await t.exited, t.screen).toBe(0);
     expect(t.raw).toContain('Standup');
     // Ours: colour codes (chalk's). The data's: shown as ␛, none of them sent.
@@ -165,7 +166,7 @@ describe('human output shows control characters, never sends them', () => {
       body: { task_id: 'esc', actions: [add('Plain', '2031-03-03T09:00:00Z'), add(TITLE, '2031-03-03T11:00:00Z')] },
     });
     expect(plan.status, plan.text).toBe(201);
-    const t = new Terminal(['review'], cliEnv(d, { NO_COLOR: undefined }));
+    const t = new Terminal(['review'], appCliEnv(d, { NO_COLOR: undefined }));
     try {
       await t.see('What now?');
       await t.choose(2); // Edit an action

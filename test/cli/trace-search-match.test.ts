@@ -1,9 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { useApp } from '../helpers/in-process.js';
 import { hasScript, Terminal } from '../helpers/terminal.js';
 
-const d = useDaemon();
-const kairos = (args: string[]) => runCli(args, { env: cliEnv(d, {}) });
+const d = useApp();
+const kairos = (args: string[]) => runCliInProcess(args, { env: appCliEnv(d) });
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i % 97}`).join(' ');
 
 beforeAll(async () => {
@@ -54,7 +55,7 @@ describe('kairos trace search shows where the query matched', () => {
   });
 
   it.skipIf(!hasScript)('on a terminal: matches in inverse video, escape sequences from the trace shown, not obeyed', async () => {
-    const t = new Terminal(['trace', 'search', 'boiler', '--mode', 'keyword'], cliEnv(d, { NO_COLOR: undefined }));
+    const t = new Terminal(['trace', 'search', 'boiler', '--mode', 'keyword'], appCliEnv(d, { NO_COLOR: undefined }));
     expect(await t.exited).toBe(0);
     expect(t.raw).toContain('\x1b[7mBoiler\x1b[27m');
     expect(t.raw).not.toContain('\x1b[31m');

@@ -2,9 +2,11 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cliEnv, removeHome, runCli, useDaemon } from '../helpers/daemon.js';
+import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
+import { removeHome, runCli } from '../helpers/daemon.js';
+import { useApp } from '../helpers/in-process.js';
 
-const d = useDaemon();
+const d = useApp();
 let scripts: string;
 beforeAll(async () => {
   scripts = mkdtempSync(join(tmpdir(), 'kairos-editors-'));
@@ -13,7 +15,9 @@ afterAll(async () => {
   removeHome(scripts);
 });
 
-const kairos = (args: string[], input?: string, env: Record<string, string> = {}) => runCli(args, { env: cliEnv(d, env), input });
+const kairos = (args: string[], input?: string, env: Record<string, string> = {}) => runCliInProcess(args, { env: appCliEnv(d, env), input });
+/** The installed bin against the same app: one call per verb end to end, and an editor that calls the API while the CLI waits on it. */
+const spawned = (args: string[], input?: string, env: Record<string, string> = {}) => runCli(args, { env: appCliEnv(d, env), input });
 
 /** An $EDITOR that is a script: it gets the file path as its last argument, and reads past kairos's # notes. */
 function editorScript(name: string, body: string): string {
@@ -39,7 +43,7 @@ describe('kairos trace push', () => {
     ]
       .map((x) => JSON.stringify(x))
       .join('\n');
-    const r = await kairos(['trace', 'push', '-'], ndjson + '\n\n');
+    const r = await spawned(['trace', 'push', '-'], ndjson + '\n\n');
     expect(r.code, r.stderr).toBe(0);
     // On a pipe: one tab-separated row per saved trace, nothing else (the count is a terminal's hint).
     expect(
@@ -90,7 +94,7 @@ describe('kairos trace push', () => {
 
 describe('kairos trace pull, show, search', () => {
   it('pull --json is the API JSON; without it tab-separated rows on a pipe (no header, content whole)', async () => {
-    const j = await kairos(['--json', 'trace', 'pull', '--task', 'cli-push']);
+    const j = await spawned(['--json', 'trace', 'pull', '--task', 'cli-push']);
     expect(j.code, j.stderr).toBe(0);
     const out = JSON.parse(j.stdout);
     expect(out.traces.map((t: any) => t.content)).toEqual(expect.arrayContaining(['Learn to juggle', 'Dropped the balls twice', 'Juggling takes patience']));
@@ -123,7 +127,7 @@ describe('kairos trace pull, show, search', () => {
   });
 
   it('show prints a trace; --json gives the stored trace', async () => {
-    const r = await kairos(['--json', 'trace', 'show', 'cli-1']);
+    const r = await spawned(['--json', 'trace', 'show', 'cli-1']);
     expect(r.code, r.stderr).toBe(0);
     const pulled = (await d.api('GET', '/memory/pull?task_id=cli-push&type=goal')).json.traces[0];
     expect(JSON.parse(r.stdout)).toEqual(pulled);
@@ -132,7 +136,7 @@ describe('kairos trace pull, show, search', () => {
   });
 
   it('search finds stemmed words', async () => {
-    const r = await kairos(['--json', 'trace', 'search', 'juggled', '--mode', 'keyword']);
+    const r = await spawned(['--json', 'trace', 'search', 'juggled', '--mode', 'keyword']);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.results.length).toBeGreaterThanOrEqual(2);
@@ -176,7 +180,7 @@ describe('kairos trace edit and history', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ version: 2, importance: 5, task_id: '2032', linked_trace_ids: ['cli-1'] });
     expect(JSON.parse(r.stdout)).not.toHaveProperty('tempo_tag');
-    const h = await kairos(['trace', 'history', uid]);
+    const h = await spawned(['trace', 'history', uid]);
     expect(h.code).toBe(0);
     expect(h.stdout).toMatch(/v1 .*\n {2}\+ created observation in 2031/);
     expect(h.stdout).toContain('- /tempo_tag: @morning');
@@ -222,7 +226,7 @@ describe('kairos trace edit and history', () => {
       `await fetch(process.env.KAIROS_URL + '/memory/edit', { method: 'PATCH', headers: { authorization: 'Bearer ' + process.env.KAIROS_API_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ uid: t.uid, updates: { content: 'the other edit' } }) });
 t.content = 'my edit';`,
     );
-    const r = await kairos(['trace', 'edit', uid], undefined, { EDITOR: editor });
+    const r = await spawned(['trace', 'edit', uid], undefined, { EDITOR: editor });
     expect(r.code).toBe(6);
     expect(r.stderr).toContain('changed meanwhile');
     const kept = /kept in (\S+\.json)/.exec(r.stderr)?.[1];

@@ -23,6 +23,8 @@ export interface ChatDeps {
   /** Free time of one local day (GET /calendar/free's answer); absent, free-time questions search memory. */
   free?(q: { date: string; duration_minutes: number }): Promise<FreeTime>;
   input(req: RespondRequest): PlannerInput;
+  /** The zone and instant a prompt is read in, without gathering the planner's input. */
+  when(req: RespondRequest): { timezone: string; now: Date };
   propose(req: RespondRequest, run: PlanRun): Promise<Plan>;
   memory: MemoryService;
   clock: Clock;
@@ -232,8 +234,8 @@ async function answer(d: ChatDeps, p: Principal, req: RespondRequest, text: stri
 /** "When am I free on tuesday?": the day's free time from the calendar, not a memory search. */
 async function freeAnswer(d: ChatDeps, free: NonNullable<ChatDeps['free']>, p: Principal, req: RespondRequest, text: string): Promise<RespondResponse> {
   requireScope(p, 'calendar:read');
-  const input = d.input(req);
-  const q = freeQuestion(text, input.timezone, input.now);
+  const { timezone, now } = d.when(req);
+  const q = freeQuestion(text, timezone, now);
   const res = await free({ date: q.date, duration_minutes: q.minutes });
   const clock = (iso: string) => {
     const w = wallAt(Date.parse(iso), res.timezone);

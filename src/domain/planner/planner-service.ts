@@ -101,12 +101,16 @@ export class PlannerService {
     return { provider: this.primary.name, model: this.primary.model };
   }
 
+  /** The instant and zone a prompt is read in: the context's, else the clock and the user's zone. */
+  private when(p: Principal, ctx: PlanContext = {}): { now: Date; timezone: string } {
+    return { now: ctx.now ? new Date(ctx.now) : this.d.clock.now(), timezone: ctx.timezone ?? this.d.users.get(p.userId)?.timezone ?? 'UTC' };
+  }
+
   /** Everything a prompt is planned against. */
   inputFor(p: Principal, req: { prompt: string; task_id?: string; context?: PlanContext }): PlannerInput {
     const ctx = req.context ?? {};
     const userId = p.userId;
-    const now = ctx.now ? new Date(ctx.now) : this.d.clock.now();
-    const timezone = ctx.timezone ?? this.d.users.get(userId)?.timezone ?? 'UTC';
+    const { now, timezone } = this.when(p, ctx);
     const s = this.d.tempo.settings(userId);
     return {
       prompt: req.prompt,
@@ -216,6 +220,7 @@ export class PlannerService {
       {
         run: (r) => this.run(p, r),
         input: (r) => this.inputFor(p, r),
+        when: (r) => this.when(p, r.context),
         propose: async (r, run) => {
           // The plans service calls `propose` back for this prompt: it gets this run, not a second one.
           const key = pendingKey(p, r);

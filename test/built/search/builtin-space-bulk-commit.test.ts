@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
-import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../src/search/semantic-search.js';
 import { Store } from '../../../src/store/store.js';
+import { storedTrace } from '../../helpers/stored-trace.js';
 
 // A large commit (an .ics import of thousands of events) is embedded a slice per turn of the
 // event loop instead of in the commit listener, which held the daemon for most of a minute on a
@@ -22,21 +22,8 @@ const topics = [
   'moving boxes for the new flat',
   'database outage at work',
 ];
-const trace = (i: number): StoredTrace => ({
-  uid: `t${String(i).padStart(4, '0')}`,
-  user_id: 'u',
-  type: 'observation',
-  task_id: `task-${i % 7}`,
-  timestamp: '2026-11-22T08:00:00.000Z',
-  content: `${topics[i % topics.length]} (note ${i})`,
-  importance: 3,
-  version: 1,
-  linked_trace_ids: [],
-  child_trace_ids: [],
-  authored_by: 'u',
-  created_at: '2026-11-22T08:00:00.000Z',
-  updated_at: '2026-11-22T08:00:00.000Z',
-});
+const trace = (i: number) =>
+  storedTrace({ uid: `t${String(i).padStart(4, '0')}`, task_id: `task-${i % 7}`, content: `${topics[i % topics.length]} (note ${i})` });
 
 async function space(home: string) {
   const store = await Store.open(homePaths(home));

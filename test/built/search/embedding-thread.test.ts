@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
-import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../src/search/semantic-search.js';
 import { EmbedWorker } from '../../../src/search/workers/embed-worker.js';
 import { Store } from '../../../src/store/store.js';
 import { removeHome, tempHome } from '../../helpers/daemon.js';
+import { storedTrace } from '../../helpers/stored-trace.js';
 
 // Issue 17: written traces are embedded on a thread of their own, their rows placed back on the
 // event loop. The index it builds must be the one the event loop builds alone, also when the
@@ -15,21 +15,8 @@ const homes: string[] = [];
 afterAll(() => homes.forEach(removeHome));
 
 const topics = ['doctor appointment about back pain', 'bicycle repair, new brakes', 'birthday presents for my sister', 'database outage at work'];
-const trace = (i: number, content = `${topics[i % topics.length]} (note ${i})`): StoredTrace => ({
-  uid: `t${String(i).padStart(4, '0')}`,
-  user_id: 'u',
-  type: 'observation',
-  task_id: `task-${i % 3}`,
-  timestamp: '2026-11-22T08:00:00.000Z',
-  content,
-  importance: 3,
-  version: 1,
-  linked_trace_ids: [],
-  child_trace_ids: [],
-  authored_by: 'u',
-  created_at: '2026-11-22T08:00:00.000Z',
-  updated_at: '2026-11-22T08:00:00.000Z',
-});
+const trace = (i: number, content = `${topics[i % topics.length]} (note ${i})`) =>
+  storedTrace({ uid: `t${String(i).padStart(4, '0')}`, task_id: `task-${i % 3}`, content });
 
 async function space(inline: boolean) {
   const home = tempHome();

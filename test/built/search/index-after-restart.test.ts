@@ -12,6 +12,7 @@ import { SemanticSearch } from '../../../src/search/semantic-search.js';
 import { Store } from '../../../src/store/store.js';
 import { removeHome, tempHome } from '../../helpers/daemon.js';
 import { prng } from '../../helpers/fuzz-gen.js';
+import { storedTrace } from '../../helpers/stored-trace.js';
 
 /**
  * Issue 17: the search indexes follow the store behind the commit and fill themselves in the
@@ -39,21 +40,12 @@ const queries = ['physician visit', 'fixing my bike', 'presents', 'report', 'gym
 
 function trace(i: number, rand: () => number, user: string): StoredTrace {
   const t = topics[Math.floor(rand() * topics.length)]!;
-  return {
+  return storedTrace({
     uid: `t${i}`,
     user_id: user,
-    type: 'observation',
     task_id: `task-${Math.floor(rand() * 5)}`,
-    timestamp: '2026-11-22T08:00:00.000Z',
     content: `${t} (note ${i}, ${topics[Math.floor(rand() * topics.length)]!.split(' ')[0]})`,
-    importance: 3,
-    version: 1,
-    linked_trace_ids: [],
-    child_trace_ids: [],
-    authored_by: user,
-    created_at: '2026-11-22T08:00:00.000Z',
-    updated_at: '2026-11-22T08:00:00.000Z',
-  };
+  });
 }
 
 async function indexes(store: Store) {

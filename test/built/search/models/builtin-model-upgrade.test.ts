@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
-import type { StoredTrace } from '../../../../src/contracts/memory.js';
 import { BuiltinSpace } from '../../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../../src/search/models/builtin-model.js';
 import { SemanticSearch } from '../../../../src/search/semantic-search.js';
 import { Store } from '../../../../src/store/store.js';
+import { storedTrace } from '../../../helpers/stored-trace.js';
 
 // The first start of a machine: the word vectors are converted in seconds, the sentence encoder's
 // pass takes minutes. Meanwhile search answers with the word vectors alone and says so; once the
@@ -24,21 +24,7 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const trace = (uid: string, task_id: string, content: string): StoredTrace => ({
-  uid,
-  user_id: 'u',
-  type: 'observation',
-  task_id,
-  timestamp: '2026-11-22T08:00:00.000Z',
-  content,
-  importance: 0.5,
-  version: 1,
-  linked_trace_ids: [],
-  child_trace_ids: [],
-  authored_by: 'u',
-  created_at: '2026-11-22T08:00:00.000Z',
-  updated_at: '2026-11-22T08:00:00.000Z',
-});
+const trace = (uid: string, task_id: string, content: string) => storedTrace({ uid, task_id, content, importance: 0.5 });
 
 describe('the built-in model on a first start', () => {
   it('answers with the word vectors alone, then with both models once the encoder is ready', async () => {
