@@ -55,7 +55,8 @@ export class BuiltinSpace {
   private measuring = false;
   /** Set by close(): the measuring turns are ref'd, so they must end for the process to exit. */
   private stopped = false;
-  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill));
+  /** Writes wait here, as uids (a fill) or the store's own documents, while the pipeline has no room. */
+  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill), { room: () => this.pipeline.room });
   private readonly persisted?: PersistedVectors;
   /** While the persisted file is read: the fill waits for it (settle() gives up on it). */
   private loading?: { done: Promise<void> };
@@ -81,6 +82,8 @@ export class BuiltinSpace {
     traceText,
     (text) => this.current?.embedder.embed(text) ?? null,
     (job, vector) => this.place(job, vector),
+    undefined,
+    () => this.backlog.resume(),
   );
 
   constructor(
