@@ -108,7 +108,7 @@ export class BuiltinSpace {
       this.loading = loading;
       loading.done = this.persisted.load(this.header(embedder)).then((rows) => {
         // Given up meanwhile (a query settled a small memory) or replaced (a new embedder).
-        if (this.loading !== loading) return;
+        if (this.loading !== loading) return void rows?.close();
         this.loading = undefined;
         this.fill(rows);
       });
@@ -121,6 +121,7 @@ export class BuiltinSpace {
 
   /** Take in every stored trace (reusing the persisted rows that still match), in the background. */
   private fill(rows: VectorFileRows | undefined): void {
+    this.dropReuse();
     this.reuse = rows;
     this.fillStats = { reused: 0, embedded: 0, started: performance.now() };
     const traces = this.store.all('traces');
@@ -136,6 +137,12 @@ export class BuiltinSpace {
       (uid) => this.store.get('traces', uid) ?? null,
     );
     this.afterFill();
+  }
+
+  /** Let go of the persisted file's rows (and the file). */
+  private dropReuse(): void {
+    void this.reuse?.close();
+    this.reuse = undefined;
   }
 
   /** The embedding thread, once started (tests kill it to check that it is restarted). */
@@ -215,7 +222,7 @@ export class BuiltinSpace {
       if (this.backlog.filling || this.loading || this.pipeline.fillJobs) return void setTimeout(step, 50).unref();
       if (!this.fillOver) {
         this.fillOver = true;
-        this.reuse = undefined;
+        this.dropReuse();
         measured += this.current?.index.unmeasured ?? 0;
         const { reused, embedded, started } = this.fillStats;
         if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) }, 'info');
@@ -261,6 +268,7 @@ export class BuiltinSpace {
     clearInterval(this.saveTimer);
     const filling = this.loading !== undefined || this.backlog.filling || this.pipeline.fillJobs > 0;
     this.backlog.stop();
+    this.dropReuse();
     // Results still coming back are for writes given up: never embedded here instead.
     this.pipeline.reset();
     const worker = this.worker?.close();
