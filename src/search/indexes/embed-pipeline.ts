@@ -22,9 +22,8 @@ const BATCH = 128;
 const IN_FLIGHT = 2;
 /**
  * Jobs the pipeline holds at once (waiting, out on the thread, back and not applied yet) before
- * it says it has no room: the writes of a fill stay in its backlog, as uids, until it has. With
- * every trace of a fill handed over at once, a large home's build held a job and a vector per
- * trace.
+ * it says it has no room: the writes of a fill stay in its backlog, as uids, until it has, so a
+ * large home's build never holds a job and a vector per trace.
  */
 export const PIPELINE_ROOM = (IN_FLIGHT + 2) * BATCH;
 /** Results applied per turn of the event loop, and the time after which a turn stops early. */

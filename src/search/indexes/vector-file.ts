@@ -80,7 +80,7 @@ export type DecodedVectors = { rows: VectorFileRows } | { rejected: string };
 
 /**
  * Where a vector file's bytes come from: the file itself, read a piece at a time (a start never
- * holds the whole file: at a million traces it is hundreds of MB), or a buffer (tests). A read
+ * holds the whole file, which grows with the home), or a buffer (tests). A read
  * returns the bytes [at, at + len), fewer at the end of the file.
  */
 export interface VectorSource {

@@ -8,9 +8,8 @@ import { removeHome, tempHome } from '../../helpers/daemon.js';
 /**
  * The semantic index built from scratch (a first start on a large home) holds a few batches of
  * writes on their way through the embedding thread, whatever the number of traces: the backlog
- * hands the pipeline a write only when it has room, and a result applied is let go at once. A
- * pipeline that took every trace of the fill at once, or kept every applied vector until the last
- * one, grew with the home (4 GB at a million traces).
+ * hands the pipeline a write only when it has room, and a result applied is let go at once, so
+ * neither a job nor a vector per trace is ever held.
  */
 const TRACES = 5000;
 /** A few batches of 128 texts: far below TRACES, however the turns fall. */

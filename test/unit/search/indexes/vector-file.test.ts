@@ -62,9 +62,8 @@ describe('decodeVectorFile', () => {
 });
 
 /**
- * The persisted vectors of a large home are hundreds of MB (a million traces): a start checks
- * the file a piece at a time and reads each row when the fill asks for it, so the file is never
- * held whole. Held whole, the rows' buffer stayed in memory for the whole fill.
+ * The persisted vectors grow with the home: a start checks the file a piece at a time and reads
+ * each row when the fill asks for it, so the file is never held whole, not even during the fill.
  */
 describe('a persisted vector file', () => {
   const home = tempHome();
