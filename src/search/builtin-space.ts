@@ -55,7 +55,8 @@ export class BuiltinSpace {
   private measuring = false;
   /** Set by close(): the measuring turns are ref'd, so they must end for the process to exit. */
   private stopped = false;
-  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill));
+  /** Writes wait here, as uids (a fill) or the store's own documents, while the pipeline has no room. */
+  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t, fromFill) => this.take(uid, t, fromFill), { room: () => this.pipeline.room });
   private readonly persisted?: PersistedVectors;
   /** While the persisted file is read: the fill waits for it (settle() gives up on it). */
   private loading?: { done: Promise<void> };
@@ -81,6 +82,8 @@ export class BuiltinSpace {
     traceText,
     (text) => this.current?.embedder.embed(text) ?? null,
     (job, vector) => this.place(job, vector),
+    undefined,
+    () => this.backlog.resume(),
   );
 
   constructor(
@@ -105,7 +108,7 @@ export class BuiltinSpace {
       this.loading = loading;
       loading.done = this.persisted.load(this.header(embedder)).then((rows) => {
         // Given up meanwhile (a query settled a small memory) or replaced (a new embedder).
-        if (this.loading !== loading) return;
+        if (this.loading !== loading) return void rows?.close();
         this.loading = undefined;
         this.fill(rows);
       });
@@ -118,6 +121,7 @@ export class BuiltinSpace {
 
   /** Take in every stored trace (reusing the persisted rows that still match), in the background. */
   private fill(rows: VectorFileRows | undefined): void {
+    this.dropReuse();
     this.reuse = rows;
     this.fillStats = { reused: 0, embedded: 0, started: performance.now() };
     const traces = this.store.all('traces');
@@ -133,6 +137,12 @@ export class BuiltinSpace {
       (uid) => this.store.get('traces', uid) ?? null,
     );
     this.afterFill();
+  }
+
+  /** Let go of the persisted file's rows (and the file). */
+  private dropReuse(): void {
+    void this.reuse?.close();
+    this.reuse = undefined;
   }
 
   /** The embedding thread, once started (tests kill it to check that it is restarted). */
@@ -212,7 +222,7 @@ export class BuiltinSpace {
       if (this.backlog.filling || this.loading || this.pipeline.fillJobs) return void setTimeout(step, 50).unref();
       if (!this.fillOver) {
         this.fillOver = true;
-        this.reuse = undefined;
+        this.dropReuse();
         measured += this.current?.index.unmeasured ?? 0;
         const { reused, embedded, started } = this.fillStats;
         if (this.persisted) this.opts.log?.('semantic index filled', { reused, embedded, ms: Math.round(performance.now() - started) }, 'info');
@@ -258,6 +268,7 @@ export class BuiltinSpace {
     clearInterval(this.saveTimer);
     const filling = this.loading !== undefined || this.backlog.filling || this.pipeline.fillJobs > 0;
     this.backlog.stop();
+    this.dropReuse();
     // Results still coming back are for writes given up: never embedded here instead.
     this.pipeline.reset();
     const worker = this.worker?.close();

@@ -14,14 +14,19 @@ export class IndexBacklog<T> {
   private scheduled = false;
   private waiters: { atMost: number; wake: () => void }[] = [];
   private stopped = false;
+  /** Writes wait for the consumer's room (see `room`): resume() goes on. */
+  private blocked = false;
 
   /**
    * `apply(uid, value)` takes one write into the index (null: the trace was deleted). Each turn
-   * applies at most `sliceItems` writes and stops after about `sliceMs`.
+   * applies at most `sliceItems` writes and stops after about `sliceMs`. With `room`, a write is
+   * applied only while it says yes (a consumer with work of its own, such as the embedding
+   * pipeline, holds a bounded amount of it); the consumer calls resume() once it has room again.
+   * settle() applies everything regardless.
    */
   constructor(
     private readonly apply: (uid: string, value: T | null, fromFill: boolean) => void,
-    private readonly opts: { sliceMs?: number; sliceItems?: number; onError?: (e: unknown) => void } = {},
+    private readonly opts: { sliceMs?: number; sliceItems?: number; onError?: (e: unknown) => void; room?: () => boolean } = {},
   ) {}
 
   /** Writes still waiting. */
@@ -66,7 +71,14 @@ export class IndexBacklog<T> {
 
   /** Apply every waiting write now. */
   settle(): void {
-    this.drain(Infinity, Infinity);
+    this.drain(Infinity, Infinity, true);
+  }
+
+  /** The consumer has room again: go on with the writes that waited for it. */
+  resume(): void {
+    if (!this.blocked) return;
+    this.blocked = false;
+    this.schedule();
   }
 
   /** Resolves once at most `atMost` writes are waiting (at once if so): then settle() is short. */
@@ -75,7 +87,14 @@ export class IndexBacklog<T> {
     return new Promise((wake) => this.waiters.push({ atMost, wake }));
   }
 
-  private drain(budgetMs: number, items: number): void {
+  /** The consumer takes no more now (never so for settle()). */
+  private full(all: boolean): boolean {
+    if (all || !this.opts.room || this.opts.room()) return false;
+    this.blocked = true;
+    return true;
+  }
+
+  private drain(budgetMs: number, items: number, all = false): void {
     const start = performance.now();
     let n = 0;
     // Deleting the entry being visited is safe: a Map's iterator goes on with the next one.
@@ -85,12 +104,14 @@ export class IndexBacklog<T> {
       } catch (e) {
         this.opts.onError?.(e);
       }
-      return ++n >= items || ((n & 7) === 0 && performance.now() - start > budgetMs);
+      return ++n >= items || ((n & 7) === 0 && performance.now() - start > budgetMs) || this.full(all);
     };
-    let stop = false;
-    for (const [uid, value] of this.pending) {
-      this.pending.delete(uid);
-      if ((stop = run(uid, value, false))) break;
+    let stop = this.full(all);
+    if (!stop) {
+      for (const [uid, value] of this.pending) {
+        this.pending.delete(uid);
+        if ((stop = run(uid, value, false))) break;
+      }
     }
     while (!stop && this.fillAt < this.fill.length) {
       const uid = this.fill[this.fillAt++]!;
@@ -110,11 +131,12 @@ export class IndexBacklog<T> {
   }
 
   private schedule(): void {
-    if (this.scheduled || this.stopped) return;
+    if (this.scheduled || this.stopped || this.blocked) return;
     this.scheduled = true;
     const step = () => {
       this.drain(this.opts.sliceMs ?? 6, this.opts.sliceItems ?? 256);
-      if (this.size) setImmediate(step);
+      // Blocked: resume() schedules the next turn (no turn spins while the consumer is full).
+      if (this.size && !this.blocked) setImmediate(step);
       else this.scheduled = false;
     };
     setImmediate(step);

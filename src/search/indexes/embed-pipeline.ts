@@ -20,6 +20,12 @@ interface Sent<T> extends EmbedJob<T> {
 const BATCH = 128;
 /** Messages out at once: the thread always has the next one, and the texts sent stay a few batches' worth. */
 const IN_FLIGHT = 2;
+/**
+ * Jobs the pipeline holds at once (waiting, out on the thread, back and not applied yet) before
+ * it says it has no room: the writes of a fill stay in its backlog, as uids, until it has, so a
+ * large home's build never holds a job and a vector per trace.
+ */
+export const PIPELINE_ROOM = (IN_FLIGHT + 2) * BATCH;
 /** Results applied per turn of the event loop, and the time after which a turn stops early. */
 const APPLY_ITEMS = 64;
 const APPLY_MS = 4;
@@ -37,7 +43,7 @@ export class EmbedPipeline<T> {
   private readonly latest = new Map<string, number>();
   private seq = 0;
   private outgoing: Sent<T>[] = [];
-  /** Results to apply, from `readyAt` on (a head index: a fill's 100,000 results are no shift() each). */
+  /** Results to apply, from `readyAt` on (a head index: no shift() per result; the applied head is cut off a batch at a time). */
   private ready: { job: Sent<T>; vector: Float32Array | null }[] = [];
   private readyAt = 0;
   private inFlight = 0;
@@ -55,11 +61,18 @@ export class EmbedPipeline<T> {
     private readonly inline: (text: string) => Float32Array | null,
     private readonly apply: (job: EmbedJob<T>, vector: Float32Array | null) => void,
     private readonly onError?: (e: unknown) => void,
+    /** Called when jobs were applied or dropped: the pipeline may have room again. */
+    private readonly onRoom?: () => void,
   ) {}
 
   /** Jobs added and not applied yet. */
   get size(): number {
     return this.outgoing.length + this.inFlight + this.ready.length - this.readyAt;
+  }
+
+  /** Fewer than PIPELINE_ROOM jobs are held: a backlog may hand over more. */
+  get room(): boolean {
+    return this.size < PIPELINE_ROOM;
   }
 
   add(job: EmbedJob<T>): void {
@@ -85,6 +98,7 @@ export class EmbedPipeline<T> {
     this.inFlight = 0;
     this.fillJobs = 0;
     this.wake();
+    this.onRoom?.();
   }
 
   /** Resolves once every job added before the call was applied (sends what waits at once). */
@@ -184,7 +198,14 @@ export class EmbedPipeline<T> {
     if (this.readyAt === this.ready.length) {
       this.ready = [];
       this.readyAt = 0;
+    } else if (this.readyAt >= BATCH) {
+      // Applied results are let go as they go (their vectors are the batches' buffers).
+      this.ready.splice(0, this.readyAt);
+      this.readyAt = 0;
     }
-    if (n) this.wake();
+    if (n) {
+      this.wake();
+      this.onRoom?.();
+    }
   }
 }

@@ -79,12 +79,37 @@ function writeString(b: Buffer, at: number, s: string): number {
 export type DecodedVectors = { rows: VectorFileRows } | { rejected: string };
 
 /**
- * Where each row of a checked file starts, by uid; a row is decoded only when asked for. (Not
- * 100,000 objects at once: they would outlive the fill in the heap and in RSS.)
+ * Where a vector file's bytes come from: the file itself, read a piece at a time (a start never
+ * holds the whole file, which grows with the home), or a buffer (tests). A read
+ * returns the bytes [at, at + len), fewer at the end of the file.
+ */
+export interface VectorSource {
+  readonly size: number;
+  read(at: number, len: number): Promise<Buffer>;
+  readSync(at: number, len: number): Buffer;
+  close(): Promise<void>;
+}
+
+/** A source over bytes already in memory. */
+export function bufferSource(buf: Buffer): VectorSource {
+  const view = (at: number, len: number) => buf.subarray(at, Math.min(buf.length, at + len));
+  return { size: buf.length, read: async (at, len) => view(at, len), readSync: view, close: async () => {} };
+}
+
+/** Bytes read at once when a row is asked for: rows asked for in file order share one read. */
+const ROW_WINDOW = 1024 * 1024;
+
+/**
+ * Where each row of a checked file starts, by uid; a row is read and decoded only when asked for
+ * (not 100,000 objects at once: they would outlive the fill in the heap and in RSS), through a
+ * window of ROW_WINDOW bytes of the file. close() lets the file go.
  */
 export class VectorFileRows {
+  private window: Buffer = Buffer.alloc(0);
+  private windowAt = 0;
+
   constructor(
-    private readonly buf: Buffer,
+    private readonly src: VectorSource,
     private readonly at: Map<string, number>,
     private readonly dims: number,
   ) {}
@@ -93,15 +118,28 @@ export class VectorFileRows {
     return this.at.size;
   }
 
-  /** The row of `uid`; its components are a view into the file (copied by loadRaw). */
+  /**
+   * The row of a uid; its components are a view that the next get() may reuse (copy them first).
+   * A row the file cannot give any more (a read error) is undefined: its trace is embedded again.
+   */
   get(uid: string): RawRow | undefined {
     const start = this.at.get(uid);
     if (start === undefined) return undefined;
-    const { buf, dims } = this;
-    let at = start + 2 + buf.readUInt16LE(start);
-    const userLen = buf.readUInt16LE(at);
-    const userId = buf.toString('utf8', at + 2, at + 2 + userLen);
-    at += 2 + userLen;
+    try {
+      return this.decode(uid, start);
+    } catch {
+      return undefined;
+    }
+  }
+
+  private decode(uid: string, start: number): RawRow {
+    const { dims } = this;
+    const uidLen = this.bytes(start, 2).readUInt16LE(0);
+    const userLen = this.bytes(start, 4 + uidLen).readUInt16LE(2 + uidLen);
+    const buf = this.bytes(start, 4 + uidLen + userLen + ROW_FIXED + dims);
+    let at = 4 + uidLen;
+    const userId = buf.toString('utf8', at, at + userLen);
+    at += userLen;
     const tag = buf.readDoubleLE(at);
     const scale = buf.readFloatLE(at + 8);
     const n = Math.min(buf.readUInt8(at + 12), DENSITY_K);
@@ -110,67 +148,101 @@ export class VectorFileRows {
     at += 13 + 4 * DENSITY_K;
     return { uid, userId, tag, scale, components: new Int8Array(buf.buffer, buf.byteOffset + at, dims), density };
   }
+
+  /** The rows are not needed any more. */
+  close(): Promise<void> {
+    this.window = Buffer.alloc(0);
+    return this.src.close();
+  }
+
+  /** At least `len` bytes of the file from `start` (the offsets were checked when the file was). */
+  private bytes(start: number, len: number): Buffer {
+    if (start < this.windowAt || start + len > this.windowAt + this.window.length) {
+      this.window = this.src.readSync(start, Math.max(len, ROW_WINDOW));
+      this.windowAt = start;
+    }
+    return this.window.subarray(start - this.windowAt);
+  }
 }
 
 /** Bytes checksummed, and rows indexed, per turn of the event loop while a file is checked. */
 const CRC_SLICE = 4 * 1024 * 1024;
 const ROW_SLICE = 8192;
+/** A row's bytes after its two strings: tag, scale, density count, densities (the components follow). */
+const ROW_FIXED = 8 + 4 + 1 + 4 * DENSITY_K;
 
 /**
  * Check a whole file before using anything: magic, format, the expected model, dimensions and
- * revision, the checksum, the row count and every row's bounds. The checksum and the rows are
- * taken a slice per turn (`pause` between them): the whole check of a large index in one turn
- * would hold the event loop too long.
+ * revision, the checksum, the row count and every row's bounds. The file is read a piece of
+ * CRC_SLICE bytes at a time, twice (the checksum, then the rows), with a turn of the event loop
+ * (`pause`) between pieces: neither the file nor a check of it in one turn is ever held whole.
+ * A source that is rejected is closed; the rows returned own it.
  */
-export async function decodeVectorFile(buf: Buffer, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
-  if (buf.length < 20 || !buf.subarray(0, 4).equals(MAGIC)) return { rejected: 'not a vector file' };
-  if (buf.readUInt32LE(4) !== VECTOR_FILE_FORMAT) return { rejected: `format ${buf.readUInt32LE(4)}, not ${VECTOR_FILE_FORMAT}` };
-  const headLen = buf.readUInt32LE(8);
-  if (12 + headLen + 8 > buf.length) return { rejected: 'truncated' };
-  const crc = buf.readUInt32LE(buf.length - 4);
+export async function decodeVectorFile(source: VectorSource | Buffer, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
+  const src = Buffer.isBuffer(source) ? bufferSource(source) : source;
+  const d = await decode(src, expect, pause).catch((e: Error) => ({ rejected: `unreadable: ${e.message}` }));
+  if ('rejected' in d) await src.close();
+  return d;
+}
+
+async function decode(src: VectorSource, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
+  const size = src.size;
+  if (size < 20) return { rejected: 'not a vector file' };
+  const start = await src.read(0, 12);
+  if (!start.subarray(0, 4).equals(MAGIC)) return { rejected: 'not a vector file' };
+  if (start.readUInt32LE(4) !== VECTOR_FILE_FORMAT) return { rejected: `format ${start.readUInt32LE(4)}, not ${VECTOR_FILE_FORMAT}` };
+  const headLen = start.readUInt32LE(8);
+  if (12 + headLen + 8 > size) return { rejected: 'truncated' };
+  const trailer = await src.read(size - 8, 8);
+  const crc = trailer.readUInt32LE(4);
   let sum = 0;
-  for (let at = 0; at < buf.length - 4; at += CRC_SLICE) {
+  for (let at = 0; at < size - 4; at += CRC_SLICE) {
     if (at) await pause();
-    sum = crc32(buf.subarray(at, Math.min(buf.length - 4, at + CRC_SLICE)), sum);
+    sum = crc32(await src.read(at, Math.min(size - 4, at + CRC_SLICE) - at), sum);
   }
   if (sum >>> 0 !== crc) return { rejected: 'checksum mismatch (truncated or damaged)' };
   let header: VectorFileHeader;
   try {
-    header = JSON.parse(buf.toString('utf8', 12, 12 + headLen));
+    header = JSON.parse((await src.read(12, headLen)).toString('utf8'));
   } catch {
     return { rejected: 'unreadable header' };
   }
   for (const k of ['model', 'dims', 'revision'] as const) {
     if (header[k] !== expect[k]) return { rejected: `made for ${k} ${String(header[k])}, not ${String(expect[k])}` };
   }
-  const end = buf.length - 8;
-  const count = buf.readUInt32LE(end);
-  const fixed = 8 + 4 + 1 + 4 * DENSITY_K + expect.dims;
+  const end = size - 8;
+  const count = trailer.readUInt32LE(0);
+  const fixed = ROW_FIXED + expect.dims;
   const rows = new Map<string, number>();
+  // The rows are read a piece at a time; a row that runs past a piece starts the next one.
+  let piece: Buffer = Buffer.alloc(0);
+  let pieceAt = 0;
+  const bytes = async (at: number, len: number): Promise<Buffer> => {
+    if (at + len > end) throw new Error('string past the end');
+    if (at + len > pieceAt + piece.length) {
+      piece = await src.read(at, Math.min(end - at, Math.max(len, CRC_SLICE)));
+      pieceAt = at;
+    }
+    return piece.subarray(at - pieceAt);
+  };
   let at = 12 + headLen;
   try {
     for (let n = 1; at < end; n++) {
       if (n % ROW_SLICE === 0) await pause();
-      const start = at;
-      const uid = readString(buf, at, end);
-      at += 2 + uid.bytes;
-      at += 2 + readString(buf, at, end).bytes;
+      const rowAt = at;
+      const uidLen = (await bytes(at, 2)).readUInt16LE(0);
+      const uid = (await bytes(at, 2 + uidLen)).toString('utf8', 2, 2 + uidLen);
+      at += 2 + uidLen;
+      at += 2 + (await bytes(at, 2)).readUInt16LE(0);
       if (at + fixed > end) throw new Error('row past the end');
       at += fixed;
-      rows.set(uid.value, start);
+      rows.set(uid, rowAt);
     }
   } catch (e) {
     return { rejected: `damaged row: ${(e as Error).message}` };
   }
   if (rows.size !== count) return { rejected: `${rows.size} rows, the trailer says ${count}` };
-  return { rows: new VectorFileRows(buf, rows, expect.dims) };
-}
-
-function readString(buf: Buffer, at: number, end: number): { value: string; bytes: number } {
-  if (at + 2 > end) throw new Error('string past the end');
-  const bytes = buf.readUInt16LE(at);
-  if (at + 2 + bytes > end) throw new Error('string past the end');
-  return { value: buf.toString('utf8', at + 2, at + 2 + bytes), bytes };
+  return { rows: new VectorFileRows(src, rows, expect.dims) };
 }
 
 /**

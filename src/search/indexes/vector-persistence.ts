@@ -1,11 +1,12 @@
-import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
+import { readSync } from 'node:fs';
+import { type FileHandle, mkdir, open, readdir, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { DIR_MODE, FILE_MODE } from '../../config/paths.js';
 import { writeFileDurableWith } from '../../platform/durable-write.js';
 import { nextTurn } from '../../platform/next-turn.js';
 import type { SearchLog } from '../search-log.js';
-import { type DecodedVectors, decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows } from './vector-file.js';
+import { decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader, type VectorFileRows, type VectorSource } from './vector-file.js';
 import type { RawRow, VectorIndex } from './vector-index.js';
 
 type Log = SearchLog;
@@ -14,8 +15,9 @@ type Log = SearchLog;
 const SAVE_SLICE = 2000;
 
 /**
- * Where a vector index is persisted, and how: loaded whole at a start (any doubt → ignored, the
- * index is rebuilt), written off the request path a slice per turn, durably (writeFileDurableWith:
+ * Where a vector index is persisted, and how: checked whole at a start, a piece at a time, its
+ * rows then read as they are asked for (any doubt → ignored, the index is rebuilt), written off
+ * the request path a slice per turn, durably (writeFileDurableWith:
  * a reader sees the old file or the new one, never half, and a power loss keeps one of them).
  */
 export class PersistedVectors {
@@ -28,23 +30,18 @@ export class PersistedVectors {
     private readonly log?: Log,
   ) {}
 
-  /** The rows of the file by uid, or undefined (no file, or one not to trust: logged). */
+  /** The rows of the file by uid (close them once done), or undefined (no file, or one not to trust: logged). */
   async load(expect: VectorFileHeader): Promise<VectorFileRows | undefined> {
     await this.removeLeftovers();
-    let buf: Buffer;
+    let src: VectorSource;
     try {
-      buf = await readFile(this.file);
+      src = await fileSource(await open(this.file, 'r'));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT')
         this.log?.('cannot read the persisted search index; rebuilding it', { file: this.file, error: (e as Error).message });
       return undefined;
     }
-    let d: DecodedVectors;
-    try {
-      d = await decodeVectorFile(buf, expect, nextTurn);
-    } catch (e) {
-      d = { rejected: (e as Error).message };
-    }
+    const d = await decodeVectorFile(src, expect, nextTurn);
     if ('rejected' in d) {
       this.log?.('ignoring the persisted search index; rebuilding it', { file: this.file, reason: d.rejected });
       return undefined;
@@ -129,5 +126,29 @@ export class PersistedVectors {
     }
     const mine = `${name}.${process.pid}.`;
     for (const f of files) if (f.startsWith(`${name}.`) && f.endsWith('.tmp') && !f.startsWith(mine)) await unlink(join(dirname(this.file), f)).catch(() => {});
+  }
+}
+
+/** A source over an open file: pieces read where asked (a row's read is synchronous: the fill takes a row per trace in its turn). */
+async function fileSource(fh: FileHandle): Promise<VectorSource> {
+  try {
+    const { size } = await fh.stat();
+    const piece = (len: number) => Buffer.allocUnsafe(Math.max(0, Math.min(len, size)));
+    return {
+      size,
+      read: async (at, len) => {
+        const buf = piece(Math.min(len, size - at));
+        const { bytesRead } = await fh.read(buf, 0, buf.length, at);
+        return buf.subarray(0, bytesRead);
+      },
+      readSync: (at, len) => {
+        const buf = piece(Math.min(len, size - at));
+        return buf.subarray(0, readSync(fh.fd, buf, 0, buf.length, at));
+      },
+      close: () => fh.close(),
+    };
+  } catch (e) {
+    await fh.close();
+    throw e;
   }
 }

@@ -1,7 +1,20 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { crc32 } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { decodeVectorFile, encodeHead, encodeRows, encodeTrailer, type VectorFileHeader } from '../../../../src/search/indexes/vector-file.js';
 import type { RawRow } from '../../../../src/search/indexes/vector-index.js';
+import { PersistedVectors } from '../../../../src/search/indexes/vector-persistence.js';
+import { removeHome, tempHome } from '../../../helpers/daemon.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const arrayBuffers = () => {
+  gc();
+  return process.memoryUsage().arrayBuffers;
+};
 
 const header: VectorFileHeader = { model: 'test-model', dims: 256, revision: 1 };
 
@@ -46,4 +59,39 @@ describe('decodeVectorFile', () => {
     expect(await decodeVectorFile(buf.subarray(0, buf.length - 50), header, none)).toHaveProperty('rejected');
     expect(await decodeVectorFile(buf, { ...header, model: 'other' }, none)).toMatchObject({ rejected: expect.stringContaining('model') });
   });
+});
+
+/**
+ * The persisted vectors grow with the home: a start checks the file a piece at a time and reads
+ * each row when the fill asks for it, so the file is never held whole, not even during the fill.
+ */
+describe('a persisted vector file', () => {
+  const home = tempHome();
+  afterAll(() => removeHome(home));
+
+  it('is read a piece at a time: its rows are there, the file is not held in memory', async () => {
+    const path = join(home, 'builtin-vectors.bin');
+    const rowCount = 120_000;
+    const size = (() => {
+      const buf = file(rowCount);
+      writeFileSync(path, buf);
+      return buf.length;
+    })();
+    expect(size).toBeGreaterThan(30 * 2 ** 20);
+    const before = arrayBuffers();
+    const rows = await new PersistedVectors(path).load(header);
+    if (!rows) throw new Error('the file was refused');
+    const held = arrayBuffers() - before;
+    expect(rows.size).toBe(rowCount);
+    // In the order a fill asks (the file's), and out of it.
+    for (const i of [0, 1, 2, 65_432, 119_999, 3]) {
+      const r = rows.get(`tr_${String(i).padStart(8, '0')}`)!;
+      expect(r, `row ${i}`).toMatchObject({ userId: 'usr_a', tag: i * 7 });
+      expect(r.components[5]).toBe(((i + 5) % 255) - 127);
+      expect([...r.density]).toEqual([Math.fround(0.9), Math.fround(0.8)]);
+    }
+    expect(rows.get('tr_missing')).toBeUndefined();
+    expect(held, 'bytes held by the loaded rows').toBeLessThan(size / 4);
+    await rows.close();
+  }, 60_000);
 });
