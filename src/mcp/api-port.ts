@@ -1,5 +1,5 @@
 import type { EndpointName } from '../contracts/endpoints.js';
-import { wholeAnswer } from '../contracts/page.js';
+import { wholeAnswer } from '../platform/whole-answer.js';
 
 /** One request to the kairos API, as the MCP tools make it: values already parsed by the endpoint's schemas. */
 export interface PortArgs {

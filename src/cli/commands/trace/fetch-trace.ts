@@ -1,6 +1,6 @@
 import type { ApiClient } from '../../../client/http.js';
-import { wholeAnswer } from '../../../contracts/page.js';
 import { replay } from '../../../contracts/patch.js';
+import { wholeAnswer } from '../../../platform/whole-answer.js';
 import type { Trace } from './format.js';
 
 /** Every version of a trace, all its pages in one answer. */
