@@ -1,4 +1,6 @@
+import { z } from 'zod';
 import { validationFailed } from '../../errors.js';
+import { decodeCursor as decodePosition, encodeCursor as encodePosition } from '../page-cursor.js';
 
 export type CursorKey = (string | number)[];
 
@@ -7,17 +9,15 @@ export type CursorKey = (string | number)[];
  * part of it, so a summary cursor handed to a full export is refused instead of misread.
  */
 export function encodeCursor(mode: string, key: CursorKey): string {
-  return Buffer.from(JSON.stringify([mode, ...key])).toString('base64url');
+  return encodePosition([mode, ...key]);
 }
 
 export function decodeCursor(mode: string, cursor: string, shape: ('string' | 'number')[]): CursorKey {
-  try {
-    const v: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v[0] === mode && v.length === shape.length + 1 && shape.every((t, i) => typeof v[i + 1] === t)) return v.slice(1) as CursorKey;
-  } catch {
-    // fall through to the 422 below
-  }
-  throw validationFailed(`The cursor is not one of this ${mode} export; pass next_cursor of the previous page as is, with the same export_format.`, [
-    { path: 'cursor', message: 'invalid cursor' },
-  ]);
+  const items = shape.map((t) => (t === 'string' ? z.string() : z.number()));
+  const position = z.tuple([z.literal(mode), ...items] as [z.ZodLiteral<string>, ...z.ZodType<string | number>[]]);
+  const refuse = () =>
+    validationFailed(`The cursor is not one of this ${mode} export; pass next_cursor of the previous page as is, with the same export_format.`, [
+      { path: 'cursor', message: 'invalid cursor' },
+    ]);
+  return decodePosition(cursor, position, refuse).slice(1) as CursorKey;
 }
