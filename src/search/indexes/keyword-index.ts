@@ -5,6 +5,7 @@ import type { Store } from '../../store/store.js';
 import { STOP_WORDS } from '../text/tokenize.js';
 import { IndexBacklog } from './backlog.js';
 import { followTraces } from './follow-traces.js';
+import { SlotTerms, type Terms } from './slot-terms.js';
 import { TimelineIndex } from './timeline-index.js';
 import { TopK } from './top-k.js';
 
@@ -78,9 +79,6 @@ function oneEditApart(a: string, b: string): boolean {
   return true;
 }
 
-/** A document's [term id, weighted frequency, …]. */
-type Packed = Float32Array | Float64Array;
-
 /** A term's postings: document slots with their weighted term frequency, append-only. */
 class Posting {
   slots = new Int32Array(2);
@@ -115,8 +113,8 @@ class UserIndex {
   readonly slotOf = new Map<string, number>();
   uids: (string | undefined)[] = [];
   lens: number[] = [];
-  /** Each slot's [term id, weighted frequency, …], kept to rebuild and to maintain df. */
-  docTerms: (Packed | undefined)[] = [];
+  /** Each slot's terms, kept to rebuild and to maintain df. */
+  docTerms = new SlotTerms();
   totalLen = 0;
   dead = 0;
 
@@ -124,27 +122,23 @@ class UserIndex {
     return this.slotOf.size;
   }
 
-  add(uid: string, terms: Packed, len: number): void {
-    const slot = this.uids.length;
+  add(uid: string, terms: Terms, len: number): void {
+    const slot = this.docTerms.push(terms);
     this.uids.push(uid);
     this.lens.push(len);
-    this.docTerms.push(terms);
     this.slotOf.set(uid, slot);
     this.totalLen += len;
-    for (let i = 0; i < terms.length; i += 2) {
-      let p = this.postings.get(terms[i]!);
-      if (!p) this.postings.set(terms[i]!, (p = new Posting()));
-      p.add(slot, terms[i + 1]!);
+    for (let i = 0; i < terms.ids.length; i++) {
+      let p = this.postings.get(terms.ids[i]!);
+      if (!p) this.postings.set(terms.ids[i]!, (p = new Posting()));
+      p.add(slot, terms.tfs[i]!);
     }
   }
 
-  /** Whether the uid's document has exactly these terms (packed as add() takes them). */
-  holds(uid: string, terms: Packed): boolean {
+  /** Whether the uid's document has exactly these terms (as add() takes them). */
+  holds(uid: string, terms: Terms): boolean {
     const slot = this.slotOf.get(uid);
-    const cur = slot === undefined ? undefined : this.docTerms[slot];
-    if (!cur || cur.length !== terms.length) return false;
-    for (let i = 0; i < terms.length; i++) if (cur[i] !== terms[i]) return false;
-    return true;
+    return slot !== undefined && this.docTerms.equals(slot, terms);
   }
 
   remove(uid: string): void {
@@ -153,26 +147,26 @@ class UserIndex {
     this.slotOf.delete(uid);
     this.uids[slot] = undefined;
     this.totalLen -= this.lens[slot]!;
-    const terms = this.docTerms[slot]!;
-    for (let i = 0; i < terms.length; i += 2) {
-      const p = this.postings.get(terms[i]!)!;
-      if (--p.live === 0) this.postings.delete(terms[i]!);
+    const { ids } = this.docTerms.get(slot);
+    for (let i = 0; i < ids.length; i++) {
+      const p = this.postings.get(ids[i]!)!;
+      if (--p.live === 0) this.postings.delete(ids[i]!);
     }
-    this.docTerms[slot] = undefined;
     this.dead++;
     if (this.dead > 1000 && this.dead > this.live) this.compact();
   }
 
   private compact(): void {
-    const docs = this.uids.flatMap((uid, slot) => (uid === undefined ? [] : [{ uid, terms: this.docTerms[slot]!, len: this.lens[slot]! }]));
+    const old = this.docTerms;
+    const docs = this.uids.flatMap((uid, slot) => (uid === undefined ? [] : [{ uid, slot, len: this.lens[slot]! }]));
     this.postings.clear();
     this.slotOf.clear();
     this.uids = [];
     this.lens = [];
-    this.docTerms = [];
+    this.docTerms = new SlotTerms();
     this.totalLen = 0;
     this.dead = 0;
-    for (const d of docs) this.add(d.uid, d.terms, d.len);
+    for (const d of docs) this.add(d.uid, old.get(d.slot), d.len);
   }
 }
 
@@ -218,21 +212,12 @@ export class KeywordIndex implements TraceIndex {
         len += boost;
       }
     }
-    // Float32 holds every term id below 2^24 and every frequency (sums of halves) exactly, in half
-    // the memory: at 100,000 traces these arrays are most of the index.
-    let maxId = 0;
-    for (const id of tf.keys()) if (id > maxId) maxId = id;
-    const packed: Packed = maxId < 2 ** 24 ? new Float32Array(tf.size * 2) : new Float64Array(tf.size * 2);
-    let i = 0;
-    for (const [id, f] of tf) {
-      packed[i++] = id;
-      packed[i++] = f;
-    }
+    const terms: Terms = { ids: [...tf.keys()], tfs: [...tf.values()] };
     // An edit of other fields (importance, rating, links…): the document stays as it is, instead
     // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
-    if (this.ownerOf.get(trace.uid) === scope && idx.holds(trace.uid, packed)) return;
+    if (this.ownerOf.get(trace.uid) === scope && idx.holds(trace.uid, terms)) return;
     this.drop(trace.uid);
-    idx.add(trace.uid, packed, len);
+    idx.add(trace.uid, terms, len);
     this.ownerOf.set(trace.uid, scope);
   }
 

@@ -80,3 +80,20 @@ describe('edits that leave the words alone (issue 17)', () => {
     expect(uids(i, 'meetings', 'u2')).toEqual(['a']);
   });
 });
+
+describe('many edits of one text', () => {
+  it('rebuild the user index with every live document and the right frequencies', () => {
+    const i = index();
+    const before = i.search('u1', 'dentist planning');
+    for (let n = 0; n < 2500; n++) i.upsert(t('c', n % 2 ? `Swimming lessons, round ${n}` : `Tennis practice, round ${n}`));
+    // The rebuilds took the tombstones away and kept the others as they were.
+    expect(i.tombstones).toBeLessThan(1002);
+    expect(i.search('u1', 'dentist planning')).toEqual(before);
+    expect(uids(i, 'swimming')).toEqual(['c']);
+    expect(uids(i, 'tennis')).toEqual([]);
+    expect(uids(i, '2499')).toEqual(['c']);
+    expect(i.share('u1', 'swimming')).toBeCloseTo(1 / 3);
+    expect(i.share('u1', 'tennis')).toBe(0);
+    expect(i.traces('u1')).toBe(3);
+  });
+});
