@@ -1,5 +1,6 @@
 import { GROUP_WEIGHT, GroupCentroids } from './group-centroids.js';
 import { DENSITY_SAMPLE, HUBNESS_WEIGHT, NeighborDensity } from './neighbor-density.js';
+import { RowPlaces } from './row-places.js';
 import { type ScanFn, simdModule, simdScan } from './simd-scan.js';
 import { TopK } from './top-k.js';
 
@@ -221,7 +222,7 @@ class Block {
  */
 export class VectorIndex {
   private readonly blocks = new Map<string, Block>();
-  private readonly where = new Map<string, { user: string; slot: number }>();
+  private readonly where = new RowPlaces();
   private scratch = new Float64Array(0);
 
   /** Weights 0 rank by plain cosine (see neighbor-density.ts and group-centroids.ts). */
@@ -346,7 +347,7 @@ export class VectorIndex {
     block.tags[slot] = tag;
     block.uids[slot] = uid;
     block.joinGroup(slot, group);
-    if (!cur) this.where.set(uid, { user: userId, slot });
+    if (!cur) this.where.set(uid, userId, slot);
     return { block, slot };
   }
 

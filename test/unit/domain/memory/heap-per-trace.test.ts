@@ -1,0 +1,61 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { homePaths } from '../../../../src/config/paths.js';
+import { shareTraceVersions } from '../../../../src/domain/memory/share-versions.js';
+import { stageNewTrace } from '../../../../src/domain/memory/stage-trace.js';
+import { nextTurn } from '../../../../src/platform/next-turn.js';
+import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
+import { Store } from '../../../../src/store/store.js';
+import { removeHome, tempHome } from '../../../helpers/daemon.js';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+/** The JS heap and the typed arrays' data outside it. */
+const used = () => {
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  return m.heapUsed + m.arrayBuffers;
+};
+
+const TRACES = 20_000;
+const words = 'budget garden kitchen travel flight hotel invoice customer design review dentist swimming tennis meeting quarter'.split(' ');
+const content = (i: number) => `Note: ${Array.from({ length: 10 }, (_, w) => words[(i * 7 + w * 3) % words.length]).join(' ')}`;
+
+/**
+ * What a small trace costs the daemon's heap after a start, once its history row is shared and
+ * its keyword index is full: the trace, its first history row and its index entries, a fixed
+ * corpus of 20,000 notes of about 70 characters. About 1,180 bytes now; a typed array per trace
+ * in the keyword index (as it once kept each trace's terms) made it about 1,360.
+ */
+describe('heap per small trace after a start', () => {
+  const home = tempHome();
+  afterAll(() => removeHome(home));
+
+  it('stays under 1,280 bytes (trace, history row, keyword index)', async () => {
+    const first = await Store.open(homePaths(home));
+    for (let done = 0; done < TRACES; done += 1000)
+      await first.transact((tx) => {
+        for (let i = done; i < done + 1000; i++)
+          stageNewTrace(tx, { type: 'observation', task_id: 'notes', content: content(i), user_id: 'u1', authored_by: 'u1' }, new Date());
+      });
+    await first.snapshot();
+    await first.close();
+
+    const before = used();
+    const store = await Store.open(homePaths(home));
+    const stopSharing = shareTraceVersions(store);
+    const index = new KeywordIndex();
+    const stopIndexing = index.follow(store);
+    const shared = () => store.all('traces').every((t) => (store.byIndex('trace_versions', 'uid', t.uid)[0]!.patch as { value: unknown }[])[0]!.value === t);
+    for (let turns = 0; turns < 100_000 && (index.behind > 0 || !shared()); turns++) await nextTurn();
+    expect(index.size).toBe(TRACES);
+    expect(shared()).toBe(true);
+    const perTrace = (used() - before) / TRACES;
+    expect(perTrace).toBeLessThan(1280);
+    stopIndexing();
+    stopSharing();
+    await store.close();
+  }, 120_000);
+});
