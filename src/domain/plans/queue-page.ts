@@ -13,9 +13,9 @@ export const byCreation = (a: Pick<StoredPlan, 'created_at' | 'plan_id'>, b: Pic
 const QueuePosition = z.tuple([z.literal('queue'), z.string(), z.string()]);
 
 /**
- * One page of a user's plans in queue order, from the cursor on: every plan ever made (status
- * all) can each hold 50 actions with 10,000 characters of reasoning, so the queue is read a page
- * of PAGE_BYTES at a time.
+ * One page of a user's plans in queue order, from the cursor on. With status all the queue is
+ * every plan ever made, each of up to 50 actions with 10,000 characters of reasoning, so it is
+ * read a page of PAGE_BYTES at a time.
  */
 export function queuePage(store: Reads, userId: string, q: QueueQuery): QueueResponse {
   const status = q.status ?? 'proposed';
