@@ -3,6 +3,7 @@ import { TempoTagSchema, tagMinutes } from '../time/tags.js';
 import { CalendarEvent, Rrule } from './calendar.js';
 import { IsoDateTime } from './common.js';
 import { MemoryTrace } from './memory.js';
+import { NextCursor, PageCursor } from './page.js';
 import { PLAN_STATUSES } from './status.js';
 import { ACTION_KINDS } from './tempo.js';
 import { TimeZone } from './users.js';
@@ -202,10 +203,12 @@ export const QueueQuery = z
   .object({
     status: z.enum(QUEUE_FILTERS).optional().describe('default proposed; all = every plan'),
     task_id: z.string().optional(),
+    cursor: PageCursor,
   })
   .strict();
 export type QueueQuery = z.infer<typeof QueueQuery>;
-export const QueueResponse = z.object({ plans: z.array(Plan).describe('oldest first') });
+export const QueueResponse = z.object({ plans: z.array(Plan).describe('oldest first'), next_cursor: NextCursor });
+export type QueueResponse = z.infer<typeof QueueResponse>;
 
 /**
  * Fields of an Action the person cannot change at approval. An edit may carry them (a client

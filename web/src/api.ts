@@ -57,12 +57,12 @@ export function call<K extends EndpointName>(name: K, opts: CallOptions<K> = {})
 }
 
 /** The paged GETs whose items the page shows whole, and the key of their items. */
-type Paged = { 'GET /memory/history': 'versions'; 'GET /calendar/events': 'events' };
+type Paged = { 'GET /memory/history': 'versions'; 'GET /calendar/events': 'events'; 'GET /agent/queue': 'plans' };
 
 /**
  * Every page of a paged GET (the daemon cuts long answers into pages with `next_cursor`), the
  * items of all of them in one answer: a history replays from its first version, a week shows
- * every event.
+ * every event, the queue every proposed plan.
  */
 export async function callWhole<K extends keyof Paged>(name: K, key: Paged[K], opts: CallOptions<K> = {}): Promise<EndpointResponse<K>> {
   let page = await call(name, opts);

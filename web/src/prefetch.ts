@@ -1,7 +1,13 @@
 import type { EndpointResponse } from '../../src/contracts/endpoints.js';
-import { call } from './api.js';
+import { call, callWhole } from './api.js';
 
 type FirstScreen = 'GET /user/profile' | 'GET /agent/queue';
+
+/** How each first-screen read is made: the queue whole, every page of it. */
+const READS: { [K in FirstScreen]: () => Promise<EndpointResponse<K>> } = {
+  'GET /user/profile': () => call('GET /user/profile'),
+  'GET /agent/queue': () => callWhole('GET /agent/queue', 'plans'),
+};
 const started = new Map<FirstScreen, Promise<unknown>>();
 
 /**
@@ -10,7 +16,7 @@ const started = new Map<FirstScreen, Promise<unknown>>();
  */
 export function prefetch(names: FirstScreen[]): void {
   for (const name of names) {
-    const p = call(name);
+    const p = READS[name]();
     // The component that takes it handles a refusal; an answer nobody takes is not an error.
     p.catch(() => {});
     started.set(name, p);
@@ -21,5 +27,5 @@ export function prefetch(names: FirstScreen[]): void {
 export function firstCall<K extends FirstScreen>(name: K): Promise<EndpointResponse<K>> {
   const p = started.get(name) as Promise<EndpointResponse<K>> | undefined;
   started.delete(name);
-  return p ?? call(name);
+  return p ?? (READS[name]() as Promise<EndpointResponse<K>>);
 }

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../../client/http.js';
 import { AppError } from '../../errors.js';
 import { allEvents } from './all-events.js';
+import { allPlans } from './all-plans.js';
 
 /**
  * What an id argument names; `plan-or-task` is `execute`'s target (a plan only when it starts with
@@ -21,7 +22,7 @@ interface Candidate {
 /** Every id of a kind the key may see, with a few words each for an ambiguity message. */
 async function candidates(client: ApiClient, kind: OneKind): Promise<Candidate[]> {
   if (kind === 'plan') {
-    const { plans } = await client.call('GET /agent/queue', { query: { status: 'all' } });
+    const { plans } = await allPlans(client, { status: 'all' });
     return plans.map((p) => ({ id: p.plan_id, label: `${p.status}, task ${p.task_id}${p.prompt ? `: “${p.prompt}”` : ''}` }));
   }
   if (kind === 'event') {

@@ -9,6 +9,7 @@ import {
   type Plan,
   type PlanRequest,
   type QueueQuery,
+  type QueueResponse,
 } from '../../contracts/plans.js';
 import type { PreferencesInput } from '../../contracts/tempo.js';
 import { conflict, type ErrorDetail, notFound, validationFailed } from '../../errors.js';
@@ -30,6 +31,7 @@ import { feedbackObservations, stageFeedback } from './feedback.js';
 import { planView, type StoredAction, type StoredPlan } from './plan.js';
 import { assertEditsAllowed, assertProposalAllowed, type ConstraintContext } from './plan-constraints.js';
 import type { CalendarPort, EventDoc, Planner } from './ports.js';
+import { byCreation, queuePage } from './queue-page.js';
 import { assertTransition, stageTransition } from './state-machine.js';
 
 export interface PlansDeps {
@@ -51,8 +53,6 @@ interface Announce {
   events: { event: EventDoc; kind: 'created' | 'updated' }[];
   plans: { plan: StoredPlan; type: 'plan.proposed' | 'plan.approved' | 'plan.rejected' | 'plan.executed' | 'plan.edited' }[];
 }
-
-const byCreation = (a: StoredPlan, b: StoredPlan) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.plan_id < b.plan_id ? -1 : 1);
 
 /**
  * Agent plans: proposal (an agent's own actions or the planner's), the queue, approval with
@@ -193,13 +193,9 @@ export class PlansService {
 
   // ------------------------------------------------------------------ reading
 
-  queue(p: Principal, q: QueueQuery): { plans: Plan[] } {
-    const status = q.status ?? 'proposed';
-    const plans = this.d.store
-      .byIndex('plans', 'user_id', p.userId)
-      .filter((x) => (status === 'all' || x.status === status) && (q.task_id === undefined || x.task_id === q.task_id))
-      .sort(byCreation);
-    return { plans: plans.map(planView) };
+  /** A page of the user's plans by status, oldest first (queue-page.ts). */
+  queue(p: Principal, q: QueueQuery): QueueResponse {
+    return queuePage(this.d.store, p.userId, q);
   }
 
   get(p: Principal, planId: string): Plan {

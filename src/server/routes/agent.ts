@@ -1,4 +1,5 @@
 import { endpoint } from '../../contracts/endpoints.js';
+import { PAGE_SIZE_TEXT } from '../../contracts/page.js';
 import { requireScope } from '../../domain/principal.js';
 import { type RouteAuth, route } from '../route.js';
 
@@ -19,6 +20,7 @@ export const agentRoutes = [
     ...endpoint('GET /agent/queue'),
     tag: 'agent',
     summary: 'Plans by status (default: proposed, i.e. awaiting review), oldest first',
+    description: `In pages of up to ${PAGE_SIZE_TEXT}: \`next_cursor\` is null on the last page.`,
     auth: AGENT_ANY,
     handler: ({ query, principal, services }) => services.plans.queue(principal, query),
   }),

@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredTrace } from '../../../src/contracts/memory.js';
 import { KeywordIndex } from '../../../src/search/indexes/keyword-index.js';
 import { BuiltinEmbedder } from '../../../src/search/models/builtin-embedder.js';
 import { COMMON_MIN_TRACES, telling } from '../../../src/search/semantic-search.js';
 import type { WordVectors } from '../../../src/search/vectors/word-vectors-file.js';
+import { storedTrace } from '../../helpers/stored-trace.js';
 
-const trace = (uid: string, content: string): StoredTrace => ({
-  uid,
-  user_id: 'u1',
-  type: 'observation',
-  task_id: 'chat',
-  timestamp: '2031-01-01T00:00:00.000Z',
-  content,
-  importance: 3,
-  version: 1,
-  linked_trace_ids: [],
-  child_trace_ids: [],
-  authored_by: 'u1',
-  created_at: '2031-01-01T00:00:00.000Z',
-  updated_at: '2031-01-01T00:00:00.000Z',
-});
+const trace = (uid: string, content: string) => storedTrace({ uid, user_id: 'u1', task_id: 'chat', content });
 
 // A memory about one person: her name is in nearly every trace, the topic in one.
 const TRACES = [

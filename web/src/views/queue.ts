@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import type { Plan } from '../../../src/contracts/plans.js';
-import { call } from '../api.js';
+import { callWhole } from '../api.js';
 import { html } from '../html.js';
 import { onLive } from '../live.js';
 import { firstCall } from '../prefetch.js';
@@ -14,7 +14,7 @@ export function QueueView({ zone }: { zone: string }) {
   const [error, setError] = useState<unknown>();
   const load = useCallback(async (first = false) => {
     try {
-      setPlans((await (first ? firstCall('GET /agent/queue') : call('GET /agent/queue'))).plans);
+      setPlans((await (first ? firstCall('GET /agent/queue') : callWhole('GET /agent/queue', 'plans'))).plans);
       setError(undefined);
     } catch (e) {
       setError(e);

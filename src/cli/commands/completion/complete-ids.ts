@@ -6,6 +6,7 @@ import { homePaths, resolveHome } from '../../../config/paths.js';
 import { assertOwnHome } from '../../../config/paths-trust.js';
 import type { EndpointResponse } from '../../../contracts/endpoints.js';
 import { pidAlive } from '../../../platform/process.js';
+import { wholeAnswer } from '../../../platform/whole-answer.js';
 import type { ProgramContext } from '../../command-runtime.js';
 import { shortIds } from '../../input/resolve-id.js';
 import { visible } from '../../output/terminal-text.js';
@@ -45,7 +46,9 @@ const ORDER = ['proposed', 'edited', 'approved', 'executed', 'rejected'];
 
 /** Plans awaiting a decision first, then the rest, newest first within each status. */
 async function plans(get: Get, withTasks: boolean, status = 'all'): Promise<Candidate[]> {
-  const { plans } = await get<EndpointResponse<'GET /agent/queue'>>(`/agent/queue?status=${status}`);
+  const { plans } = await wholeAnswer('plans', (cursor) =>
+    get<EndpointResponse<'GET /agent/queue'>>(`/agent/queue?status=${status}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`),
+  );
   plans.sort((a, b) => ORDER.indexOf(a.status) - ORDER.indexOf(b.status) || b.created_at.localeCompare(a.created_at));
   const out = plans.map((p) => ({ id: p.plan_id, about: oneLine(`${p.status}: ${p.prompt ?? p.actions.map((a) => a.title).join(', ')}`) }));
   if (withTasks) {

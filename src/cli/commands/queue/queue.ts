@@ -1,10 +1,11 @@
 import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
+import { allPlans } from '../../input/all-plans.js';
 import { describePlan } from '../../output/plans.js';
 import { isQueueStatus, QUEUE_STATUSES } from './statuses.js';
 
 export async function run({ opts }: RunInput<{ status?: string; task?: string; verbose?: boolean }>, deps: CliDeps): Promise<void> {
   if (opts.status !== undefined && !isQueueStatus(opts.status)) throw usage(`--status must be one of ${QUEUE_STATUSES.join(', ')}, not "${opts.status}".`);
-  const r = await (await deps.client()).call('GET /agent/queue', { query: { status: opts.status, task_id: opts.task } });
+  const r = await allPlans(await deps.client(), { status: opts.status, task_id: opts.task });
   const tz = deps.io.json ? 'UTC' : await deps.userZone();
   deps.io.data(r, () => {
     const what = opts.status === 'all' ? '' : `${opts.status ?? 'proposed'} `;

@@ -1,6 +1,7 @@
 import type { Action, ActionEdit, Plan } from '../../../contracts/plans.js';
 import { AppError } from '../../../errors.js';
 import { type CliDeps, type RunInput, usage } from '../../command-runtime.js';
+import { allPlans } from '../../input/all-plans.js';
 import { localInput, parseDuration, parseTime, parseTitle } from '../../input/edit-values.js';
 import { isInterrupt, promptContext } from '../../input/interrupt.js';
 import { terminalPrompts } from '../../input/terminal-prompts.js';
@@ -44,7 +45,7 @@ export async function run({ opts }: RunInput<{ task?: string }>, deps: CliDeps):
     throw usage(`kairos review is interactive: it needs a terminal on stdin and stdout. Without one, use:\n  ${NON_INTERACTIVE}`);
   }
   const client = await deps.client();
-  const { plans } = await client.call('GET /agent/queue', { query: { status: 'proposed', task_id: opts.task } });
+  const { plans } = await allPlans(client, { status: 'proposed', task_id: opts.task });
   const io = deps.io;
   const c = io.chalk;
   const tz = await deps.userZone();

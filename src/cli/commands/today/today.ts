@@ -2,6 +2,7 @@ import { addDays } from '../../../time/local-date.js';
 import { localDateOf, startOfLocalDay } from '../../../time/zoned-time.js';
 import type { CliDeps, RunInput } from '../../command-runtime.js';
 import { allEvents } from '../../input/all-events.js';
+import { allPlans } from '../../input/all-plans.js';
 import { overlapMark, overlapsAmong } from '../../output/overlaps.js';
 import { localStamp } from '../../output/time.js';
 
@@ -17,8 +18,8 @@ export async function run(_: RunInput, deps: CliDeps): Promise<void> {
   const end = startOfLocalDay(addDays(day, 1), tz);
   const [{ events }, approved, proposed] = await Promise.all([
     allEvents(client, { start: start.toISOString(), end: end.toISOString() }),
-    client.call('GET /agent/queue', { query: { status: 'approved' } }),
-    client.call('GET /agent/queue', { query: { status: 'proposed' } }),
+    allPlans(client, { status: 'approved' }),
+    allPlans(client, { status: 'proposed' }),
   ]);
   const inDay = (iso: string) => iso >= start.toISOString() && iso < end.toISOString();
   const due = approved.plans.filter((p) => p.actions.some((a) => a.status !== 'rejected' && inDay(a.scheduled_for)));

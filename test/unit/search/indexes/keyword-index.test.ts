@@ -1,23 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../../../src/contracts/memory.js';
 import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
+import { storedTrace } from '../../../helpers/stored-trace.js';
 
-const t = (uid: string, content: string, user = 'u1', extra: Partial<StoredTrace> = {}): StoredTrace => ({
-  uid,
-  user_id: user,
-  type: 'observation',
-  task_id: 'task',
-  timestamp: '2031-01-01T00:00:00.000Z',
-  content,
-  importance: 3,
-  version: 1,
-  linked_trace_ids: [],
-  child_trace_ids: [],
-  authored_by: user,
-  created_at: '2031-01-01T00:00:00.000Z',
-  updated_at: '2031-01-01T00:00:00.000Z',
-  ...extra,
-});
+const t = (uid: string, content: string, user = 'u1', extra: Partial<StoredTrace> = {}) => storedTrace({ uid, user_id: user, content, ...extra });
 
 function index() {
   const i = new KeywordIndex();

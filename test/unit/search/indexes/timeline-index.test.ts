@@ -2,25 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { StoredTrace } from '../../../../src/contracts/memory.js';
 import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
 import { TimelineIndex } from '../../../../src/search/indexes/timeline-index.js';
+import { storedTrace } from '../../../helpers/stored-trace.js';
 
 const at = (minute: number) => new Date(Date.UTC(2031, 0, 1, 0, minute)).toISOString();
 
-const t = (uid: string, minute: number, extra: Partial<StoredTrace> = {}): StoredTrace => ({
-  uid,
-  user_id: 'u1',
-  type: 'observation',
-  task_id: 'chat',
-  timestamp: at(minute),
-  content: `turn ${uid}`,
-  importance: 3,
-  version: 1,
-  linked_trace_ids: [],
-  child_trace_ids: [],
-  authored_by: 'u1',
-  created_at: at(0),
-  updated_at: at(0),
-  ...extra,
-});
+const t = (uid: string, minute: number, extra: Partial<StoredTrace> = {}) =>
+  storedTrace({ uid, user_id: 'u1', task_id: 'chat', timestamp: at(minute), content: `turn ${uid}`, ...extra });
 
 /** A timeline of these traces of task "chat", a minute apart from minute 1, in this order. */
 function inOrder(...uids: string[]): TimelineIndex {
