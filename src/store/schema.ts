@@ -9,7 +9,7 @@ export const COLLECTIONS = {
   api_keys: { key: 'id', indexes: ['hash', 'user_id'] },
   traces: { key: 'uid', indexes: ['user_id', 'task_id'] },
   /** One row per trace version (id `${uid}#${version}`): the base of /memory/history and diff export. */
-  trace_versions: { key: 'id', indexes: ['uid', 'user_id'] },
+  trace_versions: { key: 'id', indexes: ['uid'] },
   events: { key: 'uid', indexes: ['user_id', 'task_id'] },
   plans: { key: 'plan_id', indexes: ['user_id', 'task_id'] },
   tempo_profiles: { key: 'user_id', indexes: [] },

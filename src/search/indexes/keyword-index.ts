@@ -178,11 +178,10 @@ class UserIndex {
  */
 export class KeywordIndex implements TraceIndex {
   private readonly perUser = new Map<string, UserIndex>();
-  private readonly ownerOf = new Map<string, string>();
   /** One string per distinct term, shared by every user's postings. */
   private readonly termIds = new Map<string, number>();
   private readonly terms: string[] = [];
-  /** Each task's traces in time order, kept with the same writes. */
+  /** Each task's traces in time order, kept with the same writes; it also knows each trace's scope. */
   private readonly timeline = new TimelineIndex();
   /** Committed writes not indexed yet (see follow). */
   private readonly backlog = new IndexBacklog<StoredTrace>((uid, t) => (t ? this.upsert(t) : this.remove(uid)));
@@ -197,6 +196,7 @@ export class KeywordIndex implements TraceIndex {
   }
 
   upsert(trace: StoredTrace): void {
+    const was = this.timeline.scopeOf(trace.uid);
     this.timeline.upsert(trace);
     const scope = traceScope(trace);
     let idx = this.perUser.get(scope);
@@ -215,27 +215,19 @@ export class KeywordIndex implements TraceIndex {
     const terms: Terms = { ids: [...tf.keys()], tfs: [...tf.values()] };
     // An edit of other fields (importance, rating, links…): the document stays as it is, instead
     // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
-    if (this.ownerOf.get(trace.uid) === scope && idx.holds(trace.uid, terms)) return;
-    this.drop(trace.uid);
+    if (was === scope && idx.holds(trace.uid, terms)) return;
+    if (was !== undefined) this.perUser.get(was)?.remove(trace.uid);
     idx.add(trace.uid, terms, len);
-    this.ownerOf.set(trace.uid, scope);
   }
 
   remove(uid: string): void {
+    const was = this.timeline.scopeOf(uid);
     this.timeline.remove(uid);
-    this.drop(uid);
-  }
-
-  /** Take a trace's document out of the inverted index. */
-  private drop(uid: string): void {
-    const owner = this.ownerOf.get(uid);
-    if (owner === undefined) return;
-    this.perUser.get(owner)?.remove(uid);
-    this.ownerOf.delete(uid);
+    if (was !== undefined) this.perUser.get(was)?.remove(uid);
   }
 
   get size(): number {
-    return this.ownerOf.size;
+    return this.timeline.size;
   }
 
   /** Slots of replaced or removed documents not compacted away yet, over all users. */

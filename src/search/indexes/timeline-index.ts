@@ -10,6 +10,8 @@ const SPLICES_BEFORE_SORT = 64;
 /** The traces of one task in one scope, in time order (timestamp, then uid, as pull lists them). */
 interface Timeline {
   key: string;
+  /** The search scope its traces are in (the key holds it with the task). */
+  scope: string;
   members: Set<string>;
   /** The members in order; undefined after many writes out of order, until the next lookup sorts them. */
   order?: string[];
@@ -37,12 +39,13 @@ export class TimelineIndex {
   private readonly timelines = new Map<string, Timeline>();
 
   upsert(t: StoredTrace): void {
-    const key = `${traceScope(t)}\u0000${t.task_id}`;
+    const scope = traceScope(t);
+    const key = `${scope}\u0000${t.task_id}`;
     const cur = this.entries.get(t.uid);
     if (cur && cur.timestamp === t.timestamp && this.timelines.get(key) === cur.timeline) return;
     this.remove(t.uid);
     let timeline = this.timelines.get(key);
-    if (!timeline) this.timelines.set(key, (timeline = { key, members: new Set(), order: [], stale: false, splices: 0 }));
+    if (!timeline) this.timelines.set(key, (timeline = { key, scope, members: new Set(), order: [], stale: false, splices: 0 }));
     const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1 };
     this.entries.set(t.uid, entry);
     timeline.members.add(t.uid);
@@ -84,6 +87,11 @@ export class TimelineIndex {
 
   get size(): number {
     return this.entries.size;
+  }
+
+  /** The search scope a trace was entered in, undefined for an unknown uid. */
+  scopeOf(uid: string): string | undefined {
+    return this.entries.get(uid)?.timeline.scope;
   }
 
   /** Whether uid `a` comes before uid `b` (both entered). */

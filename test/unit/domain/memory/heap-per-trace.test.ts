@@ -26,7 +26,7 @@ const content = (i: number) => `Note: ${Array.from({ length: 10 }, (_, w) => wor
 /**
  * What a small trace costs the daemon's heap after a start, once its history row is shared and
  * its keyword index is full: the trace, its first history row and its index entries, a fixed
- * corpus of 20,000 notes of about 70 characters. About 1,180 bytes now; a typed array per trace
+ * corpus of 20,000 notes of about 70 characters. About 1,120 bytes now; a typed array per trace
  * in the keyword index (as it once kept each trace's terms) made it about 1,360.
  */
 describe('heap per small trace after a start', () => {

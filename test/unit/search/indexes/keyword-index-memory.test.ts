@@ -26,7 +26,7 @@ const trace = (i: number) =>
 
 /**
  * What the keyword index costs a trace of a dozen words: its slot, its postings, its place in
- * its task's timeline and its terms. About 500 bytes; each trace's terms in a typed array of
+ * its task's timeline and its terms. About 470 bytes; each trace's terms in a typed array of
  * their own (as they once were) made it about 680. The traces themselves are made before the
  * first measure and held to the end, so only the index is counted.
  */
