@@ -13,16 +13,19 @@ export const MAX_SIM_CHARS = 2_000;
  * static word vectors): each query word is matched to the closest word of the text, and the
  * text scores the weighted mean of those best cosines, each query word weighing its SIF weight.
  * A pooled sentence vector averages a turn's words into one direction, so "pottery" in a
- * question barely moves towards a turn that says "clay" among a dozen other words; matched word
- * by word, it meets "clay" whole. The cosine of two words is the mean of their cosines in the
- * embedder's two tables, as it is for two sentence vectors.
+ * question barely moves towards a turn that says "ceramics" among a dozen other words; matched
+ * word by word, it meets "ceramics" whole. The cosine of two words is the mean of their cosines
+ * in the embedder's two tables, as it is for two sentence vectors.
  */
 export class MaxSim {
+  private readonly tables: WordVectors[];
+  /** Each word's length in each table (its int8 components: the scale cancels in a cosine), computed when first needed. */
   private readonly norms: Float32Array[];
 
   constructor(readonly embedder: BuiltinEmbedder) {
     const { words, sentence } = embedder.tables;
-    this.norms = [words, ...(sentence ? [sentence] : [])].map(() => new Float32Array(words.words.length).fill(-1));
+    this.tables = sentence ? [words, sentence] : [words];
+    this.norms = this.tables.map(() => new Float32Array(words.words.length).fill(-1));
   }
 
   /** The max-sim score of each text against the query, in [0, 1] (0 for a query or text without a known word). */
@@ -51,19 +54,17 @@ export class MaxSim {
 
   /** The cosine of two vocabulary words: the mean of their cosines in each table. */
   private cosine(a: number, b: number): number {
-    const { words, sentence } = this.embedder.tables;
-    const tables = sentence ? [words, sentence] : [words];
     let sum = 0;
-    tables.forEach((t, i) => {
-      sum += dot(t, a, b) / (this.norm(i, t, a) * this.norm(i, t, b) || 1);
-    });
-    return sum / tables.length;
+    for (let i = 0; i < this.tables.length; i++) {
+      const t = this.tables[i]!;
+      sum += dot(t, a, b) / (this.norm(i, a) * this.norm(i, b) || 1);
+    }
+    return sum / this.tables.length;
   }
 
-  /** A word's length in one table (its int8 components: the scale cancels in a cosine), computed once. */
-  private norm(i: number, t: WordVectors, r: number): number {
+  private norm(i: number, r: number): number {
     const norms = this.norms[i]!;
-    if (norms[r]! < 0) norms[r] = Math.sqrt(dot(t, r, r));
+    if (norms[r]! < 0) norms[r] = Math.sqrt(dot(this.tables[i]!, r, r));
     return norms[r]!;
   }
 }
