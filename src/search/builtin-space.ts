@@ -8,6 +8,7 @@ import { VectorIndex } from './indexes/vector-index.js';
 import { PersistedVectors } from './indexes/vector-persistence.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
+import { MAX_SIM_CHARS, MaxSim } from './models/max-sim.js';
 import type { SearchLog } from './search-log.js';
 import { traceText } from './text/trace-text.js';
 import { EmbedWorker } from './workers/embed-worker.js';
@@ -340,5 +341,29 @@ export class BuiltinSpace {
       }
     }
     return current.embedder.embed(text);
+  }
+
+  /** Max-sim on this thread (no embedding thread), for the embedder it was made for. */
+  private inlineMaxSim?: MaxSim;
+
+  /**
+   * Each trace's max-sim score against the query (models/max-sim.ts) by the current embedder, on
+   * its thread (one round trip) when that runs; 0 for a trace gone meanwhile.
+   */
+  async maxSim(current: { embedder: BuiltinEmbedder }, query: string, uids: string[]): Promise<Float32Array> {
+    const texts = uids.map((uid) => {
+      const t = this.store.get('traces', uid);
+      return t ? traceText(t).slice(0, MAX_SIM_CHARS) : '';
+    });
+    const w = current === this.current ? this.thread() : undefined;
+    if (w && !w.failed) {
+      try {
+        return await w.maxSim(query, texts);
+      } catch {
+        // The thread failed for good meanwhile: scored here.
+      }
+    }
+    if (this.inlineMaxSim?.embedder !== current.embedder) this.inlineMaxSim = new MaxSim(current.embedder);
+    return this.inlineMaxSim.scores(query, texts);
   }
 }

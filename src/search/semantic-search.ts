@@ -1,6 +1,7 @@
 import type { EmbeddingsInfo } from '../contracts/memory.js';
-import type { SemanticAnswer, SemanticSearchPort } from '../domain/memory/search-port.js';
+import type { SemanticAnswer, SemanticSearchOptions, SemanticSearchPort } from '../domain/memory/search-port.js';
 import { type BuiltinSpace, EMBED_IN_QUERY } from './builtin-space.js';
+import { blendMaxSim, RERANK_DEPTH } from './max-sim-rerank.js';
 import type { ModelStatus } from './models/builtin-model.js';
 import type { ProviderSpace } from './provider-space.js';
 import { wordTokens } from './text/tokenize.js';
@@ -67,7 +68,7 @@ export class SemanticSearch implements SemanticSearchPort {
     await Promise.all([this.builtin.model.close(), this.builtin.close()]);
   }
 
-  async search(userId: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer> {
+  async search(userId: string, query: string, k: number, accept: (uid: string) => boolean, opts: SemanticSearchOptions = {}): Promise<SemanticAnswer> {
     let fallback: string | undefined;
     if (this.provider) {
       try {
@@ -120,8 +121,22 @@ export class SemanticSearch implements SemanticSearchPort {
       return { available: false, reason: fallback ? `${fallback}; ${why}` : why, info };
     }
     const { index } = current;
-    const vector = await this.builtin.embedQuery(current, this.words ? telling(query, (w) => this.words!.share(userId, w), this.words.traces(userId)) : query);
+    const text = this.words ? telling(query, (w) => this.words!.share(userId, w), this.words.traces(userId)) : query;
+    const vector = await this.builtin.embedQuery(current, text);
     if (!vector) return { available: true, hits: [], similarity: () => undefined, info };
-    return { available: true, hits: index.search(userId, vector, k, accept), similarity: (uid) => index.similarity(uid, vector), info };
+    const scanned = index.search(userId, vector, k, accept);
+    if (!opts.wordByWord) return { available: true, hits: scanned, similarity: (uid) => index.similarity(uid, vector), info };
+    // The scan's best hits are scored again word by word (max-sim-rerank.ts), with the same words.
+    const head = scanned.slice(0, RERANK_DEPTH).map((h) => h.uid);
+    const { hits, rescore } = blendMaxSim(scanned, head.length ? await this.builtin.maxSim(current, text, head) : new Float32Array(0));
+    return {
+      available: true,
+      hits,
+      similarity: (uid) => {
+        const plain = index.similarity(uid, vector);
+        return plain === undefined ? undefined : rescore(uid, plain);
+      },
+      info,
+    };
   }
 }

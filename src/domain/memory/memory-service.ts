@@ -154,7 +154,9 @@ export class MemoryService {
     if (mode === 'keyword' || !this.semantic) {
       return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword' };
     }
-    const sem = await this.semantic.search(scope, req.query, SEARCH_POOL, accept);
+    // Hybrid's keyword side already matches the query word by word; word-by-word scoring on top
+    // of it counts a literal match twice and ranks the literal matches worse among themselves.
+    const sem = await this.semantic.search(scope, req.query, SEARCH_POOL, accept, { wordByWord: mode === 'semantic' });
     if (!sem.available) {
       return { results: shape(normalizeToTop(keyword())), mode, mode_used: 'keyword', embeddings: { ...sem.info, fallback_reason: sem.reason } };
     }

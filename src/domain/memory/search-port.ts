@@ -58,10 +58,18 @@ export type SemanticAnswer =
     }
   | { available: false; reason: string; info: EmbeddingsInfo };
 
+export interface SemanticSearchOptions {
+  /**
+   * Score the best hits again word by word (the built-in model's max-sim): for semantic mode,
+   * which has no keyword side to match the query's words one by one.
+   */
+  wordByWord?: boolean;
+}
+
 /**
  * Semantic retrieval: the configured provider or the built-in model. `available: false` (the
  * model is still being prepared, or failed) tells the caller to answer with keyword hits.
  */
 export interface SemanticSearchPort {
-  search(scope: string, query: string, k: number, accept: (uid: string) => boolean): Promise<SemanticAnswer>;
+  search(scope: string, query: string, k: number, accept: (uid: string) => boolean, opts?: SemanticSearchOptions): Promise<SemanticAnswer>;
 }

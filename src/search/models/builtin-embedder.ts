@@ -58,6 +58,11 @@ export class BuiltinEmbedder {
     return rows;
   }
 
+  /** A vocabulary row's SIF weight. */
+  weight(row: number): number {
+    return this.weights[row]!;
+  }
+
   /** Token → rows, cached: resolving (accents, compounds) costs more than the pooling itself. */
   private readonly tokenRows = new Map<string, number[]>();
 

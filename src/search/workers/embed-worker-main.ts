@@ -4,16 +4,24 @@
 // of them; only the vocabulary's lookup table is its own.
 import { parentPort, workerData } from 'node:worker_threads';
 import { BuiltinEmbedder } from '../models/builtin-embedder.js';
+import { MaxSim } from '../models/max-sim.js';
 import type { WordVectors } from '../vectors/word-vectors-file.js';
 import type { EmbedReply, EmbedRequest } from './embed-worker.js';
 
 const { words, sentence } = workerData as { words: WordVectors; sentence?: WordVectors };
 const embedder = new BuiltinEmbedder(words, sentence);
+let maxSim: MaxSim | undefined;
 
 /** Work between two looks at the thread's messages: a query waits at most about this long behind a batch. */
 const TURN_MS = 5;
 
-parentPort!.on('message', async ({ id, texts }: EmbedRequest) => {
+parentPort!.on('message', async ({ id, texts, query }: EmbedRequest) => {
+  if (query !== undefined) {
+    // A query's candidates, scored word by word: bounded texts (MAX_SIM_CHARS), a few ms at most.
+    const scores = (maxSim ??= new MaxSim(embedder)).scores(query, texts);
+    const reply: EmbedReply = { id, vectors: scores, known: new Uint8Array(0) };
+    return parentPort!.postMessage(reply, [scores.buffer]);
+  }
   const dims = embedder.dims;
   // One buffer per batch, handed over without a copy; `known` marks texts with a known word.
   const vectors = new Float32Array(texts.length * dims);

@@ -4,13 +4,20 @@ import { OnDemandWorker } from '../../platform/on-demand-worker.js';
 import type { BuiltinEmbedder } from '../models/builtin-embedder.js';
 import type { SearchLog } from '../search-log.js';
 
-/** A batch of texts to embed, as posted to the thread. */
+/**
+ * A batch of texts to embed, as posted to the thread; with `query`, the texts are scored against
+ * it word by word instead (models/max-sim.ts).
+ */
 export interface EmbedRequest {
   id: number;
   texts: string[];
+  query?: string;
 }
 
-/** The thread's answer: `known[i]` 0 means text i had no known word (no vector). */
+/**
+ * The thread's answer: `known[i]` 0 means text i had no known word (no vector). To a request with
+ * a query, `vectors` holds one max-sim score per text.
+ */
 export interface EmbedReply {
   id: number;
   vectors: Float32Array;
@@ -45,7 +52,7 @@ function scriptUrl(): URL {
  * src/platform/on-demand-worker.ts.
  */
 export class EmbedWorker {
-  private readonly thread: OnDemandWorker<{ texts: string[] }, EmbedReply>;
+  private readonly thread: OnDemandWorker<Omit<EmbedRequest, 'id'>, EmbedReply>;
 
   constructor(
     private readonly embedder: BuiltinEmbedder,
@@ -89,6 +96,11 @@ export class EmbedWorker {
     const { vectors, known } = await this.thread.call({ texts });
     const dims = this.embedder.dims;
     return texts.map((_, i) => (known[i] ? vectors.subarray(i * dims, (i + 1) * dims) : null));
+  }
+
+  /** The max-sim score of each text against the query (models/max-sim.ts), in order. */
+  async maxSim(query: string, texts: string[]): Promise<Float32Array> {
+    return (await this.thread.call({ texts, query })).vectors;
   }
 
   /** Stop the thread (unanswered batches are refused). */
