@@ -32,19 +32,38 @@ interface Session {
 
 const ownerOf = (p: Principal) => `${p.keyId ?? `token:${p.authUserId}`}>${p.userId}`;
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > MAX_BODY) throw new AppError(413, 'payload_too_large', 'An MCP message may be at most 1 MiB.');
-    chunks.push(c);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    throw badRequest('The body is not valid JSON.');
-  }
+const tooLarge = (headers?: Record<string, string>) => new AppError(413, 'payload_too_large', 'An MCP message may be at most 1 MiB.', { headers });
+
+/**
+ * The body of an MCP message, at most MAX_BODY bytes. A larger one without a declared length is
+ * refused once it passes the limit, with `Connection: close` and the rest left unread: leaving a
+ * `for await` over the request destroyed its socket at once, and a client handed that socket
+ * again for its next request saw it reset.
+ */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  // Refused on its declared length before a byte is read, Node reads and drops the body after the
+  // answer and the connection stays usable (koa-body does the same for the other routes).
+  if (Number(req.headers['content-length']) > MAX_BODY) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (c: Buffer) => {
+      size += c.length;
+      if (size <= MAX_BODY) return void chunks.push(c);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      req.pause();
+      reject(tooLarge({ connection: 'close' }));
+    };
+    const onEnd = () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        reject(badRequest('The body is not valid JSON.'));
+      }
+    };
+    const onError = (e: Error) => reject(e);
+    req.on('data', onData).once('end', onEnd).once('error', onError);
+  });
 }
 
 const isInitialize = (body: unknown) =>
