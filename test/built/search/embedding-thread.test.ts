@@ -1,32 +1,20 @@
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { homePaths } from '../../../src/config/paths.js';
-import { BuiltinSpace } from '../../../src/search/builtin-space.js';
+import { describe, expect, it, vi } from 'vitest';
+import type { BuiltinSpace } from '../../../src/search/builtin-space.js';
 import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
-import { SemanticSearch } from '../../../src/search/semantic-search.js';
 import { EmbedWorker } from '../../../src/search/workers/embed-worker.js';
-import { Store } from '../../../src/store/store.js';
-import { removeHome, tempHome } from '../../helpers/daemon.js';
+import type { Store } from '../../../src/store/store.js';
+import { builtinSpaces } from '../../helpers/builtin-space.js';
 import { storedTrace } from '../../helpers/stored-trace.js';
 
 // Issue 17: written traces are embedded on a thread of their own, their rows placed back on the
 // event loop. The index it builds must be the one the event loop builds alone, also when the
 // thread dies in the middle of its batches and when later writes overtake earlier ones.
-const homes: string[] = [];
-afterAll(() => homes.forEach(removeHome));
 
 const topics = ['doctor appointment about back pain', 'bicycle repair, new brakes', 'birthday presents for my sister', 'database outage at work'];
 const trace = (i: number, content = `${topics[i % topics.length]} (note ${i})`) =>
   storedTrace({ uid: `t${String(i).padStart(4, '0')}`, task_id: `task-${i % 3}`, content });
 
-async function space(inline: boolean) {
-  const home = tempHome();
-  homes.push(home);
-  const store = await Store.open(homePaths(home));
-  const model = new BuiltinModel({ cacheDirs: [SHIPPED_MODEL_DIR] });
-  const s = new BuiltinSpace(store, model, { inline });
-  await model.complete;
-  return { store, s, search: new SemanticSearch(s), close: () => Promise.all([s.close(), model.close(), store.close()]) };
-}
+const space = builtinSpaces();
 
 /** The same history of writes: pushes one by one and in bulk, edits of text, deletes. */
 async function history(store: Store, during?: (i: number) => Promise<void>) {

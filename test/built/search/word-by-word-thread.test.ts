@@ -1,17 +1,10 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { homePaths } from '../../../src/config/paths.js';
+import { describe, expect, it } from 'vitest';
 import type { SemanticAnswer } from '../../../src/domain/memory/search-port.js';
-import { BuiltinSpace } from '../../../src/search/builtin-space.js';
-import { BuiltinModel, SHIPPED_MODEL_DIR } from '../../../src/search/models/builtin-model.js';
-import { SemanticSearch } from '../../../src/search/semantic-search.js';
-import { Store } from '../../../src/store/store.js';
-import { removeHome, tempHome } from '../../helpers/daemon.js';
+import { builtinSpaces } from '../../helpers/builtin-space.js';
 import { storedTrace } from '../../helpers/stored-trace.js';
 
 // Semantic mode's word-by-word rescoring runs on the embedding thread; without one (or once it
 // failed) on the event loop. Both must rank alike, and a thread that dies mid-query is replaced.
-const homes: string[] = [];
-afterAll(() => homes.forEach(removeHome));
 
 const TEXTS = [
   'after the long drive we finally tried a ceramics workshop on sunday',
@@ -22,15 +15,11 @@ const TEXTS = [
   'booked flights to Lisbon for the spring holiday',
 ];
 
+const open = builtinSpaces();
 async function space(inline: boolean) {
-  const home = tempHome();
-  homes.push(home);
-  const store = await Store.open(homePaths(home));
-  const model = new BuiltinModel({ cacheDirs: [SHIPPED_MODEL_DIR] });
-  const s = new BuiltinSpace(store, model, { inline });
-  await model.complete;
+  const { store, s, search, close } = await open(inline);
   await store.transact((tx) => TEXTS.forEach((content, i) => tx.put('traces', storedTrace({ uid: `t${i}`, task_id: 'chat', content }))));
-  return { s, search: new SemanticSearch(s), close: () => Promise.all([s.close(), model.close(), store.close()]) };
+  return { s, search, close };
 }
 
 const ranked = (a: SemanticAnswer) => (a.available ? a.hits.map((h) => [h.uid, Number(h.score.toFixed(5))]) : []);

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
 import { shareTraceVersions } from '../../../../src/domain/memory/share-versions.js';
@@ -8,16 +6,7 @@ import { nextTurn } from '../../../../src/platform/next-turn.js';
 import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
 import { Store } from '../../../../src/store/store.js';
 import { removeHome, tempHome } from '../../../helpers/daemon.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-/** The JS heap and the typed arrays' data outside it. */
-const used = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
+import { liveBytes } from '../../../helpers/heap.js';
 
 const TRACES = 20_000;
 const words = 'budget garden kitchen travel flight hotel invoice customer design review dentist swimming tennis meeting quarter'.split(' ');
@@ -43,7 +32,7 @@ describe('heap per small trace after a start', () => {
     await first.snapshot();
     await first.close();
 
-    const before = used();
+    const before = liveBytes();
     const store = await Store.open(homePaths(home));
     const stopSharing = shareTraceVersions(store);
     const index = new KeywordIndex();
@@ -52,7 +41,7 @@ describe('heap per small trace after a start', () => {
     for (let turns = 0; turns < 100_000 && (index.behind > 0 || !shared()); turns++) await nextTurn();
     expect(index.size).toBe(TRACES);
     expect(shared()).toBe(true);
-    const perTrace = (used() - before) / TRACES;
+    const perTrace = (liveBytes() - before) / TRACES;
     expect(perTrace).toBeLessThan(1280);
     stopIndexing();
     stopSharing();

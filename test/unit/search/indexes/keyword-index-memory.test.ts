@@ -1,18 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
+import { liveBytes } from '../../../helpers/heap.js';
 import { storedTrace } from '../../../helpers/stored-trace.js';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-/** The JS heap and the typed arrays' data outside it. */
-const used = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 
 const TRACES = 30_000;
 const vocabulary = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}x${(i * 7919).toString(36)}`);
@@ -35,9 +24,9 @@ describe('KeywordIndex memory', () => {
     const traces = Array.from({ length: TRACES }, (_, i) => trace(i));
     const index = new KeywordIndex();
     index.upsert(traces[0]!);
-    const before = used();
+    const before = liveBytes();
     for (const t of traces.slice(1)) index.upsert(t);
-    const perTrace = (used() - before) / (TRACES - 1);
+    const perTrace = (liveBytes() - before) / (TRACES - 1);
     expect(index.search('u1', vocabulary[13]!).length).toBeGreaterThan(0);
     expect(traces.length).toBe(TRACES);
     expect(perTrace).toBeLessThan(590);

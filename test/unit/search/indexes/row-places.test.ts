@@ -1,19 +1,9 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { RowPlaces } from '../../../../src/search/indexes/row-places.js';
 import { VectorIndex } from '../../../../src/search/indexes/vector-index.js';
+import { liveBytes } from '../../../helpers/heap.js';
 
 const OWNER = 'usr_01m8g7cfqyxr562j7ertgxx6s1';
-
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const used = () => {
-  gc();
-  gc();
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-};
 
 describe('RowPlaces', () => {
   it('gives back each uid’s user and slot, for many users and large slots', () => {
@@ -52,10 +42,10 @@ describe('RowPlaces', () => {
     const index = new VectorIndex(DIMS);
     index.reserve(OWNER, N);
     index.loadRaw({ ...rows[0]!, userId: OWNER }, 'task');
-    const before = used();
+    const before = liveBytes();
     // A fresh copy of the owner's id per row, as decoding the file gives.
     for (const r of rows.slice(1)) index.loadRaw({ ...r, userId: `${OWNER.slice(0, 10)}${OWNER.slice(10)}` }, 'task');
-    const perRow = (used() - before) / (N - 1);
+    const perRow = (liveBytes() - before) / (N - 1);
     expect(index.size).toBe(N);
     expect(rows.at(-1)!.components[0]).toBeGreaterThan(0);
     expect(perRow).toBeLessThan(90);
