@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_BYTES } from '../../src/contracts/page.js';
 import { runCli } from '../helpers/daemon.js';
 import { useApp } from '../helpers/in-process.js';
+import { everyPage } from '../helpers/pages.js';
 
 const d = useApp();
 
@@ -34,19 +34,9 @@ type Item = { uid: string; scheduled_for: string; recurrence_id?: string; descri
 
 /** Every page of a listing from the first, each checked against the budget. */
 async function allPages(query: string): Promise<{ pages: number; items: Item[] }> {
-  const items: Item[] = [];
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const r = await d.api('GET', `/calendar/events?${query}${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(r.status, r.text.slice(0, 300)).toBe(200);
-    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(PAGE_BYTES);
-    for (const e of r.json.events) expect(e.description).toBe(LONG);
-    items.push(...r.json.events);
-    cursor = r.json.next_cursor ?? undefined;
-    expect(++pages).toBeLessThan(ONE_OFFS + OCCURRENCES);
-  } while (cursor);
-  return { pages, items };
+  const all = await everyPage<Item>(d, `/calendar/events?${query}`, 'events', ONE_OFFS + OCCURRENCES);
+  for (const e of all.items) expect(e.description).toBe(LONG);
+  return all;
 }
 
 const key = (e: Item) => `${e.scheduled_for} ${e.uid} ${e.recurrence_id ?? ''}`;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_BYTES } from '../../src/contracts/page.js';
 import { appCliEnv, runCliInProcess } from '../helpers/cli-in-process.js';
 import { useApp } from '../helpers/in-process.js';
+import { everyPage } from '../helpers/pages.js';
 import { hasScript, Terminal } from '../helpers/terminal.js';
 
 const d = useApp();
@@ -31,18 +31,8 @@ beforeAll(async () => {
 
 /** Every page of the queue from the first, each checked against the budget. */
 async function allPages(query: string): Promise<{ pages: number; plans: { plan_id: string; reasoning: string }[] }> {
-  const plans: { plan_id: string; reasoning: string }[] = [];
-  let cursor: string | undefined;
-  let pages = 0;
-  do {
-    const r = await d.api('GET', `/agent/queue?${query}${cursor ? `&cursor=${cursor}` : ''}`);
-    expect(r.status, r.text.slice(0, 300)).toBe(200);
-    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(PAGE_BYTES);
-    plans.push(...r.json.plans);
-    cursor = r.json.next_cursor ?? undefined;
-    expect(++pages).toBeLessThan(PLANS);
-  } while (cursor);
-  return { pages, plans };
+  const { pages, items } = await everyPage<{ plan_id: string; reasoning: string }>(d, `/agent/queue?${query}`, 'plans', PLANS);
+  return { pages, plans: items };
 }
 
 describe('GET /agent/queue in pages of PAGE_BYTES', () => {
