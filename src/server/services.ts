@@ -5,7 +5,6 @@ import type { Clock } from '../domain/clock.js';
 import { ExportService } from '../domain/export/export-service.js';
 import { EventBus } from '../domain/live-bus.js';
 import { MemoryService } from '../domain/memory/memory-service.js';
-import { shareTraceVersions } from '../domain/memory/share-versions.js';
 import { PlannerService } from '../domain/planner/planner-service.js';
 import { PlansService } from '../domain/plans/plans-service.js';
 import type { Planner } from '../domain/plans/ports.js';
@@ -66,7 +65,6 @@ export function createServices(deps: ServiceDeps) {
     log: (msg, extra, level = 'warn') => deps.logger[level](extra ?? {}, msg),
   });
   const memory = new MemoryService(store, clock, bus, traceIndex, semantic);
-  shareTraceVersions(store);
   const calendar = new CalendarService({ store, clock, bus, zoneOf: (id) => users.get(id)?.timezone ?? 'UTC', announceTrace: (t, k) => memory.announce(t, k) });
   const exporter = new ExportService(store, clock, users, deps.config);
   const planner = new PlannerService({ store, clock, config: deps.config, users, tempo, memory, calendar, logger: deps.logger });

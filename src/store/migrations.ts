@@ -1,4 +1,5 @@
-import { COLLECTION_NAMES, type DbFile, SCHEMA_VERSION } from './schema.js';
+import { isDerivableFirstVersion } from '../contracts/first-version.js';
+import { COLLECTION_NAMES, type DbFile, type Doc, SCHEMA_VERSION } from './schema.js';
 
 /**
  * Migrations from version N to N+1, keyed by N. Each takes the parsed file and returns the next
@@ -6,6 +7,7 @@ import { COLLECTION_NAMES, type DbFile, SCHEMA_VERSION } from './schema.js';
  */
 export const MIGRATIONS: Record<number, (db: DbFile) => DbFile> = {
   1: grantProfileScopesToOwnerKeys,
+  2: dropDerivedFirstVersions,
 };
 
 /**
@@ -24,6 +26,19 @@ function grantProfileScopesToOwnerKeys(db: DbFile): DbFile {
     return { ...k, scopes: [...next.filter((s) => s !== 'admin'), 'admin'] };
   });
   return { ...db, schema_version: 2, collections: { ...db.collections, api_keys: keys } };
+}
+
+/**
+ * 2 → 3: a trace's first history row is derived from the trace while it is unedited, not stored
+ * (contracts/first-version.ts). The rows that say nothing their trace does not are dropped: about
+ * half of the documents of a store of small traces. Any other row (an edited trace's, one that
+ * differs from its trace) stays.
+ */
+function dropDerivedFirstVersions(db: DbFile): DbFile {
+  const traces = new Map<unknown, Doc>();
+  for (const t of db.collections.traces ?? []) traces.set(t.uid, t);
+  const rows = (db.collections.trace_versions ?? []).filter((r) => !isDerivableFirstVersion(r, traces.get(r.uid)));
+  return { ...db, schema_version: 3, collections: { ...db.collections, trace_versions: rows } };
 }
 
 export class FutureSchemaError extends Error {}

@@ -8,7 +8,10 @@ export const COLLECTIONS = {
   users: { key: 'user_id', indexes: ['email'] },
   api_keys: { key: 'id', indexes: ['hash', 'user_id'] },
   traces: { key: 'uid', indexes: ['user_id', 'task_id'] },
-  /** One row per trace version (id `${uid}#${version}`): the base of /memory/history and diff export. */
+  /**
+   * One row per trace version (id `${uid}#${version}`): the base of /memory/history and diff
+   * export. An unedited trace's first row is derived from the trace, not stored.
+   */
   trace_versions: { key: 'id', indexes: ['uid'] },
   events: { key: 'uid', indexes: ['user_id', 'task_id'] },
   plans: { key: 'plan_id', indexes: ['user_id', 'task_id'] },
@@ -33,7 +36,7 @@ export type Change<C extends CollectionName> = { op: 'put'; doc: DocOf<C> } | { 
 export const COLLECTION_NAMES = Object.keys(COLLECTIONS) as CollectionName[];
 
 /** Bumped when the shape of db.json changes; `migrations.ts` carries older files forward. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export type Doc = Record<string, unknown>;
 

@@ -208,21 +208,6 @@ export class Store implements Reads {
     }
   }
 
-  /**
-   * Put `replacement` in place of the stored `current`, if it still is the stored one, for a
-   * caller that lets equal documents share memory (domain/memory/share-versions.ts). It must
-   * have the same JSON value: no journal records it and no follower hears of it.
-   */
-  replaceEqual<C extends CollectionName>(c: C, current: DocOf<C>, replacement: DocOf<C>): void {
-    const id = keyOf(c, current as Doc);
-    if (this.col(c).get(id) === current) this.col(c).swap(id, replacement as Doc);
-  }
-
-  /** Whether close() was called (background work of the store's users ends then). */
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   private col(c: CollectionName): Indexed {
     const col = this.cols.get(c);
     if (!col) throw new Error(`unknown collection ${c}`);

@@ -163,7 +163,7 @@ describe('restart and migration', () => {
         const owner = keys.find((k) => k.id === JSON.parse(readFileSync(join(old.home, 'credentials.json'), 'utf8')).key_id)!;
         expect(owner.scopes).toEqual(expect.arrayContaining(['profile:read', 'profile:write', 'admin']));
         expect(keys.find((k) => k.id === narrow.json.id)!.scopes).toEqual(['memory:read', 'calendar:read']);
-        expect(JSON.parse(readFileSync(dbPath, 'utf8')).schema_version).toBe(2);
+        expect(JSON.parse(readFileSync(dbPath, 'utf8')).schema_version).toBe(SCHEMA_VERSION);
       } finally {
         await again.stop();
       }

@@ -3,6 +3,7 @@ import type { HistoryQuery, HistoryResponse } from '../../contracts/memory.js';
 import type { Reads } from '../../store/store.js';
 import { jsonBytes, pageFit } from '../page-bytes.js';
 import { decodeCursor, encodeCursor, invalidCursor } from '../page-cursor.js';
+import { traceReads } from './traces.js';
 
 /** Where a page of a trace's history ended: the trace (a cursor of another trace is refused) and the last version. */
 const HistoryPosition = z.tuple([z.literal('history'), z.string(), z.number().int()]);
@@ -15,8 +16,8 @@ export function historyPage(store: Reads, q: HistoryQuery): HistoryResponse {
   const after = q.cursor ? decodeCursor(q.cursor, HistoryPosition) : undefined;
   if (after && after[1] !== q.uid) throw invalidCursor();
   const from = after?.[2] ?? 0;
-  const rows = store
-    .byIndex('trace_versions', 'uid', q.uid)
+  const rows = traceReads(store)
+    .versionsOf(q.uid)
     .filter((r) => r.version > from)
     .sort((a, b) => a.version - b.version);
   const versions = rows.map((r) => ({ version: r.version, timestamp: r.timestamp, actor: r.actor, patch: r.patch }));

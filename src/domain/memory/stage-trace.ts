@@ -1,3 +1,4 @@
+import { firstVersionOf, versionId } from '../../contracts/first-version.js';
 import type { StoredTrace, TraceType, TraceUpdates } from '../../contracts/memory.js';
 import { diff } from '../../contracts/patch.js';
 import type { TraceVersion } from '../../contracts/stored.js';
@@ -9,7 +10,7 @@ import { newId } from '../ids.js';
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
 export type { TraceVersion };
 
-export const versionId = (uid: string, version: number) => `${uid}#${version}`;
+export { versionId };
 
 /** What another area gives to record a server-made trace. */
 export interface StageTraceInput {
@@ -59,8 +60,9 @@ function linkProblems(tx: Tx, userId: string, selfUid: string, ids: readonly str
 }
 
 /**
- * Stage a new trace and its version-1 history row in the caller's transaction. Used by push (with
- * `where` naming the batch index in error paths) and, through stageTrace, by the other areas.
+ * Stage a new trace in the caller's transaction (its version-1 history row is derived from it
+ * until its first edit: contracts/first-version.ts). Used by push (with `where` naming the batch
+ * index in error paths) and, through stageTrace, by the other areas.
  */
 export function stageNewTrace(tx: Tx, input: NewTrace, now: Date, where = ''): StoredTrace {
   const nowIso = now.toISOString();
@@ -101,23 +103,13 @@ export function stageNewTrace(tx: Tx, input: NewTrace, now: Date, where = ''): S
     updated_at: nowIso,
   };
   tx.put('traces', trace);
-  const row: TraceVersion = {
-    id: versionId(uid, 1),
-    uid,
-    user_id: trace.user_id,
-    version: 1,
-    timestamp: nowIso,
-    actor: input.authored_by,
-    patch: [{ op: 'add', path: '', value: trace }],
-  };
-  tx.put('trace_versions', row);
   return trace;
 }
 
 /**
- * Stage a new server-made trace (`tr_` uid) and its version-1 `trace_versions` row inside the
- * caller's transaction, so it commits atomically with the caller's own writes. `authored_by` is
- * the actor. Publish it after the transaction resolved with `memory.announce(trace, 'created')`.
+ * Stage a new server-made trace (`tr_` uid) inside the caller's transaction, so it commits
+ * atomically with the caller's own writes. `authored_by` is the actor. Publish it after the
+ * transaction resolved with `memory.announce(trace, 'created')`.
  */
 export function stageTrace(tx: Tx, input: StageTraceInput, now: Date): StoredTrace {
   const { actor, ...rest } = input;
@@ -172,6 +164,7 @@ export function stageTraceEdit(tx: Tx, uid: string, updates: TraceUpdates, actor
 
   next.version = cur.version + 1;
   next.updated_at = now.toISOString();
+  keepFirstVersion(tx, cur);
   tx.put('traces', next);
   const row: TraceVersion = {
     id: versionId(uid, next.version),
@@ -184,4 +177,21 @@ export function stageTraceEdit(tx: Tx, uid: string, updates: TraceUpdates, actor
   };
   tx.put('trace_versions', row);
   return next;
+}
+
+/**
+ * Remove a trace, keeping its history: an export as of an earlier instant rebuilds it from its
+ * rows, so an unedited trace's first row (derived from the trace until now) is stored first.
+ * Whatever removes traces goes through here.
+ */
+export function stageTraceRemoval(tx: Tx, uid: string): void {
+  const cur = tx.get('traces', uid);
+  if (!cur) return;
+  keepFirstVersion(tx, cur);
+  tx.delete('traces', uid);
+}
+
+/** An unedited trace's first row is derived from it until it changes or goes: stored just before. */
+function keepFirstVersion(tx: Tx, cur: StoredTrace): void {
+  if (cur.version === 1 && !tx.get('trace_versions', versionId(cur.uid, 1))) tx.put('trace_versions', firstVersionOf(cur));
 }

@@ -2,6 +2,7 @@ import { EDITABLE_FIELDS, type StoredTrace, type TraceUpdates } from '../../cont
 import { type PatchOperation, replay } from '../../contracts/patch.js';
 import type { Store } from '../../store/store.js';
 import type { MemoryService } from '../memory/memory-service.js';
+import { traceReads } from '../memory/traces.js';
 import type { Principal } from '../principal.js';
 import type { Undoable } from './undoable.js';
 
@@ -19,8 +20,8 @@ export function traceEditChanges(store: Store, memory: MemoryService, traces: re
   const out: Undoable[] = [];
   for (const t of traces) {
     if (t.version < 2 || SERVER_KEPT.has(t.type)) continue;
-    const rows = store
-      .byIndex('trace_versions', 'uid', t.uid)
+    const rows = traceReads(store)
+      .versionsOf(t.uid)
       .slice()
       .sort((a, b) => a.version - b.version);
     const patches: PatchOperation[][] = [];

@@ -6,6 +6,7 @@ import { SCOPES } from '../../../../src/contracts/scopes.js';
 import { ExportService } from '../../../../src/domain/export/export-service.js';
 import { EventBus } from '../../../../src/domain/live-bus.js';
 import { MemoryService } from '../../../../src/domain/memory/memory-service.js';
+import { stageTraceRemoval } from '../../../../src/domain/memory/stage-trace.js';
 import type { Principal } from '../../../../src/domain/principal.js';
 import { tempoProfileParts } from '../../../../src/domain/tempo/tempo-service.js';
 import { UsersService } from '../../../../src/domain/users/users-service.js';
@@ -79,7 +80,7 @@ describe('diff by time (memory rebuilt from history)', () => {
     at('2031-03-01T10:00:00Z');
     await push({ uid: 'doomed', content: 'temporary thought' });
     at('2031-03-01T11:00:00Z');
-    await store.transact((tx) => tx.delete('traces', 'doomed'));
+    await store.transact((tx) => stageTraceRemoval(tx, 'doomed'));
     const r = (await exporter.export(p, q({ export_format: 'diff', since: '2031-03-01T10:30:00Z' }))).body.results as {
       removed: { uid: string; content: string }[];
     };

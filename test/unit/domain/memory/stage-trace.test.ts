@@ -5,6 +5,7 @@ import { replay } from '../../../../src/contracts/patch.js';
 import { EventBus, type LiveEvent } from '../../../../src/domain/live-bus.js';
 import { MemoryService } from '../../../../src/domain/memory/memory-service.js';
 import { stageTrace, stageTraceEdit, type TraceVersion } from '../../../../src/domain/memory/stage-trace.js';
+import { traceReads } from '../../../../src/domain/memory/traces.js';
 import type { Principal } from '../../../../src/domain/principal.js';
 import type { AppError } from '../../../../src/errors.js';
 import { followStore, KeywordIndex } from '../../../../src/search/indexes/keyword-index.js';
@@ -35,7 +36,12 @@ afterEach(async () => {
   removeHome(home);
 });
 
-const versionsOf = (uid: string) => store.byIndex<TraceVersion>('trace_versions', 'uid', uid).sort((a, b) => a.version - b.version);
+const versionsOf = (uid: string) =>
+  traceReads(store)
+    .versionsOf(uid)
+    .sort((a, b) => a.version - b.version);
+/** The rows the store itself holds (an unedited trace's first row is derived, not stored). */
+const storedRows = (uid: string) => store.byIndex<TraceVersion>('trace_versions', 'uid', uid).map((r) => r.version);
 
 async function thrown(p: Promise<unknown> | (() => unknown)): Promise<AppError> {
   try {
@@ -86,6 +92,7 @@ describe('stageTrace', () => {
       actor: 'planner',
       patch: [{ op: 'add', path: '', value: t }],
     });
+    expect(storedRows(t.uid)).toEqual([]);
   });
 
   it('is discarded with the caller’s transaction when it fails', async () => {
@@ -141,6 +148,8 @@ describe('stageTraceEdit', () => {
       updated_at: later.toISOString(),
       created_at: NOW.toISOString(),
     });
+    // The first edit stores the first row (from the trace as it was) with its own.
+    expect(storedRows(t.uid).sort()).toEqual([1, 2]);
     const rows = versionsOf(t.uid);
     expect(rows.map((r) => [r.version, r.actor])).toEqual([
       [1, 'agent'],
