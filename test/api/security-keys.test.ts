@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { cliEnv, removeHome, runCli, startDaemon, useDaemon } from '../helpers/daemon.js';
 import { expectError } from '../helpers/expect-error.js';
 import { editStoredDb } from '../helpers/stored-home.js';
