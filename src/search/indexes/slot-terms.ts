@@ -47,7 +47,7 @@ export class SlotTerms {
   }
 
   private grow(need: number): void {
-    const size = Math.max(need, Math.ceil(this.ids.length * 1.5));
+    const size = Math.max(need, Math.ceil(this.ids.length * 1.25));
     const ids = new Uint32Array(size);
     ids.set(this.ids.subarray(0, this.used));
     const tfs = new Float32Array(size);
