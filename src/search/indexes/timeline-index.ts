@@ -12,9 +12,16 @@ interface Timeline {
   key: string;
   /** The search scope its traces are in (the key holds it with the task). */
   scope: string;
-  members: Set<string>;
-  /** The members in order; undefined after many writes out of order, until the next lookup sorts them. */
-  order?: string[];
+  /** How many traces are in it. */
+  count: number;
+  /**
+   * Its traces in order while `sorted`. After many writes out of order it is a log instead, until
+   * the next lookup sorts it: every uid ever added since, a removed or moved one too (left in
+   * place; an entry says whether a uid is still here). A Set of members beside it cost a Map
+   * entry a trace for what the entries already say.
+   */
+  order: string[];
+  sorted: boolean;
   /** Positions in `order` are stale (a splice moved them) until the next lookup numbers them again. */
   stale: boolean;
   /** Splices since the last lookup. */
@@ -45,15 +52,20 @@ export class TimelineIndex {
     if (cur && cur.timestamp === t.timestamp && this.timelines.get(key) === cur.timeline) return;
     this.remove(t.uid);
     let timeline = this.timelines.get(key);
-    if (!timeline) this.timelines.set(key, (timeline = { key, scope, members: new Set(), order: [], stale: false, splices: 0 }));
+    if (!timeline) this.timelines.set(key, (timeline = { key, scope, count: 0, order: [], sorted: true, stale: false, splices: 0 }));
     const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1 };
     this.entries.set(t.uid, entry);
-    timeline.members.add(t.uid);
+    timeline.count++;
     const order = timeline.order;
-    if (!order) return;
+    if (!timeline.sorted) {
+      order.push(t.uid);
+      if (order.length > 2 * timeline.count + 64) this.compact(timeline);
+      return;
+    }
     const lastUid = order[order.length - 1];
     if (lastUid === undefined || this.before(lastUid, t.uid)) entry.pos = order.push(t.uid) - 1;
     else if (this.spliced(timeline)) order.splice(this.slot(order, t.uid), 0, t.uid);
+    else order.push(t.uid);
   }
 
   remove(uid: string): void {
@@ -61,13 +73,12 @@ export class TimelineIndex {
     if (!entry) return;
     const timeline = entry.timeline;
     const order = timeline.order;
-    if (order) {
+    if (timeline.sorted) {
       if (!timeline.stale && entry.pos === order.length - 1) order.pop();
       else if (this.spliced(timeline)) order.splice(this.slot(order, uid), 1);
     }
     this.entries.delete(uid);
-    timeline.members.delete(uid);
-    if (!timeline.members.size) this.timelines.delete(timeline.key);
+    if (--timeline.count === 0) this.timelines.delete(timeline.key);
   }
 
   /** The traces at most `span` places before and after `uid` in its task's time order (nearest first), none for an unknown uid. */
@@ -113,23 +124,30 @@ export class TimelineIndex {
     return lo;
   }
 
-  /** Count a splice; past the budget the timeline stops keeping order (false: do not splice). */
+  /** Count a splice; past the budget the timeline stops keeping order (false: do not splice, log). */
   private spliced(timeline: Timeline): boolean {
     if (++timeline.splices > SPLICES_BEFORE_SORT) {
-      timeline.order = undefined;
+      timeline.sorted = false;
       return false;
     }
     timeline.stale = true;
     return true;
   }
 
+  /** An unsorted timeline's log down to its traces, each once. */
+  private compact(timeline: Timeline): void {
+    const seen = new Set<string>();
+    timeline.order = timeline.order.filter((uid) => this.entries.get(uid)?.timeline === timeline && !seen.has(uid) && Boolean(seen.add(uid)));
+  }
+
   private ordered(timeline: Timeline): string[] {
     timeline.splices = 0;
-    let order = timeline.order;
-    if (!order) {
-      order = [...timeline.members].sort((a, b) => (this.before(a, b) ? -1 : 1));
-      timeline.order = order;
-    } else if (!timeline.stale) return order;
+    if (!timeline.sorted) {
+      this.compact(timeline);
+      timeline.order.sort((a, b) => (this.before(a, b) ? -1 : 1));
+      timeline.sorted = true;
+    } else if (!timeline.stale) return timeline.order;
+    const order = timeline.order;
     order.forEach((uid, i) => (this.entries.get(uid)!.pos = i));
     timeline.stale = false;
     return order;
