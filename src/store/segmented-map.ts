@@ -2,14 +2,17 @@
 const MIN_SEGMENT = 8192;
 /** The most new keys one segment takes: its growth rehashes at most this many (a few ms), never the whole map. */
 const MAX_SEGMENT = 65_536;
-/** The most keys one segment takes while a store opens: far below V8's limit on a Map's size. */
-const MAX_OPENING_SEGMENT = 2 ** 22;
+/**
+ * The most keys one segment takes while a store opens. A Map shrinks when three quarters of its
+ * keys are deleted, rehashing the rest in one call: at this size that stays a few tens of ms.
+ */
+const MAX_OPENING_SEGMENT = 2 ** 20;
 
 /**
- * Shared by every map of a store: while `open`, a map grows in one segment. An open fills its
- * maps in long synchronous stretches before the daemon answers anything, so a rehash there holds
- * no request, and one segment makes a key that is not held (every new key of a fill) cost one
- * lookup instead of one per segment. Once the open ends, the next new key of each map starts a
+ * Shared by every map of a store: while `open`, a map grows in one segment (up to
+ * MAX_OPENING_SEGMENT keys). An open fills its maps in long synchronous stretches before the
+ * daemon answers anything, so a rehash there holds no request, and one segment makes a key that
+ * is not held (every new key of a fill) cost one lookup instead of one per segment. Once the open ends, the next new key of each map starts a
  * segment of its own and growth is bounded again.
  */
 export type Opening = { open: boolean };
