@@ -12,10 +12,10 @@ const MAX_LENGTH = 40;
  * traces a user id held by every trace and history row, `created_at` equal to `updated_at` and
  * to the history row's timestamp, each cost ~50 bytes a copy, tens of MB in all. The table is
  * bounded (cleared when full) so unique values (uids) cannot grow it; values that repeat are
- * back in it at their next occurrence. What cannot repeat stays out of the table, where it would
- * only cost a lookup and push out what does: a collection's primary key, and a timestamp (unique
- * to the millisecond across documents), which takes instead the string of an equal field of the
- * same document (`created_at` and `updated_at`).
+ * back in it at their next occurrence. A collection's primary key cannot repeat and stays out of
+ * the table, where it would only cost a lookup and push out what does. A timestamp equal to an
+ * earlier field of the same document (`updated_at` and `created_at`) takes that field's string
+ * without a lookup; others go through the table (one import or transaction shares its instants).
  */
 export class Interner {
   private seen = new Map<string, string>();
@@ -43,8 +43,7 @@ export class Interner {
       const v = doc[k];
       if (typeof v === 'string') {
         if (v.length > MAX_LENGTH || k === key) continue;
-        if (isTimestamp(v)) doc[k] = sameIn(doc, keys, i, v);
-        else doc[k] = this.str(v);
+        doc[k] = (isTimestamp(v) && sameIn(doc, keys, i, v)) || this.str(v);
       } else if (Array.isArray(v) && v.length === 0 && v !== EMPTY) doc[k] = EMPTY;
     }
   }
@@ -55,8 +54,8 @@ function isTimestamp(s: string): boolean {
   return s.length >= 20 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84;
 }
 
-/** The string of the first field before `keys[upTo]` equal to `v`, or `v`. */
-function sameIn(doc: Doc, keys: string[], upTo: number, v: string): string {
+/** The string of the first field before `keys[upTo]` equal to `v`, if any. */
+function sameIn(doc: Doc, keys: string[], upTo: number, v: string): string | undefined {
   for (let j = 0; j < upTo; j++) if (doc[keys[j]!] === v) return doc[keys[j]!] as string;
-  return v;
+  return undefined;
 }
