@@ -12,8 +12,8 @@ const MAX_OPENING_SEGMENT = 2 ** 20;
  * Shared by every map of a store: while `open`, a map grows in one segment (up to
  * MAX_OPENING_SEGMENT keys). An open fills its maps in long synchronous stretches before the
  * daemon answers anything, so a rehash there holds no request, and one segment makes a key that
- * is not held (every new key of a fill) cost one lookup instead of one per segment. Once the open ends, the next new key of each map starts a
- * segment of its own and growth is bounded again.
+ * is not held (every new key of a fill) cost one lookup instead of one per segment. Once the open
+ * ends, the next new key of each map starts a segment of its own and growth is bounded again.
  */
 export type Opening = { open: boolean };
 

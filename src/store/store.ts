@@ -315,9 +315,9 @@ export class Store implements Reads {
 
   /**
    * Replace the in-memory state with a file's (collections, meta, journal position), its maps
-   * growing as `opening` says (see Opening). `busy`, when
-   * given, is called every few thousand documents: at a million, filling takes long enough that
-   * an open must go on saying it is busy (see `loading`).
+   * growing as `opening` says (see Opening). `busy`, when given, is called every few thousand
+   * documents: at a million, filling takes long enough that an open must go on saying it is busy
+   * (see `loading`).
    */
   private fill(db: DbFile, opening: Opening, busy?: () => void): void {
     let n = 0;
