@@ -1,5 +1,5 @@
 import type { Doc } from './schema.js';
-import { SegmentedMap } from './segmented-map.js';
+import { type Opening, SegmentedMap } from './segmented-map.js';
 
 /** The documents under one index value: one document alone (most values of a unique-ish field), or several by key. */
 type Bucket = Doc | SegmentedMap<string, Doc>;
@@ -11,14 +11,17 @@ type Bucket = Doc | SegmentedMap<string, Doc>;
  * field that is nearly unique (a history row's trace uid) would otherwise cost 100,000 Maps.
  */
 export class Indexed {
-  private readonly docs = new SegmentedMap<string, Doc>();
+  private readonly docs: SegmentedMap<string, Doc>;
   private readonly idx = new Map<string, SegmentedMap<unknown, Bucket>>();
 
+  /** `opening`, when given, is shared by every map of the collection, its indexes and buckets (see Opening). */
   constructor(
     private readonly key: string,
     indexes: readonly string[],
+    private readonly opening?: Opening,
   ) {
-    for (const i of indexes) this.idx.set(i, new SegmentedMap());
+    this.docs = new SegmentedMap(opening);
+    for (const i of indexes) this.idx.set(i, new SegmentedMap(opening));
   }
 
   get size(): number {
@@ -96,7 +99,7 @@ export class Indexed {
     const b = m.get(v);
     if (!b) m.append(v, doc);
     else if (b instanceof SegmentedMap) b.append(id, doc);
-    else m.replace(v, new SegmentedMap<string, Doc>().append(b[this.key] as string, b).append(id, doc));
+    else m.replace(v, new SegmentedMap<string, Doc>(this.opening).append(b[this.key] as string, b).append(id, doc));
   }
 
   private replaceIn(m: SegmentedMap<unknown, Bucket>, v: unknown, id: string, doc: Doc): void {

@@ -12,7 +12,10 @@ const MAX_LENGTH = 40;
  * traces a user id held by every trace and history row, `created_at` equal to `updated_at` and
  * to the history row's timestamp, each cost ~50 bytes a copy, tens of MB in all. The table is
  * bounded (cleared when full) so unique values (uids) cannot grow it; values that repeat are
- * back in it at their next occurrence.
+ * back in it at their next occurrence. A collection's primary key cannot repeat and stays out of
+ * the table, where it would only cost a lookup and push out what does. A timestamp equal to an
+ * earlier field of the same document (`updated_at` and `created_at`) takes that field's string
+ * without a lookup; others go through the table (one import or transaction shares its instants).
  */
 export class Interner {
   private seen = new Map<string, string>();
@@ -29,15 +32,30 @@ export class Interner {
 
   /**
    * Replace, in place, a document's top-level short strings by their interned copies and its
-   * empty arrays by one shared frozen array. Only for a document nobody else holds yet (just
-   * parsed or cloned, not frozen): the values are equal, so no reader can tell.
+   * empty arrays by one shared frozen array, leaving its primary key (the field `key`) alone.
+   * Only for a document nobody else holds yet (just parsed or cloned, not frozen): the values
+   * are equal, so no reader can tell.
    */
-  doc(doc: Doc): void {
-    for (const k of Object.keys(doc)) {
+  doc(doc: Doc, key?: string): void {
+    const keys = Object.keys(doc);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       const v = doc[k];
       if (typeof v === 'string') {
-        if (v.length <= MAX_LENGTH) doc[k] = this.str(v);
+        if (v.length > MAX_LENGTH || k === key) continue;
+        doc[k] = (isTimestamp(v) && sameIn(doc, keys, i, v)) || this.str(v);
       } else if (Array.isArray(v) && v.length === 0 && v !== EMPTY) doc[k] = EMPTY;
     }
   }
+}
+
+/** `2026-11-28T08:00:00.000Z` and the like: the shape of every instant the store keeps. */
+function isTimestamp(s: string): boolean {
+  return s.length >= 20 && s.charCodeAt(4) === 45 && s.charCodeAt(7) === 45 && s.charCodeAt(10) === 84;
+}
+
+/** The string of the first field before `keys[upTo]` equal to `v`, if any. */
+function sameIn(doc: Doc, keys: string[], upTo: number, v: string): string | undefined {
+  for (let j = 0; j < upTo; j++) if (doc[keys[j]!] === v) return doc[keys[j]!] as string;
+  return undefined;
 }

@@ -23,12 +23,15 @@ type Container = { value: Record<string, unknown> | unknown[]; key?: string };
  */
 /**
  * Called with each value parsed from a line of its own, the keys of the containers it is in (the
- * top one first), the line and the byte the line starts at; what it returns is kept instead.
+ * top one first; the array is the reader's own, valid during the call), the line and the byte the
+ * line starts at; what it returns is kept instead.
  */
-export type LineValueHook = (value: unknown, keys: (string | undefined)[], line: string, offset: number) => unknown;
+export type LineValueHook = (value: unknown, keys: readonly (string | undefined)[], line: string, offset: number) => unknown;
 
 export async function readJsonByLines(path: string, hook?: LineValueHook, onRead?: (bytes: number) => void): Promise<unknown> {
   const stack: Container[] = [];
+  /** The keys of the containers on the stack, kept in step with it (what the hook is given). */
+  const keys: (string | undefined)[] = [];
   let root: { value: unknown } | undefined;
   const fail = (n: number, why: string) => new JsonFileError(`line ${n}: ${why}`);
   const attach = (n: number, key: string | undefined, value: unknown) => {
@@ -45,11 +48,21 @@ export async function readJsonByLines(path: string, hook?: LineValueHook, onRead
       path,
       MAX_LINE_BYTES,
       (line, n, offset) => {
-        let t = line.trim();
-        if (t.endsWith(',')) t = t.slice(0, -1).trimEnd();
-        if (!t) return;
+        // The value's bounds by character codes: one slice per line, not a trim, a slice and a
+        // trimEnd (a snapshot's line is a document between spaces and a comma).
+        let a = 0;
+        let b = line.length;
+        while (a < b && isSpace(line.charCodeAt(a))) a++;
+        while (b > a && isSpace(line.charCodeAt(b - 1))) b--;
+        if (b > a && line.charCodeAt(b - 1) === 44) {
+          b--;
+          while (b > a && isSpace(line.charCodeAt(b - 1))) b--;
+        }
+        if (a === b) return;
+        let t = a === 0 && b === line.length ? line : line.slice(a, b);
         if (t === '}' || t === ']') {
           const done = stack.pop();
+          keys.pop();
           if (!done || Array.isArray(done.value) !== (t === ']')) throw fail(n, `an unexpected "${t}"`);
           attach(n, done.key, done.value);
           return;
@@ -60,6 +73,7 @@ export async function readJsonByLines(path: string, hook?: LineValueHook, onRead
         if (t === '{' || t === '[') {
           if (!top && root) throw fail(n, 'more after the end of the top value');
           stack.push({ value: t === '{' ? {} : [], key });
+          keys.push(key);
           return;
         }
         let value: unknown;
@@ -68,13 +82,7 @@ export async function readJsonByLines(path: string, hook?: LineValueHook, onRead
         } catch (e) {
           throw fail(n, (e as Error).message);
         }
-        if (hook)
-          value = hook(
-            value,
-            stack.map((c) => c.key),
-            line,
-            offset,
-          );
+        if (hook) value = hook(value, keys, line, offset);
         attach(n, key, value);
       },
       onRead,
@@ -85,6 +93,11 @@ export async function readJsonByLines(path: string, hook?: LineValueHook, onRead
   }
   if (stack.length || !root) return parseWhole(path, new JsonFileError('the file ends before its top value does'));
   return root.value;
+}
+
+/** What String.prototype.trim removes: JSON's whitespace, and the rest of JavaScript's (a BOM, say). */
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
 }
 
 /** `"name": rest` → [name, rest]. */

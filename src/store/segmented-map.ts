@@ -2,6 +2,20 @@
 const MIN_SEGMENT = 8192;
 /** The most new keys one segment takes: its growth rehashes at most this many (a few ms), never the whole map. */
 const MAX_SEGMENT = 65_536;
+/**
+ * The most keys one segment takes while a store opens. A Map shrinks when three quarters of its
+ * keys are deleted, rehashing the rest in one call: at this size that stays a few tens of ms.
+ */
+const MAX_OPENING_SEGMENT = 2 ** 20;
+
+/**
+ * Shared by every map of a store: while `open`, a map grows in one segment (up to
+ * MAX_OPENING_SEGMENT keys). An open fills its maps in long synchronous stretches before the
+ * daemon answers anything, so a rehash there holds no request, and one segment makes a key that
+ * is not held (every new key of a fill) cost one lookup instead of one per segment. Once the open
+ * ends, the next new key of each map starts a segment of its own and growth is bounded again.
+ */
+export type Opening = { open: boolean };
 
 /**
  * A Map, in insertion order, held as a list of Maps of at most MAX_SEGMENT new keys each. A JS
@@ -12,7 +26,8 @@ const MAX_SEGMENT = 65_536;
  * segment. A lookup asks each segment, newest first, so a key that is not there costs one Map
  * lookup per segment: segments grow with the map (each as large as all before it, from
  * MIN_SEGMENT up to MAX_SEGMENT), which keeps them few (5 at 100,000 entries, 19 at a million),
- * and a caller that knows a key is new appends it without asking (`append`). Values are never
+ * and a caller that knows a key is new appends it without asking (`append`). A map filled while
+ * a store opens holds what it was filled with in one segment (see Opening). Values are never
  * undefined.
  */
 export class SegmentedMap<K, V extends NonNullable<unknown>> {
@@ -20,6 +35,8 @@ export class SegmentedMap<K, V extends NonNullable<unknown>> {
   private count = 0;
   /** How many new keys the last segment takes. */
   private room = MIN_SEGMENT;
+
+  constructor(private readonly opening?: Opening) {}
 
   get size(): number {
     return this.count;
@@ -68,7 +85,7 @@ export class SegmentedMap<K, V extends NonNullable<unknown>> {
   /** Put a key the caller knows is not held last, without asking each segment for it first. */
   append(k: K, v: V): this {
     let last = this.segs[this.segs.length - 1]!;
-    if (last.size >= this.room) {
+    if (last.size >= (this.opening?.open ? MAX_OPENING_SEGMENT : this.room)) {
       this.room = Math.min(MAX_SEGMENT, Math.max(MIN_SEGMENT, this.count));
       this.segs.push((last = new Map()));
     }

@@ -21,6 +21,7 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
+import type { Opening } from './segmented-map.js';
 import { lazyFile, SPILL_MIN_CHARS, spill, type TextFile } from './spill.js';
 import { deepFreeze, keyOf, type Reads, Staging, type Tx } from './staging.js';
 import { type ResolvedStoreOptions, type StoreOptions, withDefaults } from './store-options.js';
@@ -249,7 +250,8 @@ export class Store implements Reads {
     }
     // The file's own version first: the journal after it was written by the same kairos, so its
     // records have the file's shape; both are migrated together once replayed (below).
-    this.fill(db, onRead && (() => onRead(0)));
+    const opening: Opening = { open: true };
+    this.fill(db, opening, onRead && (() => onRead(0)));
 
     // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
     // the end; the store then refuses to open, so what was applied is never seen.
@@ -257,7 +259,7 @@ export class Store implements Reads {
     const findings = await this.journal.replay((e, where) => {
       if (e.seq <= this.seq) return;
       // Interned as a transaction's puts are (a spilled copy is frozen already).
-      for (const op of e.ops) if (op.op === 'put' && !Object.isFrozen(op.doc)) this.interner.doc(op.doc);
+      for (const op of e.ops) if (op.op === 'put' && !Object.isFrozen(op.doc)) this.interner.doc(op.doc, COLLECTIONS[op.c as CollectionName]?.key);
       this.spillOps(e.ops, where);
       this.apply(e.ops);
       this.seq = this.durableSeq = e.seq;
@@ -279,12 +281,13 @@ export class Store implements Reads {
       // forward like the rest. The snapshot below then writes it all in the new shape.
       const seq = this.seq;
       try {
-        this.fill(migrate({ ...this.state(), schema_version: db.schema_version }).db);
+        this.fill(migrate({ ...this.state(), schema_version: db.schema_version }).db, opening);
       } catch (e) {
         throw new StoreOpenError(`${this.paths.db}: ${(e as Error).message}`);
       }
       this.seq = this.durableSeq = seq;
     }
+    opening.open = false;
     await this.journal.rollOver();
     // A fresh home or a migrated file is folded into a snapshot straight away; a replayed journal
     // or a torn record in the background, as the daemon answers (a stop leaves its journal for
@@ -296,17 +299,19 @@ export class Store implements Reads {
   }
 
   /**
-   * Replace the in-memory state with a file's (collections, meta, journal position). `busy`, when
-   * given, is called every few thousand documents: at a million, filling takes long enough that
-   * an open must go on saying it is busy (see `loading`).
+   * Replace the in-memory state with a file's (collections, meta, journal position), its maps
+   * growing as `opening` says (see Opening). `busy`, when given, is called every few thousand
+   * documents: at a million, filling takes long enough that an open must go on saying it is busy
+   * (see `loading`).
    */
-  private fill(db: DbFile, busy?: () => void): void {
+  private fill(db: DbFile, opening: Opening, busy?: () => void): void {
     let n = 0;
     for (const name of COLLECTION_NAMES) {
-      const col = new Indexed(COLLECTIONS[name].key, COLLECTIONS[name].indexes);
+      const { key, indexes } = COLLECTIONS[name];
+      const col = new Indexed(key, indexes, opening);
       for (const doc of db.collections[name] ?? []) {
         // A spilled copy is frozen already (and its large strings are read only on demand).
-        if (!Object.isFrozen(doc)) this.interner.doc(doc);
+        if (!Object.isFrozen(doc)) this.interner.doc(doc, key);
         col.put(doc);
         if ((++n & 4095) === 0) busy?.();
       }

@@ -22,6 +22,16 @@ describe('Interner', () => {
     for (let k = 0; k < 100; k++) expect(i.str(`v${k}`)).toBe(`v${k}`);
     expect((i as unknown as { seen: Map<string, string> }).seen.size).toBeLessThanOrEqual(4);
   });
+
+  it('leaves the primary key out of its table, and shares a timestamp with an equal field of the document', () => {
+    const i = new Interner();
+    const at = '2026-11-28T08:00:00.000Z';
+    const doc: Record<string, unknown> = { uid: 'tr_0001', user_id: 'u1', created_at: at, updated_at: `${at}`, due: '2026-12-01' };
+    i.doc(doc, 'uid');
+    expect(doc).toEqual({ uid: 'tr_0001', user_id: 'u1', created_at: at, updated_at: at, due: '2026-12-01' });
+    // Each value that may repeat across documents once; not the uid, and the instant once.
+    expect([...(i as unknown as { seen: Map<string, string> }).seen.keys()]).toEqual(['u1', at, '2026-12-01']);
+  });
 });
 
 describe('Store documents in memory', () => {

@@ -63,4 +63,20 @@ describe('SegmentedMap', () => {
     expect(seg.size).toBe(map.size);
     expect([...seg.entries()]).toEqual([...map.entries()]);
   });
+
+  it('grows in one segment while a store opens, so a miss asks one Map; bounded segments again after', () => {
+    const opening = { open: true };
+    const seg = new SegmentedMap<string, number>(opening);
+    for (let i = 0; i < 200_000; i++) seg.set(`k${i}`, i);
+    // Without it, 200,000 keys are 7 segments, each asked for every new key of a fill.
+    expect(seg.segments).toBe(1);
+    opening.open = false;
+    for (let i = 200_000; i < 200_000 + 65_536 + 1; i++) seg.append(`k${i}`, i);
+    // The next growth rehashes a segment of at most 65,536 keys, never the 200,000 of the open.
+    expect(seg.segments).toBe(3);
+    expect(seg.size).toBe(265_537);
+    expect(seg.get('k0')).toBe(0);
+    expect(seg.get('k265536')).toBe(265_536);
+    expect([...seg.values()].every((v, i) => v === i)).toBe(true);
+  });
 });
