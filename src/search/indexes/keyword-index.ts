@@ -113,23 +113,24 @@ class Posting {
 class UserIndex {
   /** Postings by term id (ids come from the KeywordIndex's shared dictionary). */
   readonly postings = new Map<number, Posting>();
-  readonly slotOf = new Map<string, number>();
   uids: (string | undefined)[] = [];
   lens: number[] = [];
   /** Each slot's terms, kept to rebuild and to maintain df. */
   docTerms = new SlotTerms();
   totalLen = 0;
   dead = 0;
+  /** Documents held (slots not removed). */
+  live = 0;
 
-  get live(): number {
-    return this.slotOf.size;
-  }
+  /** Where each trace's slot is kept (the timeline's entries: see TimelineIndex.slotOf). */
+  constructor(private readonly slots: Pick<TimelineIndex, 'slotOf' | 'setSlot'>) {}
 
   add(uid: string, terms: Terms, len: number): void {
     const slot = this.docTerms.push(terms);
     this.uids.push(uid);
     this.lens.push(len);
-    this.slotOf.set(uid, slot);
+    this.slots.setSlot(uid, slot);
+    this.live++;
     this.totalLen += len;
     for (let i = 0; i < terms.ids.length; i++) {
       let p = this.postings.get(terms.ids[i]!);
@@ -138,17 +139,16 @@ class UserIndex {
     }
   }
 
-  /** Whether the uid's document has exactly these terms (as add() takes them). */
-  holds(uid: string, terms: Terms): boolean {
-    const slot = this.slotOf.get(uid);
+  /** Whether the document in `slot` (of a trace held here) has exactly these terms (as add() takes them). */
+  holds(slot: number | undefined, terms: Terms): boolean {
     return slot !== undefined && this.docTerms.equals(slot, terms);
   }
 
-  remove(uid: string): void {
-    const slot = this.slotOf.get(uid);
-    if (slot === undefined) return;
-    this.slotOf.delete(uid);
+  /** Remove the document in `slot` (of a trace held here). */
+  remove(slot: number | undefined): void {
+    if (slot === undefined || this.uids[slot] === undefined) return;
     this.uids[slot] = undefined;
+    this.live--;
     this.totalLen -= this.lens[slot]!;
     const { ids } = this.docTerms.get(slot);
     for (let i = 0; i < ids.length; i++) {
@@ -163,12 +163,12 @@ class UserIndex {
     const old = this.docTerms;
     const docs = this.uids.flatMap((uid, slot) => (uid === undefined ? [] : [{ uid, slot, len: this.lens[slot]! }]));
     this.postings.clear();
-    this.slotOf.clear();
     this.uids = [];
     this.lens = [];
     this.docTerms = new SlotTerms();
     this.totalLen = 0;
     this.dead = 0;
+    this.live = 0;
     for (const d of docs) this.add(d.uid, old.get(d.slot), d.len);
   }
 }
@@ -200,10 +200,11 @@ export class KeywordIndex implements TraceIndex {
 
   upsert(trace: StoredTrace): void {
     const was = this.timeline.scopeOf(trace.uid);
+    const wasSlot = this.timeline.slotOf(trace.uid);
     this.timeline.upsert(trace);
     const scope = traceScope(trace);
     let idx = this.perUser.get(scope);
-    if (!idx) this.perUser.set(scope, (idx = new UserIndex()));
+    if (!idx) this.perUser.set(scope, (idx = new UserIndex(this.timeline)));
     const tf = new Map<number, number>();
     let len = 0;
     for (const [field, boost] of FIELDS) {
@@ -218,15 +219,16 @@ export class KeywordIndex implements TraceIndex {
     const terms: Terms = { ids: [...tf.keys()], tfs: [...tf.values()] };
     // An edit of other fields (importance, rating, links…): the document stays as it is, instead
     // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
-    if (was === scope && idx.holds(trace.uid, terms)) return;
-    if (was !== undefined) this.perUser.get(was)?.remove(trace.uid);
+    if (was === scope && idx.holds(wasSlot, terms)) return;
+    if (was !== undefined) this.perUser.get(was)?.remove(wasSlot);
     idx.add(trace.uid, terms, len);
   }
 
   remove(uid: string): void {
     const was = this.timeline.scopeOf(uid);
+    const wasSlot = this.timeline.slotOf(uid);
     this.timeline.remove(uid);
-    if (was !== undefined) this.perUser.get(was)?.remove(uid);
+    if (was !== undefined) this.perUser.get(was)?.remove(wasSlot);
   }
 
   get size(): number {

@@ -31,8 +31,13 @@ interface Timeline {
 interface Entry {
   timeline: Timeline;
   timestamp: string;
-  /** Position in `timeline.order` while that is defined and not stale. */
+  /** Position in `timeline.order` while that is sorted and not stale. */
   pos: number;
+  /**
+   * The trace's slot in its scope's keyword index (-1 before it has one): kept here so that the
+   * index needs no map of its own from uid to slot (a Map entry a trace).
+   */
+  slot: number;
 }
 
 /**
@@ -53,7 +58,7 @@ export class TimelineIndex {
     this.remove(t.uid);
     let timeline = this.timelines.get(key);
     if (!timeline) this.timelines.set(key, (timeline = { key, scope, count: 0, order: [], sorted: true, stale: false, splices: 0 }));
-    const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1 };
+    const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1, slot: cur?.slot ?? -1 };
     this.entries.set(t.uid, entry);
     timeline.count++;
     const order = timeline.order;
@@ -103,6 +108,18 @@ export class TimelineIndex {
   /** The search scope a trace was entered in, undefined for an unknown uid. */
   scopeOf(uid: string): string | undefined {
     return this.entries.get(uid)?.timeline.scope;
+  }
+
+  /** The slot set for a trace (see Entry.slot), undefined for an unknown uid or none set. */
+  slotOf(uid: string): number | undefined {
+    const slot = this.entries.get(uid)?.slot;
+    return slot === undefined || slot < 0 ? undefined : slot;
+  }
+
+  /** Set an entered trace's slot (nothing for an unknown uid). */
+  setSlot(uid: string, slot: number): void {
+    const entry = this.entries.get(uid);
+    if (entry) entry.slot = slot;
   }
 
   /** Whether uid `a` comes before uid `b` (both entered). */

@@ -83,3 +83,35 @@ describe('many edits of one text', () => {
     expect(i.traces('u1')).toBe(3);
   });
 });
+
+describe('KeywordIndex against a model of its documents', () => {
+  it('edits, moves between users and removals, through many rebuilds, find what a scan finds', () => {
+    const words = ['walnut', 'harbour', 'violin', 'granite', 'meadow', 'lantern'];
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32;
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
+    const i = new KeywordIndex();
+    const live = new Map<string, { user: string; text: string }>();
+    for (let step = 0; step < 6000; step++) {
+      const uid = `tr_${Math.floor(rnd() * 200)}`;
+      if (rnd() < 0.1) {
+        i.remove(uid);
+        live.delete(uid);
+      } else {
+        const doc = { user: rnd() < 0.3 ? 'u2' : 'u1', text: `${pick(words)} ${pick(words)} note` };
+        i.upsert(t(uid, doc.text, doc.user, { timestamp: new Date(Date.UTC(2031, 0, 1, 0, Math.floor(rnd() * 500))).toISOString() }));
+        live.set(uid, doc);
+      }
+      if (step % 250 !== 0 && step !== 5999) continue;
+      for (const user of ['u1', 'u2']) {
+        const mine = [...live].filter(([, d]) => d.user === user);
+        expect(i.traces(user), `step ${step}`).toBe(mine.length);
+        for (const w of words) {
+          const want = mine.filter(([, d]) => d.text.includes(w)).map(([u]) => u);
+          expect(uids(i, w, user).sort(), `step ${step}, ${user}, ${w}`).toEqual(want.sort());
+        }
+      }
+    }
+    expect(i.size).toBe(live.size);
+  });
+});
