@@ -10,8 +10,6 @@ import { newId } from '../ids.js';
 /** One row of `trace_versions`: every version of every trace, with the patch from the previous one. */
 export type { TraceVersion };
 
-export { versionId };
-
 /** What another area gives to record a server-made trace. */
 export interface StageTraceInput {
   user_id: string;
