@@ -226,6 +226,8 @@ export async function fillHome(size, sentences = corpus()) {
     const staged = await store.transact((tx) => traces.map((input) => stageNewTrace(tx, { ...input, user_id: owner, authored_by: owner }, now)));
     for (const s of staged) uids.push(s.uid);
   }
+  // A close leaves the journal for the next open to replay: the snapshot is taken here.
+  await store.snapshot();
   await store.close();
   const fill_s = (performance.now() - t) / 1000;
   return { home, uids, fill_s };
