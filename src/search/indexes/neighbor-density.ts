@@ -56,15 +56,19 @@ export class NeighborDensity {
   }
 
   /**
-   * Take the cosines of `row` with rows [0, n) (`cos`), skipping itself and dead rows: they
-   * become its neighbours, and when `mutual`, it becomes theirs.
+   * Take the cosines of `row` with rows [0, n) — row s's is values[s] × scales[s] × factor (see
+   * Block.dots) — skipping itself and free rows (scale 0): they become its neighbours, and when
+   * `mutual`, it becomes theirs. A cosine that does not enter the row's K best is turned away
+   * here, without a call: a double passed to a call that is not inlined is boxed.
    */
-  measure(row: number, cos: Float64Array, n: number, live: (r: number) => boolean, mutual: boolean): void {
+  measure(row: number, values: Int32Array | Float64Array, scales: Float32Array, factor: number, n: number, mutual: boolean): void {
     this.count[row] = 0;
+    const worst = row * DENSITY_K + DENSITY_K - 1;
     for (let s = 0; s < n; s++) {
-      if (s === row || !live(s)) continue;
-      const c = cos[s]!;
-      this.offer(row, c);
+      const scale = scales[s]!;
+      if (s === row || scale === 0) continue;
+      const c = values[s]! * scale * factor;
+      if (this.count[row]! < DENSITY_K || c > this.best[worst]!) this.offer(row, c);
       if (mutual) this.offer(s, c);
     }
     this.penalty = undefined;

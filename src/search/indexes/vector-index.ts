@@ -59,7 +59,8 @@ class Block {
   private mem?: WebAssembly.Memory;
   readonly density: NeighborDensity;
   readonly groups: GroupCentroids;
-  private cosines = new Float64Array(0);
+  /** Where the scan without SIMD leaves its dot products (the SIMD scan leaves them in `out`). */
+  private dotScratch = new Float64Array(0);
   /** The row being measured, as a query (reused: one measurement at a time). */
   private readonly probe: Float32Array;
   /** Rows loaded in bulk whose density is still to be measured. */
@@ -176,9 +177,8 @@ class Block {
     for (let d = 0; d < this.dims; d++) v[d] = row[d]! * scale;
     const inSample = slot < DENSITY_SAMPLE && offerToOthers;
     const n = inSample ? this.used : Math.min(this.used, DENSITY_SAMPLE);
-    if (this.cosines.length < n) this.cosines = new Float64Array(Math.max(n, this.cosines.length * 2));
-    this.scores(v, this.cosines, n);
-    this.density.measure(slot, this.cosines, n, this.live, inSample);
+    const { values, factor } = this.dots(v, n);
+    this.density.measure(slot, values, this.scales, factor, n, inSample);
   }
 
   /** Whether a row holds a vector (a removed one is zeroed and free). */
@@ -189,26 +189,34 @@ class Block {
     return this.density.adjustments(this.used, this.live);
   }
 
-  /** Cosine of the first n rows with the unit query (unscaled rows read 0 and are skipped by callers). */
-  scores(q: Float32Array, into: Float64Array, used = this.used): void {
-    const { dims, stride, rows, scales } = this;
+  /**
+   * Dot products of the unit query with the first `used` rows' stored components: row s's cosine
+   * is values[s] × scales[s] × factor (a row of scale 0 is free, and callers skip it). Callers
+   * compute each cosine where they read it instead of this storing them: in the daemon, a double
+   * stored per row into a typed array allocated a heap number per row (its allocation profile
+   * under pushes: ~15 KB of garbage per density measurement, a quarter of all it allocated),
+   * where a loop that only reads them allocates nothing.
+   */
+  dots(q: Float32Array, used = this.used): { values: Int32Array | Float64Array; factor: number } {
+    const { dims, stride, rows } = this;
     if (this.scan) {
       let max = 0;
       for (let d = 0; d < dims; d++) max = Math.max(max, Math.abs(q[d]!));
       const qs = max / Q16 || 1;
       for (let d = 0; d < dims; d++) this.query[d] = Math.round(q[d]! / qs);
       this.scan(0, this.rowsPtr, used, stride, this.outPtr);
-      const out = this.out;
-      for (let s = 0; s < used; s++) into[s] = out[s]! * scales[s]! * qs;
-      return;
+      return { values: this.out, factor: qs };
     }
+    if (this.dotScratch.length < used) this.dotScratch = new Float64Array(Math.max(used, this.dotScratch.length * 2));
+    const values = this.dotScratch;
     // Doubles: V8 multiplies them without a conversion per component.
     const qd = Float64Array.from(q);
     for (let s = 0, base = 0; s < used; s++, base += stride) {
       let dot = 0;
       for (let d = 0; d < dims; d++) dot += qd[d]! * rows[base + d]!;
-      into[s] = dot * scales[s]!;
+      values[s] = dot;
     }
+    return { values, factor: 1 };
   }
 }
 
@@ -223,7 +231,6 @@ class Block {
 export class VectorIndex {
   private readonly blocks = new Map<string, Block>();
   private readonly where = new RowPlaces();
-  private scratch = new Float64Array(0);
 
   /** Weights 0 rank by plain cosine (see neighbor-density.ts and group-centroids.ts). */
   constructor(
@@ -381,16 +388,15 @@ export class VectorIndex {
   search(userId: string, query: Float32Array, k: number, accept: (uid: string) => boolean = () => true): VectorHit[] {
     const b = this.blocks.get(userId);
     if (!b || k <= 0) return [];
-    if (this.scratch.length < b.used) this.scratch = new Float64Array(Math.max(b.used, this.scratch.length * 2));
-    const scores = this.scratch;
-    b.scores(query, scores);
+    const { values, factor } = b.dots(query);
     const { scales, uids, groups } = b;
     const adjust = b.adjustments();
     const groupCos = groups.cosines(query);
     const top = new TopK<VectorHit>(k, byUid);
     for (let s = 0; s < b.used; s++) {
-      const score = groups.blend(s, scores[s]!, groupCos) + adjust[s]!;
-      if (score < top.floor || scales[s] === 0) continue;
+      const scale = scales[s]!;
+      const score = groups.blend(s, values[s]! * scale * factor, groupCos) + adjust[s]!;
+      if (score < top.floor || scale === 0) continue;
       const uid = uids[s]!;
       if (accept(uid)) top.push({ uid, score });
     }
