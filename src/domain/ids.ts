@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
+import { ID_ALPHABET as ALPHABET, randomChars } from '../platform/random-chars.js';
 
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford base32, lowercase
 let lastMs = 0;
 
 function encodeTime(ms: number): string {
@@ -21,6 +20,5 @@ function encodeTime(ms: number): string {
 export function newId(prefix: 'tr' | 'ev' | 'pl' | 'ac' | 'key' | 'usr' | 'cp' | 'fb' | 'rq' | 'sub' | 'acct' | 'im', now = Date.now()): string {
   if (now <= lastMs) now = lastMs + 1;
   lastMs = now;
-  const rand = [...randomBytes(16)].map((b) => ALPHABET[b % 32]).join('');
-  return `${prefix}_${encodeTime(now)}${rand}`;
+  return `${prefix}_${encodeTime(now)}${randomChars(16)}`;
 }
