@@ -42,6 +42,7 @@ async function modelLoadHold(daemon: TestDaemon): Promise<number> {
   console.log(`event loop while the search model loaded: worst gap ${g.worst_gap_ms} ms, held ${g.worst_hold_ms} ms (${g.hold_measured})`);
   return g.worst_hold_ms;
 }
+
 const importIcs = (ics: string) => d.api('POST', '/calendar/import', { raw: ics, headers: { 'content-type': 'text/calendar' }, timeoutMs: 600_000 });
 
 describe('no request holds the event loop past the bound', () => {

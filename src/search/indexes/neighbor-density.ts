@@ -59,7 +59,7 @@ export class NeighborDensity {
    * Take the cosines of `row` with rows [0, n) — row s's is values[s] × scales[s] × factor (see
    * Block.dots) — skipping itself and free rows (scale 0): they become its neighbours, and when
    * `mutual`, it becomes theirs. A cosine that does not enter the row's K best is turned away
-   * here, without a call: a double passed to a call that is not inlined is boxed.
+   * here, without a call (a double passed to a call that is not inlined may be boxed).
    */
   measure(row: number, values: Int32Array | Float64Array, scales: Float32Array, factor: number, n: number, mutual: boolean): void {
     this.count[row] = 0;
