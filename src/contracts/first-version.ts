@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { StoredTrace } from './memory.js';
 import type { TraceVersion } from './stored.js';
 
@@ -23,17 +24,6 @@ export function firstVersionOf(trace: StoredTrace): TraceVersion {
   };
 }
 
-/** Two plain JSON values are equal (documents are plain JSON: no dates, maps or cycles). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) if (!sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
-  return true;
-}
-
 /**
  * A stored row that says nothing its trace does not: a first row of a trace still at version 1,
  * equal to the row the trace gives (stores written before first rows were derived hold one a
@@ -41,5 +31,5 @@ function sameJson(a: unknown, b: unknown): boolean {
  */
 export function isDerivableFirstVersion(row: Record<string, unknown>, trace: Record<string, unknown> | undefined): boolean {
   if (!trace || row.version !== 1 || trace.version !== 1) return false;
-  return sameJson(row, firstVersionOf(trace as unknown as StoredTrace));
+  return isDeepStrictEqual(row, firstVersionOf(trace as unknown as StoredTrace));
 }
