@@ -1,3 +1,5 @@
+import { GrowableArray } from './growable-array.js';
+
 /**
  * Cluster-based smoothing (Liu and Croft, "Cluster-based retrieval using language models",
  * 2004): a trace is scored partly by how well the query matches its whole group, for memory
@@ -17,6 +19,7 @@ export class GroupCentroids {
   private readonly sums: Float64Array[] = [];
   private readonly sizes: number[] = [];
   private of = new Int32Array(0);
+  private readonly ofGrowth = new GrowableArray(Int32Array);
 
   constructor(
     private readonly dims: number,
@@ -24,9 +27,7 @@ export class GroupCentroids {
   ) {}
 
   resize(capacity: number): void {
-    const of = new Int32Array(capacity).fill(-1);
-    of.set(this.of);
-    this.of = of;
+    this.of = this.ofGrowth.grow(this.of, capacity, -1);
   }
 
   /** Add a row's vector to its group. `v` must be what leave() will later subtract. */

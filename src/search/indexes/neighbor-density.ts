@@ -1,3 +1,5 @@
+import { GrowableArray } from './growable-array.js';
+
 /**
  * Hubness reduction for vector search. Averaged word vectors (and sentence models, less so) put
  * some texts close to almost every query: in a memory these are the many near-copies of one
@@ -33,6 +35,8 @@ export const DENSITY_SAMPLE = 1024;
 export class NeighborDensity {
   private best = new Float32Array(0);
   private count = new Uint8Array(0);
+  private readonly bestGrowth = new GrowableArray(Float32Array);
+  private readonly countGrowth = new GrowableArray(Uint8Array);
   /** Per-row adjustment, rebuilt on the first search after any density changed. */
   private penalty: Float32Array | undefined;
 
@@ -40,12 +44,8 @@ export class NeighborDensity {
   constructor(readonly weight = HUBNESS_WEIGHT) {}
 
   resize(capacity: number): void {
-    const best = new Float32Array(capacity * DENSITY_K);
-    best.set(this.best);
-    const count = new Uint8Array(capacity);
-    count.set(this.count);
-    this.best = best;
-    this.count = count;
+    this.best = this.bestGrowth.grow(this.best, capacity * DENSITY_K);
+    this.count = this.countGrowth.grow(this.count, capacity);
     this.penalty = undefined;
   }
 

@@ -1,4 +1,5 @@
 import { GROUP_WEIGHT, GroupCentroids } from './group-centroids.js';
+import { GrowableArray } from './growable-array.js';
 import { DENSITY_SAMPLE, HUBNESS_WEIGHT, NeighborDensity } from './neighbor-density.js';
 import { RowPlaces } from './row-places.js';
 import { type ScanFn, simdModule, simdScan } from './simd-scan.js';
@@ -65,6 +66,8 @@ class Block {
   private readonly probe: Float32Array;
   /** Rows loaded in bulk whose density is still to be measured. */
   readonly pending: number[] = [];
+  private readonly scalesGrowth = new GrowableArray(Float32Array);
+  private readonly tagsGrowth = new GrowableArray(Float64Array);
 
   constructor(
     private readonly dims: number,
@@ -103,13 +106,9 @@ class Block {
       rows = new Int8Array(buffer, rowsPtr, cap * this.stride);
       rows.set(this.rows.subarray(0, this.used * this.stride));
     }
-    const scales = new Float32Array(cap);
-    scales.set(this.scales);
-    const tags = new Float64Array(cap);
-    tags.set(this.tags);
     this.rows = rows;
-    this.scales = scales;
-    this.tags = tags;
+    this.scales = this.scalesGrowth.grow(this.scales, cap);
+    this.tags = this.tagsGrowth.grow(this.tags, cap);
     this.query = new Int16Array(buffer, 0, this.stride);
     this.out = new Int32Array(buffer, outPtr, cap);
     this.rowsPtr = rowsPtr;
