@@ -1,5 +1,5 @@
+import { type Opening, SegmentedMap } from '../platform/segmented-map.js';
 import type { Doc } from './schema.js';
-import { type Opening, SegmentedMap } from './segmented-map.js';
 
 /** The documents under one index value: one document alone (most values of a unique-ish field), or several by key. */
 type Bucket = Doc | SegmentedMap<string, Doc>;

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
+import type { Opening } from '../platform/segmented-map.js';
 import { Commit } from './commit.js';
 import { CorruptFileError, DurableJSONFile, isNoSpace } from './durable-file.js';
 import { backupCurrent, journalDamage, refuseCorrupt, refuseWhatCannotFit, removeDeadSnapshots, StoreOpenError, totalSize } from './home-files.js';
@@ -21,7 +22,6 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
-import type { Opening } from './segmented-map.js';
 import { lazyFile, SPILL_MIN_CHARS, spill, type TextFile } from './spill.js';
 import { deepFreeze, keyOf, type Reads, Staging, type Tx } from './staging.js';
 import { type ResolvedStoreOptions, type StoreOptions, withDefaults } from './store-options.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../src/config/paths.js';
+import type { SegmentedMap } from '../../../src/platform/segmented-map.js';
 import type { Indexed } from '../../../src/store/indexed.js';
-import type { SegmentedMap } from '../../../src/store/segmented-map.js';
 import { Store } from '../../../src/store/store.js';
 import { removeHome, tempHome } from '../../helpers/daemon.js';
 

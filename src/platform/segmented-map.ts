@@ -116,6 +116,10 @@ export class SegmentedMap<K, V extends NonNullable<unknown>> {
     return undefined;
   }
 
+  *keys(): IterableIterator<K> {
+    for (const s of this.segs) yield* s.keys();
+  }
+
   *values(): IterableIterator<V> {
     for (const s of this.segs) yield* s.values();
   }

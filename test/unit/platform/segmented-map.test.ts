@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SegmentedMap } from '../../../src/store/segmented-map.js';
+import { SegmentedMap } from '../../../src/platform/segmented-map.js';
 
 /** Deterministic, so a failure replays. */
 function rng(seed: number) {
