@@ -35,6 +35,34 @@ describe('TimelineIndex', () => {
     expect(i.neighbours('m2', 1)).toEqual(['m1', 'late']);
   });
 
+  it('sorts a timeline that took too many out-of-order writes to keep in order, moves and deletes included', () => {
+    const i = new TimelineIndex();
+    // 400 traces in a scrambled order (far past the splices a timeline takes in place), every
+    // fifth sharing its minute with the one before, some moved later and some deleted.
+    const minute = new Map<string, number>();
+    for (let k = 0; k < 400; k++) {
+      const n = (k * 263) % 400;
+      const uid = `tr_${String(n).padStart(3, '0')}`;
+      minute.set(uid, n % 5 === 0 ? n - 1 : n);
+      i.upsert(t(uid, minute.get(uid)!));
+    }
+    for (let n = 7; n < 400; n += 37) {
+      const uid = `tr_${String(n).padStart(3, '0')}`;
+      minute.set(uid, 1000 + n);
+      i.upsert(t(uid, 1000 + n));
+    }
+    for (let n = 11; n < 400; n += 53) {
+      const uid = `tr_${String(n).padStart(3, '0')}`;
+      minute.delete(uid);
+      i.remove(uid);
+    }
+    const want = [...minute.keys()].sort((a, b) => minute.get(a)! - minute.get(b)! || (a < b ? -1 : 1));
+    want.forEach((uid, k) => {
+      const expected = [want[k - 1], want[k + 1]].filter((x) => x !== undefined);
+      expect(i.neighbours(uid, 1), uid).toEqual(expected);
+    });
+  });
+
   it('keeps tasks, users and spaces apart', () => {
     const i = new TimelineIndex();
     i.upsert(t('a', 1));
