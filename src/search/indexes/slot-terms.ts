@@ -62,13 +62,9 @@ export class SlotTerms {
 
   /** Whether a slot holds exactly these terms, in this order. */
   equals(slot: number, terms: Terms): boolean {
-    const c = this.chunkOf(slot);
-    const ids = this.ids[c]!;
-    const tfs = this.tfs[c]!;
-    const start = this.starts[slot]!;
-    const end = this.endOf(slot, c);
-    if (end - start !== terms.ids.length) return false;
-    for (let i = start; i < end; i++) if (ids[i] !== terms.ids[i - start] || tfs[i] !== Math.fround(terms.tfs[i - start]!)) return false;
+    const { ids, tfs } = this.get(slot);
+    if (ids.length !== terms.ids.length) return false;
+    for (let i = 0; i < ids.length; i++) if (ids[i] !== terms.ids[i] || tfs[i] !== Math.fround(terms.tfs[i]!)) return false;
     return true;
   }
 

@@ -126,9 +126,7 @@ export class TimelineIndex {
 
   /** Whether uid `a` comes before uid `b` (both entered). */
   private before(a: string, b: string): boolean {
-    const ta = this.entries.get(a)!.timestamp;
-    const tb = this.entries.get(b)!.timestamp;
-    return ta < tb || (ta === tb && a < b);
+    return earlier(this.entries.get(a)!.timestamp, a, this.entries.get(b)!.timestamp, b);
   }
 
   /** Where `uid` is, or goes, in an ordered list: the first place whose trace does not come before it. */
@@ -167,11 +165,7 @@ export class TimelineIndex {
       const order = timeline.order;
       const at = order.map((uid) => this.entries.get(uid)!);
       const by = order.map((_, i) => i);
-      by.sort((i, j) => {
-        const ti = at[i]!.timestamp;
-        const tj = at[j]!.timestamp;
-        return ti < tj ? -1 : ti > tj ? 1 : order[i]! < order[j]! ? -1 : 1;
-      });
+      by.sort((i, j) => (earlier(at[i]!.timestamp, order[i]!, at[j]!.timestamp, order[j]!) ? -1 : 1));
       timeline.order = by.map((i) => order[i]!);
       timeline.sorted = true;
     } else if (!timeline.stale) return timeline.order;
@@ -180,4 +174,9 @@ export class TimelineIndex {
     timeline.stale = false;
     return order;
   }
+}
+
+/** Time order: the earlier timestamp first, equal times by uid. */
+function earlier(ta: string, a: string, tb: string, b: string): boolean {
+  return ta < tb || (ta === tb && a < b);
 }
