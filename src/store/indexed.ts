@@ -1,71 +1,146 @@
 import { type Opening, SegmentedMap } from '../platform/segmented-map.js';
 import type { Doc } from './schema.js';
 
-/** The documents under one index value: one document alone (most values of a unique-ish field), or several by key. */
-type Bucket = Doc | SegmentedMap<string, Doc>;
+/** Rows per chunk of the row table: a chunk is never copied once full, so growth never copies all. */
+const CHUNK_BITS = 16;
+const CHUNK = 1 << CHUNK_BITS;
+/** What a chunk whose rows are all dead is replaced by (never written: only live rows are). */
+const DEAD_CHUNK: readonly (Doc | undefined)[] = Object.freeze([]);
 
 /**
- * One collection in memory: documents by primary key plus secondary indexes (value → documents by
- * key). The index holds the documents themselves, so a read by index costs no second lookup. A
- * value held by one document maps to that document directly: at 100,000 traces, an index on a
- * field that is nearly unique (a history row's trace uid) would otherwise cost 100,000 Maps.
+ * The documents of a collection by row number, in the order they were added. A row is never
+ * reused: a document that leaves (deleted, or moved, see Indexed.put) leaves a dead row, so an
+ * index entry that still names it is known stale without asking anything else.
+ */
+class Rows {
+  private chunks: (Doc | undefined)[][] = [];
+  /** Live rows per chunk: a chunk with none is dropped. */
+  private live: number[] = [];
+  length = 0;
+
+  get(r: number): Doc | undefined {
+    return this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)];
+  }
+
+  push(doc: Doc): number {
+    const r = this.length++;
+    const c = r >>> CHUNK_BITS;
+    if (c === this.chunks.length) {
+      this.chunks.push([]);
+      this.live.push(0);
+    }
+    this.chunks[c]!.push(doc);
+    this.live[c]!++;
+    return r;
+  }
+
+  /** Put `doc` in a live row. */
+  replace(r: number, doc: Doc): void {
+    this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)] = doc;
+  }
+
+  kill(r: number): void {
+    const c = r >>> CHUNK_BITS;
+    this.chunks[c]![r & (CHUNK - 1)] = undefined;
+    // The last chunk is still being filled: it is kept whatever it holds.
+    if (--this.live[c]! === 0 && c < this.chunks.length - 1) this.chunks[c] = DEAD_CHUNK as (Doc | undefined)[];
+  }
+
+  /** The live documents in row order. */
+  all(): Doc[] {
+    const out: Doc[] = [];
+    for (let c = 0; c < this.chunks.length; c++) {
+      const chunk = this.chunks[c]!;
+      if (this.live[c] === chunk.length) {
+        for (let i = 0; i < chunk.length; i++) out.push(chunk[i]!);
+      } else for (let i = 0; i < chunk.length; i++) if (chunk[i] !== undefined) out.push(chunk[i]!);
+    }
+    return out;
+  }
+}
+
+/** The rows under one index value that more than one document has held, dead ones included until they are many. */
+class Bucket {
+  dead = 0;
+  constructor(public rows: number[]) {}
+}
+
+/**
+ * One collection in memory: documents by primary key plus secondary indexes (value → documents).
+ * Documents sit in a row table; the key and every index value map to row numbers, so filling a
+ * collection costs one Map insert per document (the key) and an array push per index, where a
+ * Map per index value keyed by document id cost three times as much at a million traces. A
+ * value held by one document maps to its row alone: at 100,000 traces, an index on a field that
+ * is nearly unique (a history row's trace uid) would otherwise cost 100,000 arrays.
+ *
+ * Order: every list (all(), and each index value's documents) is in row order, which is the order
+ * a restart loads them in, since a snapshot writes all() in that order.
  */
 export class Indexed {
-  private readonly docs: SegmentedMap<string, Doc>;
-  private readonly idx = new Map<string, SegmentedMap<unknown, Bucket>>();
+  private readonly rowOf: SegmentedMap<string, number>;
+  private readonly rows = new Rows();
+  private readonly idx: { name: string; map: SegmentedMap<unknown, number | Bucket> }[] = [];
 
-  /** `opening`, when given, is shared by every map of the collection, its indexes and buckets (see Opening). */
+  /** `opening`, when given, is shared by every map of the collection and its indexes (see Opening). */
   constructor(
     private readonly key: string,
     indexes: readonly string[],
-    private readonly opening?: Opening,
+    opening?: Opening,
   ) {
-    this.docs = new SegmentedMap(opening);
-    for (const i of indexes) this.idx.set(i, new SegmentedMap(opening));
+    this.rowOf = new SegmentedMap(opening);
+    for (const name of indexes) this.idx.push({ name, map: new SegmentedMap(opening) });
   }
 
   get size(): number {
-    return this.docs.size;
+    return this.rowOf.size;
   }
 
   get(id: string): Doc | undefined {
-    return this.docs.get(id);
+    const r = this.rowOf.get(id);
+    return r === undefined ? undefined : this.rows.get(r);
   }
 
   all(): Doc[] {
-    return this.docs.valuesArray();
+    return this.rows.all();
   }
 
   byIndex(index: string, value: unknown): Doc[] {
-    const m = this.idx.get(index);
+    const m = this.idx.find((i) => i.name === index)?.map;
     if (!m) throw new Error(`no index ${index}`);
     const hit = m.get(value);
-    if (!hit) return [];
-    return hit instanceof SegmentedMap ? hit.valuesArray() : [hit];
+    if (hit === undefined) return [];
+    if (typeof hit === 'number') return [this.rows.get(hit)!];
+    const out: Doc[] = [];
+    const rows = hit.rows;
+    for (let i = 0; i < rows.length; i++) {
+      const doc = this.rows.get(rows[i]!);
+      if (doc !== undefined) out.push(doc);
+    }
+    return out;
   }
 
   /**
-   * Store `doc` under its key. A document that replaces one keeps its place, and so does it in
-   * each index whose value it leaves alone (an edit of a trace's text moves nothing): at 100,000
-   * documents a bucket's delete and re-insert each ask its dozen segments, and the edited
-   * document would otherwise sit elsewhere in its buckets than after a restart.
+   * Store `doc` under its key. A document that replaces one with the same index values keeps its
+   * row, and so its place everywhere (an edit of a trace's text moves nothing). One that changes
+   * an index value takes a new row: it goes last in every list, as it would after a restart.
    */
   put(doc: Doc): void {
     const id = doc[this.key] as string;
-    const old = this.docs.get(id);
-    if (old) this.docs.replace(id, doc);
-    else this.docs.append(id, doc);
-    for (const [name, m] of this.idx) {
-      const v = doc[name];
-      if (old) {
-        const was = old[name];
-        if (was === v) {
-          if (v !== undefined && v !== null) this.replaceIn(m, v, id, doc);
-          continue;
-        }
-        this.removeFrom(m, was, id);
+    const r = this.rowOf.get(id);
+    if (r !== undefined) {
+      const old = this.rows.get(r)!;
+      if (this.idx.every(({ name }) => old[name] === doc[name])) {
+        this.rows.replace(r, doc);
+        return;
       }
-      if (v !== undefined && v !== null) this.addTo(m, v, id, doc);
+      this.leave(r, old);
+    }
+    const nr = this.rows.push(doc);
+    if (r === undefined) this.rowOf.append(id, nr);
+    else this.rowOf.replace(id, nr);
+    for (const { name, map } of this.idx) {
+      const v = doc[name];
+      if (v !== undefined && v !== null) add(map, v, nr);
     }
   }
 
@@ -74,49 +149,46 @@ export class Indexed {
    * (an equal document that shares memory with another): no index changes.
    */
   swap(id: string, doc: Doc): void {
-    if (!this.docs.replace(id, doc)) return;
-    for (const [name, m] of this.idx) {
-      const v = doc[name];
-      const b = m.get(v);
-      if (b instanceof SegmentedMap) b.set(id, doc);
-      else if (b) m.set(v, doc);
-    }
+    const r = this.rowOf.get(id);
+    if (r !== undefined) this.rows.replace(r, doc);
   }
 
   delete(id: string): void {
-    const old = this.docs.get(id);
-    if (!old) return;
-    this.unindex(id, old);
-    this.docs.delete(id);
+    const r = this.rowOf.get(id);
+    if (r === undefined) return;
+    this.leave(r, this.rows.get(r)!);
+    this.rowOf.delete(id);
   }
 
-  private unindex(id: string, doc: Doc): void {
-    for (const [name, m] of this.idx) this.removeFrom(m, doc[name], id);
-  }
-
-  /** `id` is in no bucket of `v` (a new document, or one whose value changed): it is appended unasked. */
-  private addTo(m: SegmentedMap<unknown, Bucket>, v: unknown, id: string, doc: Doc): void {
-    const b = m.get(v);
-    if (!b) m.append(v, doc);
-    else if (b instanceof SegmentedMap) b.append(id, doc);
-    else m.replace(v, new SegmentedMap<string, Doc>(this.opening).append(b[this.key] as string, b).append(id, doc));
-  }
-
-  private replaceIn(m: SegmentedMap<unknown, Bucket>, v: unknown, id: string, doc: Doc): void {
-    const b = m.get(v);
-    if (b instanceof SegmentedMap) b.replace(id, doc);
-    else if (b) m.replace(v, doc);
-  }
-
-  private removeFrom(m: SegmentedMap<unknown, Bucket>, v: unknown, id: string): void {
-    const b = m.get(v);
-    if (!b) return;
-    if (!(b instanceof SegmentedMap)) {
-      if (b[this.key] === id) m.delete(v);
-      return;
+  /** Row `r` (holding `old`) dies: each of its index values drops it, at once or when its dead rows are many. */
+  private leave(r: number, old: Doc): void {
+    this.rows.kill(r);
+    for (const { name, map } of this.idx) {
+      const v = old[name];
+      if (v === undefined || v === null) continue;
+      const b = map.get(v);
+      if (b === undefined) continue;
+      if (typeof b === 'number') {
+        if (b === r) map.delete(v);
+        continue;
+      }
+      // Compacted once half its rows are dead: amortized, a dead row costs one visit.
+      if (++b.dead * 2 < b.rows.length) continue;
+      const live = b.rows.filter((x) => this.rows.get(x) !== undefined);
+      if (live.length === 0) map.delete(v);
+      else if (live.length === 1) map.replace(v, live[0]!);
+      else {
+        b.rows = live;
+        b.dead = 0;
+      }
     }
-    b.delete(id);
-    if (!b.size) m.delete(v);
-    else if (b.size === 1) m.set(v, b.first()!);
   }
+}
+
+/** Row `r` (the newest row) now holds `v`. */
+function add(map: SegmentedMap<unknown, number | Bucket>, v: unknown, r: number): void {
+  const b = map.get(v);
+  if (b === undefined) map.append(v, r);
+  else if (typeof b === 'number') map.replace(v, new Bucket([b, r]));
+  else b.rows.push(r);
 }

@@ -13,10 +13,10 @@ afterEach(() => {
 /** The segments of the traces' documents and of their index by user (private, read for the test). */
 function segments(store: Store): { docs: number; byUser: number } {
   const col = (store as unknown as { cols: Map<string, Indexed> }).cols.get('traces') as unknown as {
-    docs: SegmentedMap<string, unknown>;
-    idx: Map<string, SegmentedMap<unknown, unknown>>;
+    rowOf: SegmentedMap<string, unknown>;
+    idx: { name: string; map: SegmentedMap<unknown, unknown> }[];
   };
-  return { docs: col.docs.segments, byUser: col.idx.get('user_id')!.segments };
+  return { docs: col.rowOf.segments, byUser: col.idx.find((i) => i.name === 'user_id')!.map.segments };
 }
 
 const TRACES = 20_000;
