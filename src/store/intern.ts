@@ -19,6 +19,12 @@ const MAX_LENGTH = 40;
  */
 export class Interner {
   private seen = new Map<string, string>();
+  /**
+   * The last value interned at each field position: documents of a collection come in one key
+   * order, and most short fields hold what the document before held (its user, its author, its
+   * type), which a string comparison finds without hashing.
+   */
+  private readonly last: (string | undefined)[] = [];
 
   constructor(private readonly max = 8192) {}
 
@@ -38,12 +44,20 @@ export class Interner {
    */
   doc(doc: Doc, key?: string): void {
     const keys = Object.keys(doc);
+    const last = this.last;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const v = doc[k];
       if (typeof v === 'string') {
         if (v.length > MAX_LENGTH || k === key) continue;
-        doc[k] = (isTimestamp(v) && sameIn(doc, keys, i, v)) || this.str(v);
+        const before = last[i];
+        if (v === before) {
+          doc[k] = before;
+          continue;
+        }
+        const s = (isTimestamp(v) && sameIn(doc, keys, i, v)) || this.str(v);
+        doc[k] = s;
+        last[i] = s;
       } else if (Array.isArray(v) && v.length === 0 && v !== EMPTY) doc[k] = EMPTY;
     }
   }

@@ -32,6 +32,16 @@ describe('Interner', () => {
     // Each value that may repeat across documents once; not the uid, and the instant once.
     expect([...(i as unknown as { seen: Map<string, string> }).seen.keys()]).toEqual(['u1', at, '2026-12-01']);
   });
+  it('takes a value equal to the one the document before held in the same field without asking its table', () => {
+    const i = new Interner(2);
+    const seen = () => [...(i as unknown as { seen: Map<string, string> }).seen.keys()];
+    const docs = ['x1', 'x2', 'x3'].map((a) => ({ user_id: 'u1', a }) as Record<string, unknown>);
+    for (const d of docs) i.doc(d);
+    // u1 went into the table once; x2 filled it (cleared), x3 joined: u1 was never asked for again.
+    expect(seen()).toEqual(['x2', 'x3']);
+    expect(docs.map((d) => d.user_id)).toEqual(['u1', 'u1', 'u1']);
+    expect(docs.map((d) => d.a)).toEqual(['x1', 'x2', 'x3']);
+  });
 });
 
 describe('Store documents in memory', () => {
