@@ -20,7 +20,7 @@ export type Opening = { open: boolean };
 /**
  * A Map, in insertion order, held as a list of Maps of at most MAX_SEGMENT new keys each. A JS
  * Map doubles its table when full and rehashes every entry in that one call — at a million
- * entries that is a long turn — and a collection, its indexes and their buckets grow in step, so
+ * entries that is a long turn — and a collection and its indexes grow in step, so
  * one write (or one import chunk) would pay for all of them in the same turn (no turn may hold
  * the loop over 100 ms: docs/architecture.md, "Runtime rules"). Here a growth rehashes one
  * segment. A lookup asks each segment, newest first, so a key that is not there costs one Map
