@@ -66,19 +66,17 @@ const LIST_CHUNK_BITS = 14;
 const LIST_CHUNK = 1 << LIST_CHUNK_BITS;
 
 /**
- * Row numbers in the order they were added, in chunks that are never copied once full: a JS
- * array of a million rows held the loop 55 ms when it grew (and 123 ms at three million). The
- * first chunk starts small and doubles up to a full chunk, so the many short lists (a task's few
- * traces) stay small.
+ * The rows under one index value that more than one document has held, in the order they were
+ * added, dead ones included until they are many. They are kept in chunks that are never copied
+ * once full: a JS array of a million rows held the loop 55 ms when it grew (and 123 ms at three
+ * million). The first chunk starts small and doubles up to a full chunk, so the many short lists
+ * (a task's few traces) stay small.
  */
 class RowList {
-  private chunks: Int32Array[];
+  private chunks: Int32Array[] = [new Int32Array(4)];
   length = 0;
-
-  constructor(rows: readonly number[]) {
-    this.chunks = [new Int32Array(Math.max(4, rows.length))];
-    for (const r of rows) this.push(r);
-  }
+  /** Rows in the list whose documents have left. */
+  dead = 0;
 
   get(i: number): number {
     return this.chunks[i >>> LIST_CHUNK_BITS]![i & (LIST_CHUNK - 1)]!;
@@ -100,21 +98,12 @@ class RowList {
 
   /** The rows `keep` says yes to, in order. */
   filter(keep: (r: number) => boolean): RowList {
-    const out = new RowList([]);
+    const out = new RowList();
     for (let i = 0; i < this.length; i++) {
       const r = this.get(i);
       if (keep(r)) out.push(r);
     }
     return out;
-  }
-}
-
-/** The rows under one index value that more than one document has held, dead ones included until they are many. */
-class Bucket {
-  dead = 0;
-  rows: RowList;
-  constructor(rows: readonly number[]) {
-    this.rows = new RowList(rows);
   }
 }
 
@@ -132,7 +121,7 @@ class Bucket {
 export class Indexed {
   private readonly rowOf: SegmentedMap<string, number>;
   private readonly rows = new Rows();
-  private readonly idx: { name: string; map: SegmentedMap<unknown, number | Bucket> }[] = [];
+  private readonly idx: { name: string; map: SegmentedMap<unknown, number | RowList> }[] = [];
 
   /** `opening`, when given, is shared by every map of the collection and its indexes (see Opening). */
   constructor(
@@ -164,11 +153,10 @@ export class Indexed {
     if (hit === undefined) return [];
     if (typeof hit === 'number') return [this.rows.get(hit)!];
     // Made at its full length (see Rows.all): the rows not dead are exactly its documents.
-    const out = new Array<Doc>(hit.rows.length - hit.dead);
-    const rows = hit.rows;
+    const out = new Array<Doc>(hit.length - hit.dead);
     let n = 0;
-    for (let i = 0; i < rows.length; i++) {
-      const doc = this.rows.get(rows.get(i));
+    for (let i = 0; i < hit.length; i++) {
+      const doc = this.rows.get(hit.get(i));
       if (doc !== undefined) out[n++] = doc;
     }
     return out;
@@ -228,22 +216,22 @@ export class Indexed {
         continue;
       }
       // Compacted once half its rows are dead: amortized, a dead row costs one visit.
-      if (++b.dead * 2 < b.rows.length) continue;
-      const live = b.rows.filter((x) => this.rows.get(x) !== undefined);
+      if (++b.dead * 2 < b.length) continue;
+      const live = b.filter((x) => this.rows.get(x) !== undefined);
       if (live.length === 0) map.delete(v);
-      else if (live.length === 1) map.replace(v, live.get(0));
-      else {
-        b.rows = live;
-        b.dead = 0;
-      }
+      else map.replace(v, live.length === 1 ? live.get(0) : live);
     }
   }
 }
 
 /** Row `r` (the newest row) now holds `v`. */
-function add(map: SegmentedMap<unknown, number | Bucket>, v: unknown, r: number): void {
+function add(map: SegmentedMap<unknown, number | RowList>, v: unknown, r: number): void {
   const b = map.get(v);
   if (b === undefined) map.append(v, r);
-  else if (typeof b === 'number') map.replace(v, new Bucket([b, r]));
-  else b.rows.push(r);
+  else if (typeof b === 'number') {
+    const list = new RowList();
+    list.push(b);
+    list.push(r);
+    map.replace(v, list);
+  } else b.push(r);
 }
