@@ -161,7 +161,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
         // The search (its thread, its model's children, the index saved as it stands) and a sync
         // round stop alongside the requests: none waits for another.
         const requests = closed.then(() => clearTimeout(force)).then(done('requests_ms'));
-        const search = services!.semantic.close().then(done('search_ms'));
+        const search = Promise.all([services!.semantic.close(), services!.traceIndex.close()]).then(done('search_ms'));
         const sync = syncTimer.stop().then(done('sync_ms'));
         await Promise.all([requests, search, sync]);
         // Only the journal's last fdatasync: no snapshot (the next start replays the journal).
@@ -174,6 +174,7 @@ export async function runDaemon(opts: RunOptions): Promise<RunningDaemon> {
     return { url, port, server, stop };
   } catch (e) {
     await services?.semantic.close().catch(() => {});
+    await services?.traceIndex.close().catch(() => {});
     await store?.close().catch(() => {});
     await release();
     throw startFailure(e, config.port, paths.config);

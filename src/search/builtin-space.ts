@@ -3,13 +3,14 @@ import type { Store } from '../store/store.js';
 import { IndexBacklog } from './indexes/backlog.js';
 import { type EmbedJob, EmbedPipeline } from './indexes/embed-pipeline.js';
 import { followTraces } from './indexes/follow-traces.js';
-import { textHash, VECTORS_REVISION, type VectorFileHeader, type VectorFileRows } from './indexes/vector-file.js';
+import { VECTORS_REVISION, type VectorFileHeader, type VectorFileRows } from './indexes/vector-file.js';
 import { VectorIndex } from './indexes/vector-index.js';
 import { PersistedVectors } from './indexes/vector-persistence.js';
 import type { BuiltinEmbedder } from './models/builtin-embedder.js';
 import { type BuiltinModel, MODEL_PACKAGE } from './models/builtin-model.js';
 import { MAX_SIM_CHARS, MaxSim } from './models/max-sim.js';
 import type { SearchLog } from './search-log.js';
+import { textHash } from './text/text-hash.js';
 import { traceText } from './text/trace-text.js';
 import { EmbedWorker } from './workers/embed-worker.js';
 
@@ -28,6 +29,12 @@ export interface BuiltinSpaceOptions {
   log?: Log;
   /** Embed on this thread instead of the embedding thread (the thread is the default). */
   inline?: boolean;
+  /**
+   * A start reads the persisted file once this resolves: the keyword index's own file is read
+   * first (every search needs it, semantic search falls back to it meanwhile, and the two shared
+   * the event loop's turns: at a million traces each took the other's time).
+   */
+  after?: Promise<void>;
 }
 
 /**
@@ -107,12 +114,15 @@ export class BuiltinSpace {
       if (!this.persisted) return this.fill(undefined);
       const loading: { done: Promise<void> } = { done: Promise.resolve() };
       this.loading = loading;
-      loading.done = this.persisted.load(this.header(embedder)).then((rows) => {
-        // Given up meanwhile (a query settled a small memory) or replaced (a new embedder).
-        if (this.loading !== loading) return void rows?.close();
-        this.loading = undefined;
-        this.fill(rows);
-      });
+      const persisted = this.persisted;
+      loading.done = (this.opts.after ?? Promise.resolve())
+        .then(() => (this.loading === loading && !this.stopped ? persisted.load(this.header(embedder)) : undefined))
+        .then((rows) => {
+          // Given up meanwhile (a query settled a small memory) or replaced (a new embedder).
+          if (this.loading !== loading) return void rows?.close();
+          this.loading = undefined;
+          this.fill(rows);
+        });
     });
   }
 

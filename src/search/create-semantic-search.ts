@@ -14,7 +14,14 @@ type Log = SearchLog;
  * Semantic search for a daemon: the built-in model (always: it is the fallback) and, when
  * `embeddings.baseUrl` is configured, an OpenAI-compatible provider in front of it.
  */
-export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: Log; words?: WordShare }): SemanticSearch {
+export function createSemanticSearch(deps: {
+  store: Store;
+  config: Pick<Config, 'embeddings' | 'model'>;
+  log?: Log;
+  words?: WordShare;
+  /** The built-in index reads its persisted file once this resolves (see BuiltinSpaceOptions.after). */
+  after?: Promise<void>;
+}): SemanticSearch {
   const model = new BuiltinModel({
     ...modelLocations(deps.config.model),
     log: deps.log,
@@ -24,7 +31,7 @@ export function createSemanticSearch(deps: { store: Store; config: Pick<Config, 
     lazy: true,
   });
   // Persisted beside the store: a start reads it instead of embedding every trace again.
-  const builtin = new BuiltinSpace(deps.store, model, { file: join(deps.store.paths.home, 'search', 'builtin-vectors.bin'), log: deps.log });
+  const builtin = new BuiltinSpace(deps.store, model, { file: join(deps.store.paths.home, 'search', 'builtin-vectors.bin'), log: deps.log, after: deps.after });
   const { baseUrl, model: name, apiKey } = deps.config.embeddings;
   const provider = baseUrl ? new ProviderSpace(deps.store, new OpenAIEmbeddings({ baseUrl, model: name, apiKey }), deps.log) : undefined;
   return new SemanticSearch(builtin, provider, deps.words);

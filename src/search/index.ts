@@ -6,6 +6,7 @@
 // follows commits), and from src/domain only the port types (search-port.ts). No domain file
 // imports src/search: the composition root (src/server/services.ts) builds search through this
 // file and hands the ports to the memory service. Scripts and tests may reach single files.
+import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Store } from '../store/store.js';
 import { createSemanticSearch } from './create-semantic-search.js';
@@ -18,7 +19,8 @@ import type { SearchLog } from './search-log.js';
  */
 export function createSearch(deps: { store: Store; config: Pick<Config, 'embeddings' | 'model'>; log?: SearchLog }) {
   const keyword = new KeywordIndex();
-  followStore(deps.store, keyword);
-  const semantic = createSemanticSearch({ ...deps, words: keyword });
+  // Persisted beside the store: a start reads each trace's terms from it instead of making them again.
+  followStore(deps.store, keyword, { file: join(deps.store.paths.home, 'search', 'keyword-index.bin'), log: deps.log });
+  const semantic = createSemanticSearch({ ...deps, words: keyword, after: keyword.whenLoaded() });
   return { keyword, semantic };
 }

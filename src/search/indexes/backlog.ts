@@ -34,6 +34,11 @@ export class IndexBacklog<T> {
     return this.pending.size + this.fill.length - this.fillAt;
   }
 
+  /** Whether a write of this uid is waiting (a fill still under way is not counted). */
+  waiting(uid: string): boolean {
+    return this.pending.has(uid);
+  }
+
   /** A fill is still under way. */
   get filling(): boolean {
     return this.fillAt < this.fill.length;

@@ -2,15 +2,30 @@ import { stemmer } from 'stemmer';
 import { type StoredTrace, traceScope } from '../../contracts/memory.js';
 import type { KeywordHit, KeywordSearchOptions, KeywordSearchPort } from '../../domain/memory/search-port.js';
 import type { Store } from '../../store/store.js';
+import type { SearchLog } from '../search-log.js';
+import { textHash } from '../text/text-hash.js';
 import { STOP_WORDS } from '../text/tokenize.js';
 import { IndexBacklog } from './backlog.js';
 import { followTraces } from './follow-traces.js';
+import { KeywordFileReader, type KeywordRow } from './keyword-file.js';
+import { KeywordFileLoader, keywordSaveJob } from './keyword-persistence.js';
+import { PersistedFile } from './persisted-file.js';
 import { SlotTerms, type Terms } from './slot-terms.js';
 import { TimelineIndex } from './timeline-index.js';
 import { TopK } from './top-k.js';
 
 /** A query waits (without holding the event loop) until at most this many writes are left to index, then takes those in itself. */
 export const SETTLE_IN_QUERY = 1000;
+/** A changed index is persisted at most this often (and once its fill is over). */
+const SAVE_EVERY_MS = 120_000;
+/** The largest index a stop saves: a fraction of a second of writing. */
+const CLOSE_SAVE_ROWS = 20_000;
+/** Rows of the persisted file per block, read or written in one turn (a few ms). */
+const FILE_SLICE = 2000;
+/** How far past the next listed trace a start looks for a row's trace before it looks the row up in the store. */
+const LOOK_AHEAD = 16;
+/** A turn's share of reading the persisted file at a start. */
+const LOAD_SLICE_MS = 8;
 
 /**
  * A keyword index of every user's traces: the memory service searches it through its port; the
@@ -54,6 +69,19 @@ function processTerm(raw: string): string | null {
   return stem;
 }
 const stems = new Map<string, string>();
+
+/**
+ * What a trace's keyword entry is made of (its scope and the fields indexed), hashed: a row of the
+ * persisted index is used only while its trace still has this tag.
+ */
+export function keywordTag(t: StoredTrace): number {
+  let s = traceScope(t);
+  for (const [field] of FIELDS) {
+    const v = t[field];
+    s += `\u0000${typeof v === 'string' ? v : ''}`;
+  }
+  return textHash(s);
+}
 
 /** Index terms of a text, in order (repeats kept). */
 export function keywordTerms(text: string): string[] {
@@ -187,7 +215,26 @@ export class KeywordIndex implements TraceIndex {
   /** Each task's traces in time order, kept with the same writes; it also knows each trace's scope. */
   private readonly timeline = new TimelineIndex();
   /** Committed writes not indexed yet (see follow). */
-  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t) => (t ? this.upsert(t) : this.remove(uid)));
+  private readonly backlog = new IndexBacklog<StoredTrace>((uid, t) => {
+    this.changed++;
+    if (t) this.upsert(t);
+    else this.remove(uid);
+  });
+  private store?: Store;
+  /** Where the index is kept between starts (none: every start indexes every trace). */
+  private persisted?: PersistedFile;
+  private log?: SearchLog;
+  /** While the persisted file is read at a start (and when that began, and the traces written meanwhile). */
+  private loader?: KeywordFileLoader;
+  private loadStarted = 0;
+  private touched?: Set<string>;
+  /** Resolves once the persisted file is read (at once without one). */
+  private loaded: Promise<void> = Promise.resolve();
+  private loadedNow = () => {};
+  /** Writes taken in since the file was last written. */
+  private changed = 0;
+  private saveTimer?: NodeJS.Timeout;
+  private closed = false;
 
   private idOf(term: string): number {
     let id = this.termIds.get(term);
@@ -199,12 +246,6 @@ export class KeywordIndex implements TraceIndex {
   }
 
   upsert(trace: StoredTrace): void {
-    const was = this.timeline.scopeOf(trace.uid);
-    const wasSlot = this.timeline.slotOf(trace.uid);
-    this.timeline.upsert(trace);
-    const scope = traceScope(trace);
-    let idx = this.perUser.get(scope);
-    if (!idx) this.perUser.set(scope, (idx = new UserIndex(this.timeline)));
     const tf = new Map<number, number>();
     let len = 0;
     for (const [field, boost] of FIELDS) {
@@ -216,7 +257,18 @@ export class KeywordIndex implements TraceIndex {
         len += boost;
       }
     }
-    const terms: Terms = { ids: [...tf.keys()], tfs: [...tf.values()] };
+    this.take(trace, { ids: [...tf.keys()], tfs: [...tf.values()] }, len);
+  }
+
+  /** Take a trace in with its terms (made from its fields, or read from the persisted file); `fresh`: the caller knows it is not in the index. */
+  private take(trace: StoredTrace, terms: Terms, len: number, fresh = false): void {
+    const cur = fresh ? undefined : this.timeline.entryOf(trace.uid);
+    const was = cur?.timeline.scope;
+    const wasSlot = cur && cur.slot >= 0 ? cur.slot : undefined;
+    this.timeline.upsertEntered(trace, cur);
+    const scope = traceScope(trace);
+    let idx = this.perUser.get(scope);
+    if (!idx) this.perUser.set(scope, (idx = new UserIndex(this.timeline)));
     // An edit of other fields (importance, rating, links…): the document stays as it is, instead
     // of a tombstone, ten more postings and, every `live` edits, a rebuild of the user's index.
     if (was === scope && idx.holds(wasSlot, terms)) return;
@@ -246,26 +298,211 @@ export class KeywordIndex implements TraceIndex {
    * Keep in step with the store: every stored trace, then every committed write, is recorded at
    * once and indexed behind the commit, a slice per turn of the event loop (a start at 100,000
    * traces answers /health before this index is full). Returns the unsubscribe function.
+   *
+   * With a `file` (the daemon's `<home>/search/keyword-index.bin`) the index is persisted: a
+   * start reads it a block per turn and takes each trace's terms from it while the trace's
+   * scope and indexed fields are unchanged (keywordTag), then indexes only the rest; a file of
+   * another revision, or damaged, is ignored from the damage on. It is written again, off the
+   * request path, after a fill, every SAVE_EVERY_MS while writes come, and at close while small.
    */
-  follow(store: Store): () => void {
-    this.backlog.fillFrom(
-      store.all('traces').map((t) => t.uid),
-      (uid) => store.get('traces', uid) ?? null,
-    );
-    return followTraces(
+  follow(store: Store, opts: { file?: string; log?: SearchLog } = {}): () => void {
+    this.store = store;
+    this.log = opts.log;
+    const record = (uid: string, t: StoredTrace | null) => {
+      this.touched?.add(uid);
+      this.backlog.add(uid, t);
+    };
+    const unsubscribe = followTraces(
       store,
-      (t) => this.backlog.add(t.uid, t),
-      (uid) => this.backlog.add(uid, null),
+      (t) => record(t.uid, t),
+      (uid) => record(uid, null),
     );
+    if (opts.file) {
+      this.persisted = new PersistedFile(opts.file, 'keyword index', opts.log);
+      this.saveTimer = setInterval(() => {
+        if (this.changed && !this.backlog.filling && !this.loader) void this.save();
+      }, SAVE_EVERY_MS).unref();
+    }
+    const src = this.persisted?.openSync();
+    const reader = src && KeywordFileReader.open(src);
+    if (reader && 'rejected' in reader) {
+      this.persisted!.rejected(reader.rejected);
+      void src!.close();
+    }
+    const traces = store.all('traces');
+    if (!reader || 'rejected' in reader) {
+      this.fill(traces);
+      return unsubscribe;
+    }
+    // Writes committed meanwhile are taken in by the backlog on turns of their own (and their
+    // traces' rows are not taken from the file): see adopter().
+    this.touched = new Set();
+    const adopter = this.adopter(traces);
+    const loader = new KeywordFileLoader(reader, adopter, (reason) => this.persisted!.rejected(reason));
+    this.loader = loader;
+    this.loaded = new Promise((ok) => (this.loadedNow = ok));
+    this.loadStarted = performance.now();
+    this.endLoad = () => {
+      if (this.loader !== loader) return;
+      this.loader = undefined;
+      this.touched = undefined;
+      void loader.close();
+      const missing = this.fill(traces.filter((t, i) => !adopter.adopted[i] && this.timeline.entryOf(t.uid) === undefined));
+      this.log?.(
+        'keyword index read',
+        { adopted: loader.adopted, stale: loader.stale, to_index: missing, ms: Math.round(performance.now() - this.loadStarted) },
+        'info',
+      );
+      this.loadedNow();
+    };
+    const step = () => {
+      if (this.loader !== loader) return;
+      if (!loader.step(LOAD_SLICE_MS)) return void setImmediate(step);
+      this.endLoad();
+    };
+    setImmediate(step);
+    return unsubscribe;
   }
 
-  /** Committed writes not indexed yet. */
+  /** The file is read (or given up): index from the store what it did not give. */
+  private endLoad = () => {};
+
+  /** Index these stored traces in the background (each read from the store when its turn comes); returns how many. */
+  private fill(traces: StoredTrace[]): number {
+    const store = this.store!;
+    this.backlog.fillFrom(
+      traces.map((t) => t.uid),
+      (uid) => store.get('traces', uid) ?? null,
+    );
+    // Persisted once the fill is over (later writes: every SAVE_EVERY_MS).
+    void this.backlog.whenBelow(0).then(() => {
+      if (this.changed) void this.save();
+    });
+    return traces.length;
+  }
+
+  /**
+   * Takes the persisted file's rows in at a start. The file lists traces in the store's order,
+   * so its rows usually meet the stored traces (listed when the start began) one after another:
+   * such a trace is taken as listed, without a lookup (of the store, of this index: it is not in
+   * it yet, since nothing but the file has entered it), unless a write of it came meanwhile
+   * (those the backlog takes in). A row that does not meet one of the next few traces (a trace
+   * deleted or moved since the save) is looked up in the store. At a million traces the lookups
+   * were two thirds of a start's reading: each is a cache miss in a Map of a million uids. A row is taken only while its trace still
+   * has its tag. `adopted` marks the listed traces taken.
+   */
+  private adopter(traces: StoredTrace[]) {
+    let next = 0;
+    const adopted = new Uint8Array(traces.length);
+    return {
+      adopted,
+      termId: (term: string) => this.idOf(term),
+      term: (id: number) => this.terms[id]!,
+      adopt: (row: KeywordRow) => {
+        // A trace left out of the file (a write of it was waiting at the save) is stepped over.
+        let ahead = 0;
+        while (ahead < LOOK_AHEAD && next + ahead < traces.length && traces[next + ahead]!.uid !== row.uid) ahead++;
+        const listed = ahead < LOOK_AHEAD ? traces[next + ahead] : undefined;
+        if (listed?.uid === row.uid) {
+          next += ahead;
+          const at = next++;
+          if (!this.touched?.has(row.uid)) {
+            if (keywordTag(listed) !== row.tag) return false;
+            this.take(listed, row, row.len, true);
+            adopted[at] = 1;
+            return true;
+          }
+        }
+        const t = this.store!.get('traces', row.uid);
+        if (!t || this.touched?.has(row.uid) || keywordTag(t) !== row.tag) return false;
+        this.take(t, row, row.len);
+        return true;
+      },
+    };
+  }
+
+  private save(): Promise<void> {
+    if (!this.persisted || this.closed) return Promise.resolve();
+    return this.persisted.save(() => {
+      if (!this.changed || this.backlog.filling || this.loader) return undefined;
+      const changed = this.changed;
+      return keywordSaveJob(
+        this.rowsForFile(),
+        (id) => this.terms[id]!,
+        () => void (this.changed -= changed),
+      );
+    });
+  }
+
+  /**
+   * The rows of the index, FILE_SLICE per call, each read in its turn, in the store's order (the
+   * order a start lists the traces in: see adopter). A trace with a write still waiting is left
+   * out (the next start indexes it), so every row written holds the terms of its trace as the
+   * store has it.
+   */
+  private rowsForFile(): () => KeywordRow[] {
+    const store = this.store!;
+    const uids = store.all('traces').map((t) => t.uid);
+    let at = 0;
+    return () => {
+      const out: KeywordRow[] = [];
+      while (at < uids.length && out.length < FILE_SLICE) {
+        const uid = uids[at++]!;
+        if (this.backlog.waiting(uid)) continue;
+        const t = store.get('traces', uid);
+        const entry = t && this.timeline.entryOf(uid);
+        const idx = entry && entry.slot >= 0 ? this.perUser.get(entry.timeline.scope) : undefined;
+        if (!t || !entry || !idx || idx.uids[entry.slot] !== uid) continue;
+        out.push({ uid, tag: keywordTag(t), len: idx.lens[entry.slot]!, ...idx.docTerms.get(entry.slot) });
+      }
+      return out;
+    };
+  }
+
+  /**
+   * Stop (a daemon stopping): writes not indexed yet are dropped, and the index is saved as it
+   * stands while small (a large one is not: writing it would hold the stop for seconds, and the
+   * next start indexes again only what changed since the last save).
+   */
+  async close(): Promise<void> {
+    clearInterval(this.saveTimer);
+    if (this.loader) {
+      // The file being read is still the better one.
+      const loader = this.loader;
+      this.loader = undefined;
+      await loader.close();
+      this.loadedNow();
+    } else if (this.persisted && this.size <= CLOSE_SAVE_ROWS) {
+      await this.persisted.idle();
+      await this.save();
+    }
+    await this.persisted?.stop();
+    this.closed = true;
+    this.backlog.stop();
+  }
+
+  /** Take in what is waiting now: the rest of the persisted file, then every write. */
+  private settle(): void {
+    if (this.loader) {
+      this.loader.step(Number.POSITIVE_INFINITY);
+      this.endLoad();
+    }
+    this.backlog.settle();
+  }
+
+  /** Committed writes not indexed yet (while the persisted file is read: every stored trace). */
   get behind(): number {
-    return this.backlog.size;
+    return this.loader ? Math.max(this.backlog.size, this.store?.count('traces') ?? 0) : this.backlog.size;
+  }
+
+  /** Resolves once the persisted file is read (at once without one); the traces it did not give may still be indexing. */
+  whenLoaded(): Promise<void> {
+    return this.loaded;
   }
 
   /** Resolves once few enough writes are left to index that a query takes them in without holding the loop. */
-  whenSettled(): Promise<void> {
+  async whenSettled(): Promise<void> {
+    await this.loaded;
     return this.backlog.whenBelow(SETTLE_IN_QUERY);
   }
 
@@ -274,7 +511,7 @@ export class KeywordIndex implements TraceIndex {
    * one of them from another.
    */
   share(userId: string, word: string): number {
-    this.backlog.settle();
+    this.settle();
     const idx = this.perUser.get(userId);
     const term = processTerm(word);
     const id = term === null ? undefined : this.termIds.get(term);
@@ -284,19 +521,19 @@ export class KeywordIndex implements TraceIndex {
 
   /** The traces at most `span` places before and after `uid` among its task's traces in its scope, in time order. */
   neighbours(uid: string, span: number): string[] {
-    this.backlog.settle();
+    this.settle();
     return this.timeline.neighbours(uid, span);
   }
 
   /** How many traces of the user are indexed. */
   traces(userId: string): number {
-    this.backlog.settle();
+    this.settle();
     return this.perUser.get(userId)?.live ?? 0;
   }
 
   search(userId: string, query: string, opts: KeywordSearchOptions = {}): KeywordHit[] {
     // Every acknowledged write is found: what is still waiting is indexed first.
-    this.backlog.settle();
+    this.settle();
     const idx = this.perUser.get(userId);
     if (!idx?.live) return [];
     const qterms = [...new Set(keywordTerms(query))].slice(0, 32);
@@ -380,6 +617,6 @@ function popcount(x: number): number {
  * Keep an index in step with the store: filled from what is stored, then updated from every
  * committed transaction, so traces written by any area (agent, calendar) are searchable too.
  */
-export function followStore(store: Store, index: KeywordIndex): () => void {
-  return index.follow(store);
+export function followStore(store: Store, index: KeywordIndex, opts?: { file?: string; log?: SearchLog }): () => void {
+  return index.follow(store, opts);
 }

@@ -1,5 +1,5 @@
 import { type StoredTrace, traceScope } from '../../contracts/memory.js';
-import { SegmentedMap } from '../../platform/segmented-map.js';
+import { HashedMap } from '../../platform/hashed-map.js';
 
 /**
  * Out-of-order writes a timeline takes in place (a binary search and a splice each) before it
@@ -29,7 +29,8 @@ interface Timeline {
   splices: number;
 }
 
-interface Entry {
+/** A trace's place in the timelines (see TimelineIndex.entryOf). */
+export interface Entry {
   timeline: Timeline;
   timestamp: string;
   /** Position in `timeline.order` while that is sorted and not stale. */
@@ -48,16 +49,29 @@ interface Entry {
  * Traces usually arrive in time order, so a write is usually an append.
  */
 export class TimelineIndex {
-  /** Segmented: a Map of a million uids held the event loop a quarter of a second each time it doubled. */
-  private readonly entries = new SegmentedMap<string, Entry>();
+  /** Hashed into parts: a Map of a million uids held the event loop a quarter of a second each time it doubled. */
+  private readonly entries = new HashedMap<Entry>();
   private readonly timelines = new Map<string, Timeline>();
 
   upsert(t: StoredTrace): void {
+    this.upsertEntered(t, this.entries.get(t.uid));
+  }
+
+  /**
+   * A trace's entry, undefined when it is not entered: a caller that needs its scope or slot and
+   * then upserts it looks it up once (a new trace took five lookups, each a cache miss at a
+   * million traces).
+   */
+  entryOf(uid: string): Readonly<Entry> | undefined {
+    return this.entries.get(uid);
+  }
+
+  /** upsert() of a trace whose entry the caller has just looked up (entryOf). */
+  upsertEntered(t: StoredTrace, cur: Readonly<Entry> | undefined): void {
     const scope = traceScope(t);
     const key = `${scope}\u0000${t.task_id}`;
-    const cur = this.entries.get(t.uid);
     if (cur && cur.timestamp === t.timestamp && this.timelines.get(key) === cur.timeline) return;
-    this.remove(t.uid);
+    if (cur) this.removeEntry(t.uid, cur);
     let timeline = this.timelines.get(key);
     if (!timeline) this.timelines.set(key, (timeline = { key, scope, count: 0, order: [], sorted: true, stale: false, splices: 0 }));
     const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1, slot: cur?.slot ?? -1 };
@@ -77,7 +91,10 @@ export class TimelineIndex {
 
   remove(uid: string): void {
     const entry = this.entries.get(uid);
-    if (!entry) return;
+    if (entry) this.removeEntry(uid, entry);
+  }
+
+  private removeEntry(uid: string, entry: Readonly<Entry>): void {
     const timeline = entry.timeline;
     const order = timeline.order;
     if (timeline.sorted) {

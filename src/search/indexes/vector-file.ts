@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { DENSITY_K } from './neighbor-density.js';
+import { bufferSource, type FileSource } from './persisted-file.js';
 import type { RawRow } from './vector-index.js';
 
 /**
@@ -78,24 +79,6 @@ function writeString(b: Buffer, at: number, s: string): number {
 /** The rows of a sound file, read on demand (a start takes each once), or why the file cannot be used. */
 export type DecodedVectors = { rows: VectorFileRows } | { rejected: string };
 
-/**
- * Where a vector file's bytes come from: the file itself, read a piece at a time (a start never
- * holds the whole file, which grows with the home), or a buffer (tests). A read
- * returns the bytes [at, at + len), fewer at the end of the file.
- */
-export interface VectorSource {
-  readonly size: number;
-  read(at: number, len: number): Promise<Buffer>;
-  readSync(at: number, len: number): Buffer;
-  close(): Promise<void>;
-}
-
-/** A source over bytes already in memory. */
-export function bufferSource(buf: Buffer): VectorSource {
-  const view = (at: number, len: number) => buf.subarray(at, Math.min(buf.length, at + len));
-  return { size: buf.length, read: async (at, len) => view(at, len), readSync: view, close: async () => {} };
-}
-
 /** Bytes read at once when a row is asked for: rows asked for in file order share one read. */
 const ROW_WINDOW = 1024 * 1024;
 
@@ -109,7 +92,7 @@ export class VectorFileRows {
   private windowAt = 0;
 
   constructor(
-    private readonly src: VectorSource,
+    private readonly src: FileSource,
     private readonly at: Map<string, number>,
     private readonly dims: number,
   ) {}
@@ -178,14 +161,14 @@ const ROW_FIXED = 8 + 4 + 1 + 4 * DENSITY_K;
  * (`pause`) between pieces: neither the file nor a check of it in one turn is ever held whole.
  * A source that is rejected is closed; the rows returned own it.
  */
-export async function decodeVectorFile(source: VectorSource | Buffer, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
+export async function decodeVectorFile(source: FileSource | Buffer, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
   const src = Buffer.isBuffer(source) ? bufferSource(source) : source;
   const d = await decode(src, expect, pause).catch((e: Error) => ({ rejected: `unreadable: ${e.message}` }));
   if ('rejected' in d) await src.close();
   return d;
 }
 
-async function decode(src: VectorSource, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
+async function decode(src: FileSource, expect: VectorFileHeader, pause: () => Promise<void>): Promise<DecodedVectors> {
   const size = src.size;
   if (size < 20) return { rejected: 'not a vector file' };
   const start = await src.read(0, 12);
@@ -243,23 +226,4 @@ async function decode(src: VectorSource, expect: VectorFileHeader, pause: () => 
   }
   if (rows.size !== count) return { rejected: `${rows.size} rows, the trailer says ${count}` };
   return { rows: new VectorFileRows(src, rows, expect.dims) };
-}
-
-/**
- * A 53-bit hash of a text (cyrb53): what a persisted row was embedded from. Two different texts
- * of the same trace share one with a chance of about 2⁻⁵³.
- */
-export function textHash(s: string): number {
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 2654435761);
-    h2 = Math.imul(h2 ^ c, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }
