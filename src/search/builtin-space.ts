@@ -118,8 +118,8 @@ export class BuiltinSpace {
       loading.done = (this.opts.after ?? Promise.resolve())
         .then(() => (this.loading === loading && !this.stopped ? persisted.load(this.header(embedder)) : undefined))
         .then((rows) => {
-          // Given up meanwhile (a query settled a small memory) or replaced (a new embedder).
-          if (this.loading !== loading) return void rows?.close();
+          // Given up meanwhile (a query settled a small memory), replaced (a new embedder) or closed.
+          if (this.loading !== loading || this.stopped) return void rows?.close();
           this.loading = undefined;
           this.fill(rows);
         });

@@ -344,6 +344,8 @@ export class KeywordIndex implements TraceIndex {
     this.loadStarted = performance.now();
     this.endLoad = () => {
       if (this.loader !== loader) return;
+      // Let go of this closure: it holds the documents listed at the start, replaced ones too.
+      this.endLoad = () => {};
       this.loader = undefined;
       this.touched = undefined;
       void loader.close();
@@ -388,8 +390,8 @@ export class KeywordIndex implements TraceIndex {
    * it yet, since nothing but the file has entered it), unless a write of it came meanwhile
    * (those the backlog takes in). A row that does not meet one of the next few traces (a trace
    * deleted or moved since the save) is looked up in the store. At a million traces the lookups
-   * were two thirds of a start's reading: each is a cache miss in a Map of a million uids. A row is taken only while its trace still
-   * has its tag. `adopted` marks the listed traces taken.
+   * were two thirds of a start's reading: each is a cache miss in a Map of a million uids. A row
+   * is taken only while its trace still has its tag. `adopted` marks the listed traces taken.
    */
   private adopter(traces: StoredTrace[]) {
     let next = 0;
@@ -397,7 +399,6 @@ export class KeywordIndex implements TraceIndex {
     return {
       adopted,
       termId: (term: string) => this.idOf(term),
-      term: (id: number) => this.terms[id]!,
       adopt: (row: KeywordRow) => {
         // A trace left out of the file (a write of it was waiting at the save) is stepped over.
         let ahead = 0;
