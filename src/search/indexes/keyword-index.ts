@@ -22,6 +22,8 @@ const SAVE_EVERY_MS = 120_000;
 const CLOSE_SAVE_ROWS = 20_000;
 /** Rows of the persisted file per block, read or written in one turn (a few ms). */
 const FILE_SLICE = 2000;
+/** A turn's share of writing the persisted file. */
+const SAVE_SLICE_MS = 3;
 /** How far past the next listed trace a start looks for a row's trace before it looks the row up in the store. */
 const LOOK_AHEAD = 16;
 /** A turn's share of reading the persisted file at a start. */
@@ -436,7 +438,7 @@ export class KeywordIndex implements TraceIndex {
   }
 
   /**
-   * The rows of the index, FILE_SLICE per call, each read in its turn, in the store's order (the
+   * The rows of the index, at most FILE_SLICE per call, each read in its turn, in the store's order (the
    * order a start lists the traces in: see adopter). A trace with a write still waiting is left
    * out (the next start indexes it), so every row written holds the terms of its trace as the
    * store has it.
@@ -447,7 +449,9 @@ export class KeywordIndex implements TraceIndex {
     let at = 0;
     return () => {
       const out: KeywordRow[] = [];
-      while (at < uids.length && out.length < FILE_SLICE) {
+      const start = performance.now();
+      // A slice ends after SAVE_SLICE_MS too: a save runs while requests come (pushes, every 2 minutes).
+      while (at < uids.length && out.length < FILE_SLICE && ((at & 63) !== 0 || performance.now() - start < SAVE_SLICE_MS)) {
         const uid = uids[at++]!;
         if (this.backlog.waiting(uid)) continue;
         const t = store.get('traces', uid);
