@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { HashedMap } from '../../../src/platform/hashed-map.js';
-
-/** Deterministic, so a failure replays. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
-}
+import { prng } from '../../helpers/fuzz-gen.js';
 
 describe('HashedMap', () => {
   it('behaves as a Map (values, size, keys) through random sets and deletes', () => {
-    const r = rng(28);
+    const r = prng(28);
     const hm = new HashedMap<number>();
     const map = new Map<string, number>();
     for (let i = 0; i < 60_000; i++) {
