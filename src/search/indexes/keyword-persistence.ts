@@ -26,17 +26,26 @@ export class KeywordFileLoader {
     private readonly rejected: (reason: string) => void,
   ) {}
 
-  /** Read on for about `budgetMs` (Infinity: to the end); true once the file is over. */
+  /**
+   * Read on for about `budgetMs` (Infinity: to the end); true once the file is over. It never
+   * throws: a read that fails (the disk, a file cut short under it) ends the reading like a
+   * damaged block, and what is not taken in is indexed from the store.
+   */
   step(budgetMs: number): boolean {
     const start = performance.now();
-    while (!this.over) {
-      const block = this.reader.next();
-      if (block === null) this.over = true;
-      else if ('rejected' in block) {
-        this.rejected(block.rejected);
-        this.over = true;
-      } else this.take(block);
-      if (performance.now() - start > budgetMs) break;
+    try {
+      while (!this.over) {
+        const block = this.reader.next();
+        if (block === null) this.over = true;
+        else if ('rejected' in block) {
+          this.rejected(block.rejected);
+          this.over = true;
+        } else this.take(block);
+        if (performance.now() - start > budgetMs) break;
+      }
+    } catch (e) {
+      this.rejected(`unreadable: ${(e as Error).message}`);
+      this.over = true;
     }
     return this.over;
   }

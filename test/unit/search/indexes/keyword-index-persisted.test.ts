@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
 import { type StoredTrace, searchScopeKey } from '../../../../src/contracts/memory.js';
-import { KEYWORD_REVISION } from '../../../../src/search/indexes/keyword-file.js';
+import { KEYWORD_REVISION, type KeywordFileReader } from '../../../../src/search/indexes/keyword-file.js';
 import { KeywordIndex, SETTLE_IN_QUERY } from '../../../../src/search/indexes/keyword-index.js';
+import { KeywordFileLoader } from '../../../../src/search/indexes/keyword-persistence.js';
 import { Store } from '../../../../src/store/store.js';
 import { removeHome, tempHome } from '../../../helpers/daemon.js';
 import { prng } from '../../../helpers/fuzz-gen.js';
@@ -233,5 +234,18 @@ describe('the persisted keyword index (issue 28)', () => {
       await life.keyword.close();
       await store.close();
     }
+  });
+
+  it('a read that fails ends the reading like a damaged block, without throwing into the start', () => {
+    const reasons: string[] = [];
+    const reader = {
+      next: () => {
+        throw new Error('EIO: i/o error, read');
+      },
+      close: async () => {},
+    } as unknown as KeywordFileReader;
+    const loader = new KeywordFileLoader(reader, { termId: () => 0, adopt: () => true }, (r) => reasons.push(r));
+    expect(loader.step(8)).toBe(true);
+    expect(reasons).toEqual(['unreadable: EIO: i/o error, read']);
   });
 });
