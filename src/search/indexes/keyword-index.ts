@@ -11,7 +11,7 @@ import { KeywordFileReader, type KeywordRow } from './keyword-file.js';
 import { KeywordFileLoader, keywordSaveJob } from './keyword-persistence.js';
 import { PersistedFile } from './persisted-file.js';
 import { SlotTerms, type Terms } from './slot-terms.js';
-import { TimelineIndex } from './timeline-index.js';
+import { type Entry, TimelineIndex } from './timeline-index.js';
 import { TopK } from './top-k.js';
 
 /** A query waits (without holding the event loop) until at most this many writes are left to index, then takes those in itself. */
@@ -85,6 +85,11 @@ export function keywordTag(t: StoredTrace): number {
   return textHash(s);
 }
 
+/** The scope and keyword slot a trace's timeline entry records (none for a trace not entered, or not given a slot yet). */
+function placeOf(entry: Readonly<Entry> | undefined): { was: string | undefined; wasSlot: number | undefined } {
+  return { was: entry?.timeline.scope, wasSlot: entry && entry.slot >= 0 ? entry.slot : undefined };
+}
+
 /** Index terms of a text, in order (repeats kept). */
 export function keywordTerms(text: string): string[] {
   const out: string[] = [];
@@ -152,8 +157,8 @@ class UserIndex {
   /** Documents held (slots not removed). */
   live = 0;
 
-  /** Where each trace's slot is kept (the timeline's entries: see TimelineIndex.slotOf). */
-  constructor(private readonly slots: Pick<TimelineIndex, 'slotOf' | 'setSlot'>) {}
+  /** Where each trace's slot is kept (the timeline's entries: see TimelineIndex.entryOf). */
+  constructor(private readonly slots: Pick<TimelineIndex, 'setSlot'>) {}
 
   add(uid: string, terms: Terms, len: number): void {
     const slot = this.docTerms.push(terms);
@@ -265,8 +270,7 @@ export class KeywordIndex implements TraceIndex {
   /** Take a trace in with its terms (made from its fields, or read from the persisted file); `fresh`: the caller knows it is not in the index. */
   private take(trace: StoredTrace, terms: Terms, len: number, fresh = false): void {
     const cur = fresh ? undefined : this.timeline.entryOf(trace.uid);
-    const was = cur?.timeline.scope;
-    const wasSlot = cur && cur.slot >= 0 ? cur.slot : undefined;
+    const { was, wasSlot } = placeOf(cur);
     this.timeline.upsertEntered(trace, cur);
     const scope = traceScope(trace);
     let idx = this.perUser.get(scope);
@@ -279,10 +283,11 @@ export class KeywordIndex implements TraceIndex {
   }
 
   remove(uid: string): void {
-    const was = this.timeline.scopeOf(uid);
-    const wasSlot = this.timeline.slotOf(uid);
-    this.timeline.remove(uid);
-    if (was !== undefined) this.perUser.get(was)?.remove(wasSlot);
+    const cur = this.timeline.entryOf(uid);
+    if (!cur) return;
+    const { was, wasSlot } = placeOf(cur);
+    this.timeline.removeEntered(uid, cur);
+    this.perUser.get(was!)?.remove(wasSlot);
   }
 
   get size(): number {

@@ -71,7 +71,7 @@ export class TimelineIndex {
     const scope = traceScope(t);
     const key = `${scope}\u0000${t.task_id}`;
     if (cur && cur.timestamp === t.timestamp && this.timelines.get(key) === cur.timeline) return;
-    if (cur) this.removeEntry(t.uid, cur);
+    if (cur) this.removeEntered(t.uid, cur);
     let timeline = this.timelines.get(key);
     if (!timeline) this.timelines.set(key, (timeline = { key, scope, count: 0, order: [], sorted: true, stale: false, splices: 0 }));
     const entry: Entry = { timeline, timestamp: t.timestamp, pos: -1, slot: cur?.slot ?? -1 };
@@ -91,10 +91,11 @@ export class TimelineIndex {
 
   remove(uid: string): void {
     const entry = this.entries.get(uid);
-    if (entry) this.removeEntry(uid, entry);
+    if (entry) this.removeEntered(uid, entry);
   }
 
-  private removeEntry(uid: string, entry: Readonly<Entry>): void {
+  /** remove() of a trace whose entry the caller has just looked up (entryOf). */
+  removeEntered(uid: string, entry: Readonly<Entry>): void {
     const timeline = entry.timeline;
     const order = timeline.order;
     if (timeline.sorted) {
@@ -122,17 +123,6 @@ export class TimelineIndex {
 
   get size(): number {
     return this.entries.size;
-  }
-
-  /** The search scope a trace was entered in, undefined for an unknown uid. */
-  scopeOf(uid: string): string | undefined {
-    return this.entries.get(uid)?.timeline.scope;
-  }
-
-  /** The slot set for a trace (see Entry.slot), undefined for an unknown uid or none set. */
-  slotOf(uid: string): number | undefined {
-    const slot = this.entries.get(uid)?.slot;
-    return slot === undefined || slot < 0 ? undefined : slot;
   }
 
   /** Set an entered trace's slot (nothing for an unknown uid). */
