@@ -89,6 +89,11 @@ export function encodeKeywordBlock(terms: string[], rows: KeywordRow[]): Buffer 
 /** A file's blocks, read one at a time and checked before they are given out. */
 export class KeywordFileReader {
   private at = 0;
+  /**
+   * Where blocks are read, one after another: a new buffer per block (a few hundred KB each,
+   * 160 MB for a million traces) counted towards the engine's next full collection of the heap.
+   */
+  private scratch = Buffer.alloc(0);
 
   private constructor(private readonly src: FileSource) {}
 
@@ -112,14 +117,19 @@ export class KeywordFileReader {
     return reader;
   }
 
-  /** The next block (null: the file is over), or why it cannot be used (the rest of the file is then not read). */
+  /**
+   * The next block (null: the file is over), or why it cannot be used (the rest of the file is
+   * then not read). Its rows' terms may be views of the reader's buffer: they hold until the next call.
+   */
   next(): { terms: string[]; rows: KeywordRow[] } | null | { rejected: string } {
     if (this.at >= this.src.size) return null;
     const head = this.src.readSync(this.at, 8);
     if (head.length < 8) return { rejected: 'truncated block' };
     const len = head.readUInt32LE(0);
     if (len > MAX_BLOCK || this.at + 8 + len > this.src.size) return { rejected: 'truncated or damaged block' };
-    const p = this.src.readSync(this.at + 8, len);
+    // A buffer of its own (not a slice of the pool) starts at offset 0: rows' terms can be views of it.
+    if (this.scratch.length < len) this.scratch = Buffer.allocUnsafeSlow(Math.max(len, 2 * this.scratch.length));
+    const p = this.src.readSync(this.at + 8, len, this.scratch);
     if (p.length < len || crc32(p) >>> 0 !== head.readUInt32LE(4)) return { rejected: 'checksum mismatch (damaged block)' };
     this.at += 8 + len;
     try {

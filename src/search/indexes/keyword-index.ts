@@ -10,6 +10,7 @@ import { followTraces } from './follow-traces.js';
 import { KeywordFileReader, type KeywordRow } from './keyword-file.js';
 import { KeywordFileLoader, keywordSaveJob } from './keyword-persistence.js';
 import { PersistedFile } from './persisted-file.js';
+import { Posting } from './posting.js';
 import { SlotTerms, type Terms } from './slot-terms.js';
 import { type Entry, TimelineIndex } from './timeline-index.js';
 import { TopK } from './top-k.js';
@@ -112,32 +113,6 @@ function oneEditApart(a: string, b: string): boolean {
   let k = lb >= la ? i + 1 : i;
   while (j < la && k < lb) if (a.charCodeAt(j++) !== b.charCodeAt(k++)) return false;
   return true;
-}
-
-/** A term's postings: document slots with their weighted term frequency, append-only. */
-class Posting {
-  slots = new Int32Array(2);
-  tfs = new Float32Array(2);
-  n = 0;
-  /** Documents still alive among the slots (document frequency). */
-  live = 0;
-
-  add(slot: number, tf: number): void {
-    if (this.n === this.slots.length) {
-      // Doubling left a long posting (a common term's, one entry per trace) half empty on
-      // average: a quarter more keeps the copies amortised and the slack small.
-      const size = this.n < 1024 ? this.n * 2 : Math.ceil(this.n * 1.25);
-      const slots = new Int32Array(size);
-      slots.set(this.slots);
-      const tfs = new Float32Array(size);
-      tfs.set(this.tfs);
-      this.slots = slots;
-      this.tfs = tfs;
-    }
-    this.slots[this.n] = slot;
-    this.tfs[this.n++] = tf;
-    this.live++;
-  }
 }
 
 /**
@@ -569,14 +544,16 @@ export class KeywordIndex implements TraceIndex {
       const seen: number[] = [];
       for (const [p, weight] of expansions) {
         const idf = Math.log(1 + (N - p.live + 0.5) / (p.live + 0.5));
-        for (let i = 0; i < p.n; i++) {
-          const slot = p.slots[i]!;
-          if (idx.uids[slot] === undefined) continue;
-          const tf = p.tfs[i]!;
-          const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * idx.lens[slot]!) / avgLen)));
-          if (best[slot] === 0) seen.push(slot);
-          if (s > best[slot]!) best[slot] = s;
-        }
+        p.forEachPart((slots, tfs, n) => {
+          for (let i = 0; i < n; i++) {
+            const slot = slots[i]!;
+            if (idx.uids[slot] === undefined) continue;
+            const tf = tfs[i]!;
+            const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * idx.lens[slot]!) / avgLen)));
+            if (best[slot] === 0) seen.push(slot);
+            if (s > best[slot]!) best[slot] = s;
+          }
+        });
       }
       // A query word counts once per trace: its best match (the word itself, a prefix or a typo).
       for (const slot of seen) {

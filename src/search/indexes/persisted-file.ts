@@ -13,7 +13,8 @@ import type { SearchLog } from '../search-log.js';
 export interface FileSource {
   readonly size: number;
   read(at: number, len: number): Promise<Buffer>;
-  readSync(at: number, len: number): Buffer;
+  /** With `into` (long enough), the bytes are read into it and the answer is a view of it: they hold until its next use. */
+  readSync(at: number, len: number, into?: Buffer): Buffer;
   close(): Promise<void>;
 }
 
@@ -149,8 +150,9 @@ function fdSource(fd: number): FileSource {
         const buf = piece(at, len);
         read(fd, buf, 0, buf.length, at, (e, n) => (e ? fail(e) : ok(buf.subarray(0, n))));
       }),
-    readSync: (at, len) => {
-      const buf = piece(at, len);
+    readSync: (at, len, into) => {
+      const want = Math.max(0, Math.min(len, size - at));
+      const buf = into && into.length >= want ? into.subarray(0, want) : piece(at, len);
       return buf.subarray(0, readSync(fd, buf, 0, buf.length, at));
     },
     close: () => new Promise((ok) => closeFd(fd, () => ok())),

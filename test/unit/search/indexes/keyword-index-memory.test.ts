@@ -38,13 +38,15 @@ describe('KeywordIndex memory', () => {
   }, 60_000);
 
   /**
-   * Sixty words: each a posting of thousands of traces. About 354 bytes a trace. Postings that
+   * Sixty words: each a posting of thousands of traces. About 368 bytes a trace: a long posting
+   * grows by pairs of arrays of 1,024 entries (src/search/indexes/posting.ts), which cost ~5 bytes
+   * a trace more than growing by a quarter (363) and spare its copies. Postings that
    * doubled when full (as they once did) were half empty on average (436 bytes with the next two),
    * each timeline kept a Set of its members beside the entries that say the same (398 with the
    * next), and each user's index a Map from uid to slot where the timeline's entry now keeps it
    * (377).
    */
   it('stays near the terms it holds when the words are common (long postings)', () => {
-    expect(perTraceOf(60)).toBeLessThan(370);
+    expect(perTraceOf(60)).toBeLessThan(378);
   }, 60_000);
 });
