@@ -226,13 +226,23 @@ export class Store implements Reads {
     const loading = this.opts.loading;
     const onRead = loading && ((bytes: number) => loading((read += bytes), total));
     let raw: unknown;
+    /** Documents of each collection interned as they were parsed (fill() then leaves them be). */
+    const interned = new Map<string, number>();
     try {
       const file = lazyFile(this.paths.db);
-      raw = await this.file.read(
-        (v, keys, line, offset) =>
-          keys.length === 3 && keys[1] === 'collections' && line.length >= SPILL_MIN_CHARS ? spill(v as Doc, { file, text: line, offset }) : v,
-        onRead,
-      );
+      raw = await this.file.read((v, keys, line, offset) => {
+        if (keys.length !== 3 || keys[1] !== 'collections') return v;
+        // A spilled copy is frozen (fill() leaves it be) and its large strings are read on demand.
+        if (line.length >= SPILL_MIN_CHARS) v = spill(v as Doc, { file, text: line, offset });
+        // Interned as soon as it is parsed: the strings it gives up die young, where a collection
+        // costs nothing, instead of being copied out of the young generation with the rest of the
+        // document and freed by a full collection after the open.
+        else if (Object.hasOwn(COLLECTIONS, keys[2]!) && typeof v === 'object' && v !== null && !Array.isArray(v))
+          this.interner.doc(v as Doc, COLLECTIONS[keys[2] as CollectionName].key);
+        else return v;
+        interned.set(keys[2]!, (interned.get(keys[2]!) ?? 0) + 1);
+        return v;
+      }, onRead);
     } catch (e) {
       if (e instanceof CorruptFileError) throw await refuseCorrupt(this.paths, e.reason);
       throw e;
@@ -251,7 +261,7 @@ export class Store implements Reads {
     // The file's own version first: the journal after it was written by the same kairos, so its
     // records have the file's shape; both are migrated together once replayed (below).
     const opening: Opening = { open: true };
-    this.fill(db, opening, onRead && (() => onRead(0)));
+    this.fill(db, opening, onRead && (() => onRead(0)), interned);
 
     // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
     // the end; the store then refuses to open, so what was applied is never seen.
@@ -302,16 +312,19 @@ export class Store implements Reads {
    * Replace the in-memory state with a file's (collections, meta, journal position), its maps
    * growing as `opening` says (see Opening). `busy`, when given, is called every few thousand
    * documents: at a million, filling takes long enough that an open must go on saying it is busy
-   * (see `loading`).
+   * (see `loading`). `interned` counts the documents of each collection interned already: when
+   * that is all of them (a file laid out one document per line), they are not interned again.
    */
-  private fill(db: DbFile, opening: Opening, busy?: () => void): void {
+  private fill(db: DbFile, opening: Opening, busy?: () => void, interned?: ReadonlyMap<string, number>): void {
     let n = 0;
     for (const name of COLLECTION_NAMES) {
       const { key, indexes } = COLLECTIONS[name];
       const col = new Indexed(key, indexes, opening);
-      for (const doc of db.collections[name] ?? []) {
+      const docs = db.collections[name] ?? [];
+      const intern = interned?.get(name) !== docs.length;
+      for (const doc of docs) {
         // A spilled copy is frozen already (and its large strings are read only on demand).
-        if (!Object.isFrozen(doc)) this.interner.doc(doc, key);
+        if (intern && !Object.isFrozen(doc)) this.interner.doc(doc, key);
         col.put(doc);
         if ((++n & 4095) === 0) busy?.();
       }
