@@ -24,6 +24,7 @@ export interface Hardened {
   frozen: string[];
 }
 
+/** Each target, and how it is locked. */
 const TARGETS: [string, object, (o: object) => void][] = [
   ['Object.prototype', Object.prototype, Object.seal],
   ['Object', Object, Object.freeze],
@@ -51,8 +52,8 @@ function enableOverrides(proto: object): void {
 export function hardenIntrinsics(): Hardened {
   const probe = `kairos-harden-probe-${process.pid}`;
   enableOverrides(Object.prototype);
-  for (const [name, target, seal] of TARGETS) {
-    seal(target);
+  for (const [name, target, lock] of TARGETS) {
+    lock(target);
     if (!Object.isFrozen(target) || Reflect.set(target, probe, true) || Object.hasOwn(target, probe)) throw new Error(`could not freeze ${name}`);
   }
   return { frozen: TARGETS.map(([name]) => name) };

@@ -142,7 +142,11 @@ function fdSource(fd: number): FileSource {
     closeFd(fd, () => {});
     throw e;
   }
-  const piece = (at: number, len: number) => Buffer.allocUnsafe(Math.max(0, Math.min(len, size - at)));
+  /** Where [at, at + len) is read: `into` when it is long enough, else a new buffer. */
+  const piece = (at: number, len: number, into?: Buffer) => {
+    const n = Math.max(0, Math.min(len, size - at));
+    return into && into.length >= n ? into.subarray(0, n) : Buffer.allocUnsafe(n);
+  };
   return {
     size,
     read: (at, len) =>
@@ -151,8 +155,7 @@ function fdSource(fd: number): FileSource {
         read(fd, buf, 0, buf.length, at, (e, n) => (e ? fail(e) : ok(buf.subarray(0, n))));
       }),
     readSync: (at, len, into) => {
-      const want = Math.max(0, Math.min(len, size - at));
-      const buf = into && into.length >= want ? into.subarray(0, want) : piece(at, len);
+      const buf = piece(at, len, into);
       return buf.subarray(0, readSync(fd, buf, 0, buf.length, at));
     },
     close: () => new Promise((ok) => closeFd(fd, () => ok())),
