@@ -1,3 +1,4 @@
+import { KeyTable } from '../platform/key-table.js';
 import { type Opening, SegmentedMap } from '../platform/segmented-map.js';
 import type { Doc } from './schema.js';
 
@@ -110,8 +111,9 @@ class RowList {
 /**
  * One collection in memory: documents by primary key plus secondary indexes (value → documents).
  * Documents sit in a row table; the key and every index value map to row numbers, so filling a
- * collection costs one Map insert per document (the key) and an array push per index, where a
- * Map per index value keyed by document id cost three times as much at a million traces. A
+ * collection costs one insert in a typed key table per document (see KeyTable) and an array push
+ * per index, where a Map per index value keyed by document id cost three times as much at a
+ * million traces. A
  * value held by one document maps to its row alone: at 100,000 traces, an index on a field that
  * is nearly unique (a history row's trace uid) would otherwise cost 100,000 arrays.
  *
@@ -119,17 +121,22 @@ class RowList {
  * a restart loads them in, since a snapshot writes all() in that order.
  */
 export class Indexed {
-  private readonly rowOf: SegmentedMap<string, number>;
   private readonly rows = new Rows();
+  /** Row numbers by key, read from the rows themselves (see KeyTable). */
+  private readonly rowOf: KeyTable;
   private readonly idx: { name: string; map: SegmentedMap<unknown, number | RowList> }[] = [];
 
-  /** `opening`, when given, is shared by every map of the collection and its indexes (see Opening). */
+  /**
+   * `opening`, when given, is shared by every map of the collection and its indexes (see
+   * Opening); `expected` is how many documents a fill is about to put.
+   */
   constructor(
     private readonly key: string,
     indexes: readonly string[],
     opening?: Opening,
+    expected = 0,
   ) {
-    this.rowOf = new SegmentedMap(opening);
+    this.rowOf = new KeyTable((r) => this.rows.get(r)?.[key], opening, expected);
     for (const name of indexes) this.idx.push({ name, map: new SegmentedMap(opening) });
   }
 
@@ -169,18 +176,21 @@ export class Indexed {
    */
   put(doc: Doc): void {
     const id = doc[this.key] as string;
-    const r = this.rowOf.get(id);
+    // A new key is taken at the row the document is about to get.
+    const r = this.rowOf.getOrAdd(id, this.rows.length);
     if (r !== undefined) {
       const old = this.rows.get(r)!;
       if (this.idx.every(({ name }) => old[name] === doc[name])) {
         this.rows.replace(r, doc);
         return;
       }
-      this.leave(r, old);
     }
     const nr = this.rows.push(doc);
-    if (r === undefined) this.rowOf.append(id, nr);
-    else this.rowOf.replace(id, nr);
+    if (r !== undefined) {
+      // Moved while the old row still holds the key (the table reads keys from the rows).
+      this.rowOf.replace(id, nr);
+      this.leave(r, this.rows.get(r)!);
+    }
     for (const { name, map } of this.idx) {
       const v = doc[name];
       if (v !== undefined && v !== null) add(map, v, nr);
@@ -199,8 +209,9 @@ export class Indexed {
   delete(id: string): void {
     const r = this.rowOf.get(id);
     if (r === undefined) return;
-    this.leave(r, this.rows.get(r)!);
+    const old = this.rows.get(r)!;
     this.rowOf.delete(id);
+    this.leave(r, old);
   }
 
   /** Row `r` (holding `old`) dies: each of its index values drops it, at once or when its dead rows are many. */

@@ -319,8 +319,8 @@ export class Store implements Reads {
     let n = 0;
     for (const name of COLLECTION_NAMES) {
       const { key, indexes } = COLLECTIONS[name];
-      const col = new Indexed(key, indexes, opening);
       const docs = db.collections[name] ?? [];
+      const col = new Indexed(key, indexes, opening, docs.length);
       const intern = interned?.get(name) !== docs.length;
       for (const doc of docs) {
         // A spilled copy is frozen already (and its large strings are read only on demand).
