@@ -180,6 +180,22 @@ export class Journal {
     return next;
   }
 
+  /**
+   * Delete the segments that hold no byte. Each start opens a segment of its own, and a start that
+   * writes nothing used to leave it behind: a home started daily for a year kept 365 empty files,
+   * each one more file to list and open at every start. Called before this journal opens one.
+   */
+  async removeEmpty(): Promise<void> {
+    let removed = false;
+    for (const n of await this.segments()) {
+      const path = this.segmentPath(n);
+      if ((await stat(path)).size !== 0) continue;
+      await unlink(path);
+      removed = true;
+    }
+    if (removed) await fsyncDir(dirname(this.base));
+  }
+
   /** Delete segments older than `keepFrom` (their entries are in a durable snapshot). */
   async retireBefore(keepFrom: number): Promise<void> {
     for (const n of await this.segments()) if (n < keepFrom) await unlink(this.segmentPath(n));

@@ -298,6 +298,7 @@ export class Store implements Reads {
       this.seq = this.durableSeq = seq;
     }
     opening.open = false;
+    await this.journal.removeEmpty();
     await this.journal.rollOver();
     // A fresh home or a migrated file is folded into a snapshot straight away; a replayed journal
     // or a torn record in the background, as the daemon answers (a stop leaves its journal for

@@ -135,6 +135,24 @@ describe('Store', () => {
     await again.close();
   });
 
+  it('leaves no empty journal segment behind from starts that wrote nothing', async () => {
+    const p = paths();
+    const s = await Store.open(p, { snapshotEveryMs: 3_600_000, snapshotEveryOps: 1_000_000 });
+    await s.transact((tx) => tx.put('traces', trace('t0')));
+    await s.close();
+    const segments = () => readdirSync(p.home).filter((n) => n.startsWith('db.journal.'));
+    const written = segments().filter((n) => statSync(join(p.home, n)).size > 0);
+    expect(written).toHaveLength(1);
+    // Ten starts and stops with no write: the segment that holds the write stays (it is not in
+    // db.json), and at most the last start's empty one with it.
+    for (let i = 0; i < 10; i++) await (await Store.open(p)).close();
+    expect(segments().length).toBeLessThanOrEqual(2);
+    expect(segments()).toEqual(expect.arrayContaining(written));
+    const again = await Store.open(p);
+    expect(again.get('traces', 't0')).toMatchObject({ content: 't0' });
+    await again.close();
+  });
+
   it('close drops a snapshot under way and keeps every acknowledged write', async () => {
     const p = paths();
     const s = await Store.open(p, { snapshotEveryMs: 3_600_000, snapshotEveryOps: 1_000_000 });
