@@ -1,7 +1,7 @@
 import type { Opening } from './segmented-map.js';
 
 /** Slots of a new table (two Int32 each: the row plus one, and the key's hash). */
-const MIN_SLOTS = 1 << 13;
+const MIN_SLOTS = 1 << 10;
 /**
  * The most slots a table doubles to while serving: the doubling that reaches it moves 262,144
  * entries by their stored hashes (no key is read) and held an add 31–41 ms here; one more
