@@ -92,11 +92,11 @@ function hashOf(key: unknown): number {
 /**
  * Row numbers by string key, where the key of a row is read from the row itself (`keyOf`): the
  * table holds two Int32 per slot and no string. A collection's primary key took one JS Map
- * insert per document, which at a million traces was about a second of a store's open and
- * 30 MB more heap than this table (two to four slots of 8 bytes per key). A table doubles (its entries' hashes are stored, so no
- * key is read again) up to MAX_SLOTS while serving; past that a new table starts, and a key that
- * is not held is looked for in each (few: each holds half a million keys, the one an open fills
- * holds them all).
+ * insert per document, which at a million traces was about a second of a store's open and 30 MB
+ * more heap than this table (two to four slots of 8 bytes per key). A table doubles (its
+ * entries' hashes are stored, so no key is read again) up to MAX_SLOTS while serving; past that
+ * a new table starts, and a key that is not held is looked for in each (few: each holds half a
+ * million keys, and the one an open fills holds them all).
  *
  * `keyOf(row)` must give the key of every row the table holds, so a caller moves a key to a new
  * row (`replace`) or removes it (`delete`) while its old row still answers.

@@ -113,9 +113,9 @@ class RowList {
  * Documents sit in a row table; the key and every index value map to row numbers, so filling a
  * collection costs one insert in a typed key table per document (see KeyTable) and an array push
  * per index, where a Map per index value keyed by document id cost three times as much at a
- * million traces. A
- * value held by one document maps to its row alone: at 100,000 traces, an index on a field that
- * is nearly unique (a history row's trace uid) would otherwise cost 100,000 arrays.
+ * million traces. A value held by one document maps to its row alone: at 100,000 traces, an
+ * index on a field that is nearly unique (a history row's trace uid) would otherwise cost
+ * 100,000 arrays.
  *
  * Order: every list (all(), and each index value's documents) is in row order, which is the order
  * a restart loads them in, since a snapshot writes all() in that order.

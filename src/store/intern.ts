@@ -12,10 +12,11 @@ const MAX_LENGTH = 40;
  * traces a user id held by every trace and history row, `created_at` equal to `updated_at` and
  * to the history row's timestamp, each cost ~50 bytes a copy, tens of MB in all. The table is
  * bounded (a value pushes out the one in its place) so unique values (uids) cannot grow it;
- * values that repeat are back in it at their next occurrence. A collection's primary key cannot repeat and stays out of
- * the table, where it would only cost a lookup and push out what does. A timestamp equal to an
- * earlier field of the same document (`updated_at` and `created_at`) takes that field's string
- * without a lookup; others go through the table (one import or transaction shares its instants).
+ * values that repeat are back in it at their next occurrence. A collection's primary key cannot
+ * repeat and stays out of the table, where it would only cost a lookup and push out what does. A
+ * timestamp equal to an earlier field of the same document (`updated_at` and `created_at`) takes
+ * that field's string without a lookup; others go through the table (one import or transaction
+ * shares its instants).
  */
 export class Interner {
   /**
