@@ -138,8 +138,24 @@ async function smallRow() {
   await settled(first);
   const rss_build_peak_mb = buildPeak();
   await first.stop();
+  // One start moved by 0.5 s between runs of one build on this shared machine: the figure is the
+  // best of three, as the floor is (processMs). The last start goes on to the rest of the row.
+  const starts = [];
+  for (let i = 0; i < 2; i++) {
+    const s = await startDaemon(home);
+    starts.push(s.startup_ms);
+    await s.stop();
+  }
   const d = await startDaemon(home);
-  const out = { traces: SMALL, store_mb: mb(bytes), startup_ms: d.startup_ms, floor_ms: floorMs, rss_build_peak_mb };
+  starts.push(d.startup_ms);
+  const out = {
+    traces: SMALL,
+    store_mb: mb(bytes),
+    startup_ms: Math.min(...starts),
+    starts_ms: starts.map((ms) => Math.round(ms)).join(', '),
+    floor_ms: floorMs,
+    rss_build_peak_mb,
+  };
   try {
     // Every search waits for the keyword index: after a start, for its file to be read.
     const k = performance.now();
@@ -191,7 +207,7 @@ export async function run() {
   }
   if (small) {
     row(`small ${SMALL}: store on disk`, small.store_mb, 'MB');
-    row(`small ${SMALL}: start to /health`, small.startup_ms, 'ms');
+    row(`small ${SMALL}: start to /health (best of 3)`, small.startup_ms, 'ms');
     row(`small ${SMALL}: start / (node -e + reading the files)`, small.startup_ms / small.floor_ms, '×', '≤ 2');
     if (small.first_keyword_search_ms !== undefined) row(`small ${SMALL}: start to the first keyword search's answer`, small.first_keyword_search_ms, 'ms');
     row(`small ${SMALL}: RSS peak, first start building the index`, small.rss_build_peak_mb, 'MB', '≤ 2048');
