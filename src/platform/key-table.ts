@@ -1,4 +1,5 @@
 import type { Opening } from './segmented-map.js';
+import { stringHash } from './string-hash.js';
 
 /** Slots of a new table (two Int32 each: the row plus one, and the key's hash). */
 const MIN_SLOTS = 1 << 10;
@@ -74,22 +75,6 @@ class Table {
 }
 
 /**
- * FNV-1a of the key's characters taken two at a time (a UTF-16 pair fits in 32 bits, so nothing
- * is lost; half the multiplications, each waiting on the one before, of a hash per character),
- * mixed so that the low bits (the slot) depend on all of them.
- */
-function hashOf(key: unknown): number {
-  const k = typeof key === 'string' ? key : String(key);
-  let h = 0x811c9dc5 ^ k.length;
-  let i = 1;
-  for (; i < k.length; i += 2) h = Math.imul(h ^ (k.charCodeAt(i - 1) | (k.charCodeAt(i) << 16)), 16777619);
-  if (i === k.length) h = Math.imul(h ^ k.charCodeAt(i - 1), 16777619);
-  h ^= h >>> 15;
-  h = Math.imul(h, 0x2c1b3c6d);
-  return h ^ (h >>> 12);
-}
-
-/**
  * Row numbers by string key, where the key of a row is read from the row itself (`keyOf`): the
  * table holds two Int32 per slot and no string. A collection's primary key took one JS Map
  * insert per document, which at a million traces was about a second of a store's open and 30 MB
@@ -138,7 +123,7 @@ export class KeyTable {
    * and undefined is returned. One hash and, in the last table, one probe for both.
    */
   getOrAdd(k: string, row: number): number | undefined {
-    const h = hashOf(k);
+    const h = stringHash(k);
     const i = this.locate(k, h);
     if (i >= 0) return this.found!.slots[2 * i]! - 1;
     let last = this.tables[this.tables.length - 1]!;
@@ -171,7 +156,7 @@ export class KeyTable {
   }
 
   /** The slot of `k` in the table it is in (left in `found`), or -1. */
-  private locate(k: string, h = hashOf(k)): number {
+  private locate(k: string, h = stringHash(k)): number {
     for (let t = this.tables.length - 1; t >= 0; t--) {
       const table = this.tables[t]!;
       const i = table.find(k, h, this.keyOf);

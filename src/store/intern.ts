@@ -1,3 +1,4 @@
+import { stringHash } from '../platform/string-hash.js';
 import type { Doc } from './schema.js';
 
 /** The one empty array every document may share (documents are frozen, so nobody can fill it). */
@@ -38,9 +39,7 @@ export class Interner {
   }
 
   str(s: string): string {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
-    const at = (h ^ (h >>> 15)) & (this.slots.length - 1);
+    const at = stringHash(s) & (this.slots.length - 1);
     const hit = this.slots[at];
     if (hit === s) return hit;
     this.slots[at] = s;
