@@ -115,7 +115,8 @@ export class BuiltinSpace {
       const loading: { done: Promise<void> } = { done: Promise.resolve() };
       this.loading = loading;
       const persisted = this.persisted;
-      loading.done = (this.opts.after ?? Promise.resolve())
+      // After the store has every document in memory (see Store.warmed): the fill lists them all.
+      loading.done = Promise.all([this.opts.after, this.store.warmed()])
         .then(() => (this.loading === loading && !this.stopped ? persisted.load(this.header(embedder)) : undefined))
         .then((rows) => {
           // Given up meanwhile (a query settled a small memory), replaced (a new embedder) or closed.

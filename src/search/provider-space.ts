@@ -40,8 +40,11 @@ export class ProviderSpace {
         this.index?.remove(uid);
       },
     );
-    for (const t of store.all('traces')) this.pending.set(t.uid, traceScope(t));
-    this.kick();
+    // Once the store has every document in memory (see Store.warmed); writes meanwhile are queued above.
+    void store.warmed().then(() => {
+      for (const t of store.all('traces')) this.pending.set(t.uid, traceScope(t));
+      this.kick();
+    });
   }
 
   get name(): string {

@@ -7,6 +7,14 @@ const CHUNK_BITS = 16;
 const CHUNK = 1 << CHUNK_BITS;
 /** What a chunk whose rows are all dead is replaced by (never written: only live rows are). */
 const DEAD_CHUNK: readonly (Doc | undefined)[] = Object.freeze([]);
+/** What a cold row holds until it is read (see Indexed.putCold). */
+const COLD: Doc = Object.freeze({});
+
+/**
+ * Reads cold rows from where they lie: given a cold row, it reads that row (and may read the cold
+ * rows after it with the same read) and hands each to `warm`.
+ */
+export type Thaw = (r: number, isCold: (r: number) => boolean, warm: (r: number, doc: Doc) => void) => void;
 
 /**
  * The documents of a collection by row number, in the order they were added. A row is never
@@ -18,9 +26,34 @@ class Rows {
   /** Live rows per chunk: a chunk with none is dropped. */
   private live: number[] = [];
   length = 0;
+  /** Set while any row is cold. */
+  thaw?: Thaw;
+  private readonly isCold = (r: number) => this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)] === COLD;
+  private readonly warm = (r: number, doc: Doc) => {
+    if (this.isCold(r)) this.replace(r, doc);
+  };
 
   get(r: number): Doc | undefined {
+    const doc = this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)];
+    if (doc !== COLD) return doc;
+    this.thaw!(r, this.isCold, this.warm);
+    const read = this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)];
+    if (read === COLD) throw new Error(`row ${r} was not read`);
+    return read;
+  }
+
+  /** Whether row `r` is cold, without reading it. */
+  cold(r: number): boolean {
+    return this.isCold(r);
+  }
+
+  /** Row `r` as it is held: undefined when dead, COLD when not read yet. */
+  peek(r: number): Doc | undefined {
     return this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)];
+  }
+
+  pushCold(): number {
+    return this.push(COLD);
   }
 
   push(doc: Doc): number {
@@ -56,7 +89,10 @@ class Rows {
     let n = 0;
     for (let c = 0; c < this.chunks.length; c++) {
       const chunk = this.chunks[c]!;
-      for (let i = 0; i < chunk.length; i++) if (chunk[i] !== undefined) out[n++] = chunk[i]!;
+      for (let i = 0; i < chunk.length; i++) {
+        const doc = chunk[i];
+        if (doc !== undefined) out[n++] = doc === COLD ? this.get((c << CHUNK_BITS) + i)! : doc;
+      }
     }
     return out;
   }
@@ -125,6 +161,13 @@ export class Indexed {
   /** Row numbers by key, read from the rows themselves (see KeyTable). */
   private readonly rowOf: KeyTable;
   private readonly idx: { name: string; map: SegmentedMap<unknown, number | RowList> }[] = [];
+  /**
+   * The keys of the cold rows (rows 0 to coldKeys.length - 1 were put cold), so that finding a key
+   * reads no row; let go once warm() has read them all.
+   */
+  private coldKeys?: string[];
+  /** The next row warm() looks at. */
+  private warmAt = 0;
 
   /**
    * `opening`, when given, is shared by every map of the collection and its indexes (see
@@ -136,7 +179,11 @@ export class Indexed {
     opening?: Opening,
     expected = 0,
   ) {
-    this.rowOf = new KeyTable((r) => this.rows.get(r)?.[key], opening, expected);
+    this.rowOf = new KeyTable(
+      (r) => (this.coldKeys && r < this.coldKeys.length && this.rows.cold(r) ? this.coldKeys[r] : this.rows.get(r)?.[key]),
+      opening,
+      expected,
+    );
     for (const name of indexes) this.idx.push({ name, map: new SegmentedMap(opening) });
   }
 
@@ -195,6 +242,50 @@ export class Indexed {
       const v = doc[name];
       if (v !== undefined && v !== null) add(map, v, nr);
     }
+  }
+
+  /**
+   * Documents known by their keys and index values only, put in an empty collection: each row is
+   * read by `thaw` when it is first asked for, or by warm(). `indexValue(i, index)` is the value of
+   * row i's index.
+   */
+  putCold(keys: string[], indexValue: (i: number, index: string) => unknown, thaw: Thaw): void {
+    if (this.rows.length) throw new Error('rows are put cold in an empty collection only');
+    this.coldKeys = keys;
+    this.rows.thaw = thaw;
+    for (let i = 0; i < keys.length; i++) {
+      if (this.rowOf.getOrAdd(keys[i]!, i) !== undefined) throw new Error(`the key ${keys[i]} is listed twice`);
+      this.rows.pushCold();
+      for (const { name, map } of this.idx) {
+        const v = indexValue(i, name);
+        if (v !== undefined && v !== null) add(map, v, i);
+      }
+    }
+  }
+
+  /** Read cold rows in order until `deadline` (a performance.now()); true once none is left. */
+  warm(deadline: number): boolean {
+    const n = this.coldKeys?.length ?? 0;
+    while (this.warmAt < n) {
+      if (this.rows.cold(this.warmAt)) this.rows.get(this.warmAt);
+      this.warmAt++;
+      if ((this.warmAt & 63) === 0 && performance.now() >= deadline) return false;
+    }
+    this.coldKeys = undefined;
+    this.rows.thaw = undefined;
+    return true;
+  }
+
+  /** Every key, in row order, without reading a cold row. */
+  keys(): string[] {
+    const out = new Array<string>(this.rowOf.size);
+    let n = 0;
+    for (let r = 0; r < this.rows.length; r++) {
+      const doc = this.rows.peek(r);
+      if (doc === undefined) continue;
+      out[n++] = doc === COLD ? this.coldKeys![r]! : (doc[this.key] as string);
+    }
+    return out;
   }
 
   /**

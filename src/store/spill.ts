@@ -33,6 +33,11 @@ export class TextFile {
 
   /** The string whose JSON text is `length` bytes at `offset`. */
   read(offset: number, length: number): string {
+    return JSON.parse(this.bytes(offset, length).toString('utf8')) as string;
+  }
+
+  /** The `length` bytes at `offset`. */
+  bytes(offset: number, length: number): Buffer {
     const buf = Buffer.allocUnsafe(length);
     let done = 0;
     while (done < length) {
@@ -40,7 +45,7 @@ export class TextFile {
       if (n <= 0) throw new Error(`${this.path}: a stored text ends early (byte ${offset + done})`);
       done += n;
     }
-    return JSON.parse(buf.toString('utf8')) as string;
+    return buf;
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { DIR_MODE, type HomePaths } from '../config/paths.js';
 import { storageFull } from '../errors.js';
 import type { Opening } from '../platform/segmented-map.js';
+import { thawFrom } from './cold-rows.js';
 import { Commit } from './commit.js';
 import { CorruptFileError, DurableJSONFile, isNoSpace } from './durable-file.js';
 import { backupCurrent, journalDamage, refuseCorrupt, refuseWhatCannotFit, removeDeadSnapshots, StoreOpenError, totalSize } from './home-files.js';
@@ -9,6 +10,7 @@ import { Indexed } from './indexed.js';
 import { Interner } from './intern.js';
 import { Journal, type JournalEntry, type JournalOp, type RecordPlace } from './journal.js';
 import { futureSchema, migrate } from './migrations.js';
+import { RowMapBuilder, readRowMap } from './row-map.js';
 import {
   type Change,
   COLLECTION_NAMES,
@@ -22,7 +24,7 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
-import { lazyFile, SPILL_MIN_CHARS, spill, type TextFile } from './spill.js';
+import { lazyFile, SPILL_MIN_CHARS, spill, TextFile } from './spill.js';
 import { deepFreeze, keyOf, type Reads, Staging, type Tx } from './staging.js';
 import { type ResolvedStoreOptions, type StoreOptions, withDefaults } from './store-options.js';
 
@@ -71,6 +73,8 @@ export class Store implements Reads {
   private segmentText?: { path: string; file: () => TextFile };
   /** Short strings kept once in memory (see intern.ts). */
   private readonly interner = new Interner();
+  /** Reading the rows left cold at the open (see loadCold), in the background; a snapshot waits for it. */
+  private warming: Promise<void> = Promise.resolve();
   /** Writes on their way to disk, and the view transactions start from. */
   private readonly staging = new Staging({ col: (c) => this.col(c), meta: (k) => this.meta[k] }, this.interner);
 
@@ -101,6 +105,19 @@ export class Store implements Reads {
 
   all<C extends CollectionName>(c: C): DocOf<C>[] {
     return this.col(c).all() as DocOf<C>[];
+  }
+
+  /** Every key of `c`, in the order all() lists them, without reading a document left cold at the open. */
+  keys(c: CollectionName): string[] {
+    return this.col(c).keys();
+  }
+
+  /**
+   * Resolves once every document is in memory (at once unless the open left rows cold): work
+   * that reads every document waits for it instead of reading them all in one turn.
+   */
+  warmed(): Promise<void> {
+    return this.warming;
   }
 
   count(c: CollectionName): number {
@@ -225,44 +242,11 @@ export class Store implements Reads {
     let read = 0;
     const loading = this.opts.loading;
     const onRead = loading && ((bytes: number) => loading((read += bytes), total));
-    let raw: unknown;
-    /** Documents of each collection interned as they were parsed (fill() then leaves them be). */
-    const interned = new Map<string, number>();
-    try {
-      const file = lazyFile(this.paths.db);
-      raw = await this.file.read((v, keys, line, offset) => {
-        if (keys.length !== 3 || keys[1] !== 'collections') return v;
-        // A spilled copy is frozen (fill() leaves it be) and its large strings are read on demand.
-        if (line.length >= SPILL_MIN_CHARS) v = spill(v as Doc, { file, text: line, offset });
-        // Interned as soon as it is parsed: the strings it gives up die young, where a collection
-        // costs nothing, instead of being copied out of the young generation with the rest of the
-        // document and freed by a full collection after the open.
-        else if (Object.hasOwn(COLLECTIONS, keys[2]!) && typeof v === 'object' && v !== null && !Array.isArray(v))
-          this.interner.doc(v as Doc, COLLECTIONS[keys[2] as CollectionName].key);
-        else return v;
-        interned.set(keys[2]!, (interned.get(keys[2]!) ?? 0) + 1);
-        return v;
-      }, onRead);
-    } catch (e) {
-      if (e instanceof CorruptFileError) throw await refuseCorrupt(this.paths, e.reason);
-      throw e;
-    }
-    let db: DbFile;
-    let fresh = false;
-    if (raw === null) {
-      db = emptyDb();
-      fresh = true;
-    } else {
-      const problem = shapeProblem(raw);
-      if (problem) throw await refuseCorrupt(this.paths, problem);
-      db = raw as DbFile;
-      if (db.schema_version > SCHEMA_VERSION) throw new StoreOpenError(`${this.paths.db}: ${futureSchema(db.schema_version)}`);
-    }
-    // The file's own version first: the journal after it was written by the same kairos, so its
-    // records have the file's shape; both are migrated together once replayed (below).
     const opening: Opening = { open: true };
-    this.fill(db, opening, onRead && (() => onRead(0)), interned);
-
+    const cold = await this.loadCold(opening, onRead);
+    const db = cold ?? (await this.loadWhole(opening, onRead));
+    const fresh = db === undefined;
+    const version = db?.schema_version ?? SCHEMA_VERSION;
     // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
     // the end; the store then refuses to open, so what was applied is never seen.
     let replayed = 0;
@@ -285,28 +269,143 @@ export class Store implements Reads {
           bytes: f.tornTail.bytes,
         });
     }
-    if (db.schema_version < SCHEMA_VERSION) {
+    if (version < SCHEMA_VERSION) {
       // Migrate what the file and its journal hold together: a record written after the last
       // snapshot by the older kairos (a key minted just before the upgrade, say) is carried
       // forward like the rest. The snapshot below then writes it all in the new shape.
       const seq = this.seq;
       try {
-        this.fill(migrate({ ...this.state(), schema_version: db.schema_version }).db, opening);
+        this.fill(migrate({ ...this.state(), schema_version: version }).db, opening);
       } catch (e) {
         throw new StoreOpenError(`${this.paths.db}: ${(e as Error).message}`);
       }
       this.seq = this.durableSeq = seq;
     }
     opening.open = false;
+    // Before any snapshot starts: it waits for this.
+    if (cold) this.warming = this.warmUp();
     await this.journal.removeEmpty();
     await this.journal.rollOver();
     // A fresh home or a migrated file is folded into a snapshot straight away; a replayed journal
     // or a torn record in the background, as the daemon answers (a stop leaves its journal for
     // this start: rewriting db.json first would hold the start as long). If the disk refuses it,
     // the journal still holds everything: start anyway.
-    if (fresh || db.schema_version !== SCHEMA_VERSION) {
+    if (fresh || version !== SCHEMA_VERSION) {
       await this.snapshot().catch((e) => this.opts.log?.('snapshot at start failed; the journal keeps every write', { err: String(e) }));
     } else if (replayed > 0 || findings.length > 0) this.background();
+  }
+
+  /**
+   * Open from db.json's row map when it describes db.json as it is (see row-map.ts): keys and
+   * indexes from the map, each document read from db.json when first asked for or by warmUp.
+   * Returns the file's head, or undefined (nothing changed) when db.json must be read whole.
+   */
+  private async loadCold(opening: Opening, onRead?: (bytes: number) => void): Promise<(Pick<DbFile, 'schema_version'> & { cold: true }) | undefined> {
+    let map: Awaited<ReturnType<typeof readRowMap>>;
+    try {
+      map = await readRowMap(rowMapPath(this.paths), this.paths.db);
+    } catch (e) {
+      this.opts.log?.('db.json.rows could not be read; reading db.json whole', { err: String(e) });
+      return undefined;
+    }
+    if (!map || map.schema_version !== SCHEMA_VERSION) return undefined;
+    try {
+      // Opened now: a snapshot that renames a new db.json over this one later leaves these bytes be.
+      const file = new TextFile(this.paths.db);
+      const cols = new Map<CollectionName, Indexed>();
+      for (const name of COLLECTION_NAMES) {
+        const { key, indexes } = COLLECTIONS[name];
+        const rows = map.collections[name];
+        const col = new Indexed(key, indexes, opening, rows.keys.length);
+        const parse = (json: string, offset: number): Doc => {
+          const doc = JSON.parse(json) as Doc;
+          // As a whole read makes them (see loadWhole).
+          if (json.length >= SPILL_MIN_CHARS) return spill(doc, { file: () => file, text: json, offset });
+          this.interner.doc(doc, key);
+          return doc;
+        };
+        if (rows.keys.length)
+          col.putCold(
+            rows.keys,
+            (i, index) => {
+              const { values, codes } = rows.index[index]!;
+              const code = codes[i]!;
+              return code < 0 ? undefined : values[code];
+            },
+            thawFrom(file, rows, parse),
+          );
+        cols.set(name, col);
+      }
+      for (const [name, col] of cols) this.cols.set(name, col);
+    } catch (e) {
+      this.opts.log?.('db.json.rows does not fit db.json; reading db.json whole', { err: String(e) });
+      return undefined;
+    }
+    this.meta = { ...map.meta };
+    this.seq = this.durableSeq = map.journal_seq;
+    this.file.bytes = map.bytes;
+    // Its documents are as good as read: each is read when asked for.
+    onRead?.(map.bytes);
+    return { schema_version: map.schema_version, cold: true };
+  }
+
+  /** Read db.json whole (or find none: undefined) and fill the collections from it. */
+  private async loadWhole(opening: Opening, onRead?: (bytes: number) => void): Promise<DbFile | undefined> {
+    let raw: unknown;
+    /** Documents of each collection interned as they were parsed (fill() then leaves them be). */
+    const interned = new Map<string, number>();
+    try {
+      const file = lazyFile(this.paths.db);
+      raw = await this.file.read((v, keys, line, offset) => {
+        if (keys.length !== 3 || keys[1] !== 'collections') return v;
+        // A spilled copy is frozen (fill() leaves it be) and its large strings are read on demand.
+        if (line.length >= SPILL_MIN_CHARS) v = spill(v as Doc, { file, text: line, offset });
+        // Interned as soon as it is parsed: the strings it gives up die young, where a collection
+        // costs nothing, instead of being copied out of the young generation with the rest of the
+        // document and freed by a full collection after the open.
+        else if (Object.hasOwn(COLLECTIONS, keys[2]!) && typeof v === 'object' && v !== null && !Array.isArray(v))
+          this.interner.doc(v as Doc, COLLECTIONS[keys[2] as CollectionName].key);
+        else return v;
+        interned.set(keys[2]!, (interned.get(keys[2]!) ?? 0) + 1);
+        return v;
+      }, onRead);
+    } catch (e) {
+      if (e instanceof CorruptFileError) throw await refuseCorrupt(this.paths, e.reason);
+      throw e;
+    }
+    if (raw === null) {
+      this.fill(emptyDb(), opening);
+      return undefined;
+    }
+    const problem = shapeProblem(raw);
+    if (problem) throw await refuseCorrupt(this.paths, problem);
+    const db = raw as DbFile;
+    if (db.schema_version > SCHEMA_VERSION) throw new StoreOpenError(`${this.paths.db}: ${futureSchema(db.schema_version)}`);
+    // The file's own version first: the journal after it was written by the same kairos, so its
+    // records have the file's shape; both are migrated together once replayed (see load).
+    this.fill(db, opening, onRead && (() => onRead(0)), interned);
+    return db;
+  }
+
+  /**
+   * Read every row the open left cold, a slice per turn of the event loop, so that the first
+   * requests after a start are answered at once and the heap ends as a whole read leaves it.
+   * Stops at close; a read that fails leaves the rest cold (read when asked for).
+   */
+  private warmUp(): Promise<void> {
+    return new Promise((done) => {
+      const step = () => {
+        if (this.closed) return done();
+        const deadline = performance.now() + WARM_SLICE_MS;
+        try {
+          for (const col of this.cols.values()) if (!col.warm(deadline)) return void setImmediate(step);
+        } catch (e) {
+          this.opts.log?.('reading db.json in the background failed; its documents are read when asked for', { err: String(e) });
+        }
+        done();
+      };
+      setImmediate(step);
+    });
   }
 
   /**
@@ -412,6 +511,9 @@ export class Store implements Reads {
   private async doSnapshot(signal: AbortSignal): Promise<void> {
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.snapshotTimer = undefined;
+    // Every document is read before it is written again (see warmUp).
+    await this.warming;
+    signal.throwIfAborted();
     // Switch segments first: once rollOver resolves, every entry in an older segment is durable
     // and applied to the durable state, so the data taken next covers all of them and they can be
     // retired afterwards. Entries in the new segment that the data already holds are skipped at
@@ -431,8 +533,11 @@ export class Store implements Reads {
     // the old versions of those replaced since included, until the next one.)
     const moved: { c: CollectionName; old: Doc; doc: Doc }[] = [];
     let file: (() => TextFile) | undefined;
+    const map = new RowMapBuilder();
     await this.file.write(data, signal, (v, keys, json, offset, tmp) => {
-      if (keys[0] !== 'collections' || keys.length !== 3 || json.length < SPILL_MIN_CHARS) return;
+      if (keys[0] !== 'collections' || keys.length !== 3) return;
+      map.add(keys[1] as CollectionName, v as Doc, offset, Buffer.byteLength(json));
+      if (json.length < SPILL_MIN_CHARS) return;
       file ??= lazyFile(tmp);
       const doc = spill(v as Doc, { file, text: json, offset });
       if (doc !== v) moved.push({ c: keys[1] as CollectionName, old: v as Doc, doc });
@@ -446,6 +551,11 @@ export class Store implements Reads {
     this.opsSinceSnapshot = Math.max(0, this.opsSinceSnapshot - opsFolded);
     this.journalBytesFolded = bytesFolded;
     await this.journal.retireBefore(keepFrom);
+    // After db.json is in place (the map names it by its identity); without a map, or with one
+    // that failed, the next start reads db.json whole.
+    await map
+      .write(rowMapPath(this.paths), this.paths.db, { schema_version: data.schema_version, journal_seq: data.journal_seq ?? 0, meta: data.meta })
+      .catch((e) => this.opts.log?.('db.json.rows not written; the next start reads db.json whole', { err: String(e) }));
   }
 
   /** Bytes of db.json plus the journal (for status). */
@@ -471,3 +581,8 @@ export class Store implements Reads {
 
 /** How long without a write counts as quiet enough for a timed snapshot. */
 const QUIET_MS = 1000;
+/** Reading cold rows per turn of the event loop (see warmUp). */
+const WARM_SLICE_MS = 8;
+
+/** Where db.json's row map lies (see row-map.ts). */
+export const rowMapPath = (paths: HomePaths): string => `${paths.db}.rows`;

@@ -311,15 +311,16 @@ export class KeywordIndex implements TraceIndex {
       this.persisted!.rejected(reader.rejected);
       void src!.close();
     }
-    const traces = store.all('traces');
+    // Keys only: a start that left the store's documents cold (see Indexed.putCold) reads none here.
+    const uids = store.keys('traces');
     if (!reader || 'rejected' in reader) {
-      this.fill(traces);
+      this.fill(uids);
       return unsubscribe;
     }
     // Writes committed meanwhile are taken in by the backlog on turns of their own (and their
     // traces' rows are not taken from the file): see adopter().
     this.touched = new Set();
-    const adopter = this.adopter(traces);
+    const adopter = this.adopter(uids);
     const loader = new KeywordFileLoader(reader, adopter, (reason) => this.persisted!.rejected(reason));
     this.loader = loader;
     this.loaded = new Promise((ok) => (this.loadedNow = ok));
@@ -331,7 +332,7 @@ export class KeywordIndex implements TraceIndex {
       this.loader = undefined;
       this.touched = undefined;
       void loader.close();
-      const missing = this.fill(traces.filter((t, i) => !adopter.adopted[i] && this.timeline.entryOf(t.uid) === undefined));
+      const missing = this.fill(uids.filter((uid, i) => !adopter.adopted[i] && this.timeline.entryOf(uid) === undefined));
       this.log?.(
         'keyword index read',
         { adopted: loader.adopted, stale: loader.stale, to_index: missing, ms: Math.round(performance.now() - this.loadStarted) },
@@ -352,53 +353,41 @@ export class KeywordIndex implements TraceIndex {
   private endLoad = () => {};
 
   /** Index these stored traces in the background (each read from the store when its turn comes); returns how many. */
-  private fill(traces: StoredTrace[]): number {
+  private fill(uids: string[]): number {
     const store = this.store!;
-    this.backlog.fillFrom(
-      traces.map((t) => t.uid),
-      (uid) => store.get('traces', uid) ?? null,
-    );
+    this.backlog.fillFrom(uids, (uid) => store.get('traces', uid) ?? null);
     // Persisted once the fill is over (later writes: every SAVE_EVERY_MS).
     void this.backlog.whenBelow(0).then(() => {
       if (this.changed) void this.save();
     });
-    return traces.length;
+    return uids.length;
   }
 
   /**
    * Takes the persisted file's rows in at a start. The file lists traces in the store's order,
-   * so its rows usually meet the stored traces (listed when the start began) one after another:
-   * such a trace is taken as listed, without a lookup (of the store, of this index: it is not in
-   * it yet, since nothing but the file has entered it), unless a write of it came meanwhile
-   * (those the backlog takes in). A row that does not meet one of the next few traces (a trace
-   * deleted or moved since the save) is looked up in the store. At a million traces the lookups
-   * were two thirds of a start's reading: each is a cache miss in a Map of a million uids. A row
-   * is taken only while its trace still has its tag. `adopted` marks the listed traces taken.
+   * so its rows usually meet the stored traces (their uids listed when the start began) one after
+   * another: such a trace is taken without a lookup of this index (it is not in it yet, since
+   * nothing but the file has entered it), unless a write of it came meanwhile (those the backlog
+   * takes in). A row that does not meet one of the next few traces (a trace deleted or moved
+   * since the save) is taken as the store has it too. A row is taken only while its trace still
+   * has its tag. `adopted` marks the listed traces taken.
    */
-  private adopter(traces: StoredTrace[]) {
+  private adopter(uids: string[]) {
     let next = 0;
-    const adopted = new Uint8Array(traces.length);
+    const adopted = new Uint8Array(uids.length);
     return {
       adopted,
       termId: (term: string) => this.idOf(term),
       adopt: (row: KeywordRow) => {
+        const t = this.touched?.has(row.uid) ? undefined : this.store!.get('traces', row.uid);
         // A trace left out of the file (a write of it was waiting at the save) is stepped over.
         let ahead = 0;
-        while (ahead < LOOK_AHEAD && next + ahead < traces.length && traces[next + ahead]!.uid !== row.uid) ahead++;
-        const listed = ahead < LOOK_AHEAD ? traces[next + ahead] : undefined;
-        if (listed?.uid === row.uid) {
-          next += ahead;
-          const at = next++;
-          if (!this.touched?.has(row.uid)) {
-            if (keywordTag(listed) !== row.tag) return false;
-            this.take(listed, row, row.len, true);
-            adopted[at] = 1;
-            return true;
-          }
-        }
-        const t = this.store!.get('traces', row.uid);
-        if (!t || this.touched?.has(row.uid) || keywordTag(t) !== row.tag) return false;
-        this.take(t, row, row.len);
+        while (ahead < LOOK_AHEAD && next + ahead < uids.length && uids[next + ahead] !== row.uid) ahead++;
+        const listed = ahead < LOOK_AHEAD && next + ahead < uids.length;
+        if (listed) next += ahead + 1;
+        if (!t || keywordTag(t) !== row.tag) return false;
+        this.take(t, row, row.len, listed);
+        if (listed) adopted[next - 1] = 1;
         return true;
       },
     };
@@ -425,7 +414,7 @@ export class KeywordIndex implements TraceIndex {
    */
   private rowsForFile(): () => KeywordRow[] {
     const store = this.store!;
-    const uids = store.all('traces').map((t) => t.uid);
+    const uids = store.keys('traces');
     let at = 0;
     return () => {
       const out: KeywordRow[] = [];
