@@ -15,9 +15,9 @@ import { COLLECTION_NAMES, COLLECTIONS, type CollectionName, type Doc } from './
  * still refused at the start. The map is the snapshot's own by-product; a person never needs it.
  */
 
-const LAYOUT = 1;
-/** Rows per line of the map, so that no line nears V8's string limit. */
-const ROWS_PER_LINE = 1 << 16;
+const LAYOUT = 2;
+/** Rows per line of the map: no line nears V8's string limit, and a snapshot writes one a turn. */
+const ROWS_PER_LINE = 1 << 14;
 /** The longest line the map is read with (a line of 65,536 keys of the API's longest ids fits). */
 const MAX_LINE_BYTES = 256 * 2 ** 20;
 
@@ -106,9 +106,16 @@ export class RowMapBuilder {
             });
             index[name] = { values, codes: base64(codes) };
           }
+          // The keys as one string and where each ends: parsing a JSON array of a million strings
+          // was a third of a start's reading of the map.
+          const keys = docs.map((d) => d[key] as string);
+          const ends = new Int32Array(keys.length);
+          let end = 0;
+          keys.forEach((k, i) => void (ends[i] = end += k.length));
           const line = {
             c,
-            keys: docs.map((d) => d[key] as string),
+            keys: keys.join(''),
+            ends: base64(ends),
             at: base64(Float64Array.from(col.at.slice(from, from + ROWS_PER_LINE))),
             len: base64(Int32Array.from(col.len.slice(from, from + ROWS_PER_LINE))),
             index,
@@ -171,10 +178,11 @@ export async function readRowMap(mapPath: string, db: string): Promise<RowMap | 
       const c = line.c as CollectionName;
       const col = cols[c];
       const keys = line.keys;
-      if (!col || !Array.isArray(keys) || !keys.every((k) => typeof k === 'string')) throw bad;
+      if (!col || typeof keys !== 'string' || typeof line.ends !== 'string') throw bad;
+      const n = Buffer.byteLength(line.ends, 'base64') >> 2;
+      const ends = new Int32Array(n);
       const at = filled[c]!;
-      const n = keys.length;
-      if (!unbase64(line.at, col.at, at, n) || !unbase64(line.len, col.len, at, n)) throw bad;
+      if (!unbase64(line.ends, ends, 0, n) || !unbase64(line.at, col.at, at, n) || !unbase64(line.len, col.len, at, n)) throw bad;
       for (const name of COLLECTIONS[c].indexes) {
         const got = (line.index as Record<string, { values: unknown[]; codes: unknown }> | undefined)?.[name];
         const mine = col.index[name]!;
@@ -188,7 +196,15 @@ export async function readRowMap(mapPath: string, db: string): Promise<RowMap | 
         }
         for (const v of got.values) mine.values.push(v);
       }
-      for (const k of keys) col.keys.push(k);
+      // Slices of the line's string: it is let go of once every row is read (see Indexed.putCold).
+      let from = 0;
+      for (let i = 0; i < n; i++) {
+        const end = ends[i]!;
+        if (end < from || end > keys.length) throw bad;
+        col.keys.push(keys.slice(from, end));
+        from = end;
+      }
+      if (from !== keys.length) throw bad;
       filled[c] = at + n;
     });
   } catch (e) {

@@ -145,7 +145,12 @@ describe("db.json's row map", () => {
     const p = await filled(paths());
     const whole = await wholeView(p);
     const map = readFileSync(rowMapPath(p));
-    for (const bad of [map.subarray(0, map.length - 30), map.subarray(0, map.indexOf(10) + 1), Buffer.from('{"kairos_row_map":1}\n'), Buffer.from('garbage\n')]) {
+    for (const bad of [
+      map.subarray(0, map.length - 30),
+      map.subarray(0, map.indexOf(10) + 1),
+      Buffer.from('{"kairos_row_map":1}\n'),
+      Buffer.from('garbage\n'),
+    ]) {
       writeFileSync(rowMapPath(p), bad);
       const s = await Store.open(p);
       expect(view(s)).toEqual(whole);
