@@ -37,10 +37,14 @@ function longText(i) {
   return parts.join(' ').slice(0, LONG_CHARS);
 }
 
-/** Files the daemon reads at a start (db.json and the journal segments). */
+/**
+ * The store's files: db.json, its row map and the journal segments. A start reads the map and the
+ * journal before it answers and db.json's documents after (src/store/row-map.ts); the floor reads
+ * them all, as a start that reads db.json whole (no map, or a db.json changed since) does.
+ */
 const storeFiles = (home) =>
   readdirSync(home)
-    .filter((n) => n === 'db.json' || /^db\.journal\.\d+$/.test(n))
+    .filter((n) => n === 'db.json' || n === 'db.json.rows' || /^db\.journal\.\d+$/.test(n))
     .map((n) => join(home, n));
 const mb = (bytes) => bytes / 2 ** 20;
 
