@@ -17,7 +17,7 @@ import { COLLECTION_NAMES, COLLECTIONS, type CollectionName, type Doc } from './
 
 const LAYOUT = 2;
 /** Rows per line of the map: no line nears V8's string limit, and a snapshot writes one a turn. */
-const ROWS_PER_LINE = 1 << 14;
+const ROWS_PER_LINE = 1 << 12;
 /** The longest line the map is read with (a line of 65,536 keys of the API's longest ids fits). */
 const MAX_LINE_BYTES = 256 * 2 ** 20;
 
