@@ -98,6 +98,12 @@ class Rows {
   }
 }
 
+/** A collection's keys in row order, and each one's document by its place in that order (see Indexed.listing). */
+export interface Listing {
+  readonly keys: string[];
+  doc(i: number): Doc | undefined;
+}
+
 /** Rows per chunk of a row list (64 KB of Int32). */
 const LIST_CHUNK_BITS = 14;
 const LIST_CHUNK = 1 << LIST_CHUNK_BITS;
@@ -276,16 +282,21 @@ export class Indexed {
     return true;
   }
 
-  /** Every key, in row order, without reading a cold row. */
-  keys(): string[] {
-    const out = new Array<string>(this.rowOf.size);
+  /**
+   * Every key in row order, without reading a cold row, and each one's document by its place in
+   * that order, read when asked (undefined once it has left its row: deleted, or moved by a put).
+   */
+  listing(): Listing {
+    const keys = new Array<string>(this.rowOf.size);
+    const rows = new Int32Array(this.rowOf.size);
     let n = 0;
     for (let r = 0; r < this.rows.length; r++) {
       const doc = this.rows.peek(r);
       if (doc === undefined) continue;
-      out[n++] = doc === COLD ? this.coldKeys![r]! : (doc[this.key] as string);
+      rows[n] = r;
+      keys[n++] = doc === COLD ? this.coldKeys![r]! : (doc[this.key] as string);
     }
-    return out;
+    return { keys, doc: (i) => this.rows.get(rows[i]!) };
   }
 
   /**

@@ -107,9 +107,13 @@ export class Store implements Reads {
     return this.col(c).all() as DocOf<C>[];
   }
 
-  /** Every key of `c`, in the order all() lists them, without reading a document left cold at the open. */
-  keys(c: CollectionName): string[] {
-    return this.col(c).keys();
+  /**
+   * Every key of `c` in the order all() lists them, without reading a document left cold at the
+   * open, and each one's document by its place in that order, read when asked (undefined once it
+   * was deleted or moved to another index value since).
+   */
+  listing<C extends CollectionName>(c: C): { readonly keys: string[]; doc(i: number): DocOf<C> | undefined } {
+    return this.col(c).listing() as { keys: string[]; doc(i: number): DocOf<C> | undefined };
   }
 
   /**

@@ -67,7 +67,9 @@ describe("db.json's row map", () => {
     expect(s.get('traces', 't3')).toMatchObject({ uid: 't3', content: `3 ${texts[3]}` });
     expect(s.get('traces', 't4')?.content).toBe(`4 ${texts[4]}`);
     expect(s.get('traces', 'nope')).toBeUndefined();
-    expect(s.keys('traces').slice(0, 3)).toEqual(['t0', 't1', 't2']);
+    const listed = s.listing('traces');
+    expect(listed.keys.slice(0, 3)).toEqual(['t0', 't1', 't2']);
+    expect(listed.doc(599)?.uid).toBe('t599');
     expect(view(s)).toEqual(whole);
     await s.warmed();
     expect(view(s)).toEqual(whole);
@@ -77,6 +79,7 @@ describe("db.json's row map", () => {
   it('takes writes to documents not read yet: edits, moves between index values, deletes, then snapshots them', async () => {
     const p = await filled(paths());
     const s = await Store.open(p);
+    const listedBefore = s.listing('traces');
     await s.transact((tx) => {
       tx.put('traces', { uid: 't10', user_id: 'u9', content: 'moved to another user' });
       tx.put('traces', { ...tx.get('traces', 't11')!, content: 'edited in place' });
@@ -85,6 +88,8 @@ describe("db.json's row map", () => {
     });
     const expected = view(s);
     expect(expected.byUser[3]).toEqual(['t10']);
+    // A listing made before the writes: a moved or deleted trace has left its place, an edited one has not.
+    expect([10, 11, 12].map((i) => listedBefore.doc(i)?.content)).toEqual([undefined, 'edited in place', undefined]);
     expect(s.get('traces', 't12')).toBeUndefined();
     // Waits for the background reading, then writes db.json and a new map.
     await s.snapshot();
