@@ -77,9 +77,9 @@ export class RowMapBuilder {
 
   /**
    * Write the map of `db` (just renamed into place) for `head`. A turn of the event loop per
-   * line; a failure leaves the map as it was, which no longer matches db.json.
+   * line; a failure, or `signal` (a stop), leaves the map as it was, which no longer matches db.json.
    */
-  async write(mapPath: string, db: string, head: RowMapHead): Promise<void> {
+  async write(mapPath: string, db: string, head: RowMapHead, signal?: AbortSignal): Promise<void> {
     const identity = await identityOf(db);
     if (!identity) return;
     const counts = Object.fromEntries(COLLECTION_NAMES.map((c) => [c, this.docs.get(c)?.docs.length ?? 0]));
@@ -123,6 +123,7 @@ export class RowMapBuilder {
           rows += docs.length;
           await write(`${JSON.stringify(line)}\n`);
           await new Promise((ok) => setImmediate(ok));
+          signal?.throwIfAborted();
         }
       }
       await write(`${JSON.stringify({ end: rows })}\n`);

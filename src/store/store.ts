@@ -558,7 +558,7 @@ export class Store implements Reads {
     // After db.json is in place (the map names it by its identity); without a map, or with one
     // that failed, the next start reads db.json whole.
     await map
-      .write(rowMapPath(this.paths), this.paths.db, { schema_version: data.schema_version, journal_seq: data.journal_seq ?? 0, meta: data.meta })
+      .write(rowMapPath(this.paths), this.paths.db, { schema_version: data.schema_version, journal_seq: data.journal_seq ?? 0, meta: data.meta }, signal)
       .catch((e) => this.opts.log?.('db.json.rows not written; the next start reads db.json whole', { err: String(e) }));
   }
 

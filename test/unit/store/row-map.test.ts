@@ -1,9 +1,8 @@
-import { existsSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { homePaths } from '../../../src/config/paths.js';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES } from '../../../src/store/schema.js';
 import { rowMapPath, Store, StoreOpenError } from '../../../src/store/store.js';
-import { removeHome, tempHome } from '../../helpers/daemon.js';
+import { homesRemovedAfterEach } from '../../helpers/store-homes.js';
 
 /**
  * db.json's row map (src/store/row-map.ts): a start whose db.json is the one the map describes
@@ -11,15 +10,7 @@ import { removeHome, tempHome } from '../../helpers/daemon.js';
  * db.json is read whole, so damage is still refused.
  */
 
-const homes: string[] = [];
-function paths() {
-  const h = tempHome();
-  homes.push(h);
-  return homePaths(h);
-}
-afterEach(() => {
-  for (const h of homes.splice(0)) removeHome(h);
-});
+const paths = homesRemovedAfterEach();
 
 /** Texts of every kind a byte offset can get wrong: multi-byte characters, escapes, large ones (spilled). */
 const texts = ['plain', 'ünïcødé ✓ 日本語 🎉', 'quote " backslash \\ newline \n tab \t', `${'long 🎉 '.repeat(700)}end`, 'x'.repeat(5000)];
@@ -165,5 +156,21 @@ describe("db.json's row map", () => {
     const s = await Store.open(p);
     expect(view(s)).toEqual(whole);
     await s.close();
+  });
+
+  it('not written (its place taken by a folder), does not fail the snapshot: the next start reads db.json whole', async () => {
+    const p = await filled(paths());
+    rmSync(rowMapPath(p));
+    mkdirSync(rowMapPath(p));
+    const logged: string[] = [];
+    const s = await Store.open(p, { log: (msg) => logged.push(msg) });
+    await s.transact((tx) => tx.put('traces', { uid: 'late', user_id: 'u1', content: 'x' }));
+    await s.snapshot();
+    expect(logged).toContain('db.json.rows not written; the next start reads db.json whole');
+    const expected = view(s);
+    await s.close();
+    const again = await Store.open(p);
+    expect(view(again)).toEqual(expected);
+    await again.close();
   });
 });

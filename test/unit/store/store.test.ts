@@ -1,20 +1,11 @@
 import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { homePaths } from '../../../src/config/paths.js';
+import { describe, expect, it } from 'vitest';
 import { SCHEMA_VERSION } from '../../../src/store/schema.js';
 import { Store, StoreOpenError } from '../../../src/store/store.js';
-import { removeHome, tempHome } from '../../helpers/daemon.js';
+import { homesRemovedAfterEach } from '../../helpers/store-homes.js';
 
-const homes: string[] = [];
-function paths() {
-  const h = tempHome();
-  homes.push(h);
-  return homePaths(h);
-}
-afterEach(() => {
-  for (const h of homes.splice(0)) removeHome(h);
-});
+const paths = homesRemovedAfterEach();
 
 const trace = (uid: string, user = 'u1', extra: Record<string, unknown> = {}) => ({ uid, user_id: user, task_id: 't1', content: uid, ...extra });
 
