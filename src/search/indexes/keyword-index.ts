@@ -183,6 +183,9 @@ class UserIndex {
   }
 }
 
+/** What endLoad becomes once done: a function made outside any scope that holds a listing. */
+const NOTHING = (): void => {};
+
 /**
  * BM25 keyword index with stemming, prefix and one-typo matching, one per user so that scores
  * come from that user's own corpus and no query ever touches another user's traces. Hand-made on
@@ -312,12 +315,19 @@ export class KeywordIndex implements TraceIndex {
       void src!.close();
     }
     // Keys only: a start that left the store's documents cold (see Indexed.putCold) reads none here.
+    if (!reader || 'rejected' in reader) this.fill(store.listing('traces').keys);
+    else this.readFile(reader, store);
+    return unsubscribe;
+  }
+
+  /**
+   * Take the persisted file's rows in, a slice per turn, then index what it did not give. A
+   * method of its own: closures made in follow() share one scope with the store's follower,
+   * which lives as long as the index, and kept the start's listing (a million uids) with it.
+   */
+  private readFile(reader: KeywordFileReader, store: Store): void {
     const listed = store.listing('traces');
     const uids = listed.keys;
-    if (!reader || 'rejected' in reader) {
-      this.fill(uids);
-      return unsubscribe;
-    }
     // Writes committed meanwhile are taken in by the backlog on turns of their own (and their
     // traces' rows are not taken from the file): see adopter().
     this.touched = new Set();
@@ -328,8 +338,9 @@ export class KeywordIndex implements TraceIndex {
     this.loadStarted = performance.now();
     this.endLoad = () => {
       if (this.loader !== loader) return;
-      // Let go of this closure: it holds the documents listed at the start, replaced ones too.
-      this.endLoad = () => {};
+      // Let go of this closure: it holds the start's listing (a million uids). Not with a new
+      // arrow: one made here would keep this scope, and the listing with it.
+      this.endLoad = NOTHING;
       this.loader = undefined;
       this.touched = undefined;
       void loader.close();
@@ -347,11 +358,10 @@ export class KeywordIndex implements TraceIndex {
       this.endLoad();
     };
     setImmediate(step);
-    return unsubscribe;
   }
 
   /** The file is read (or given up): index from the store what it did not give. */
-  private endLoad = () => {};
+  private endLoad: () => void = NOTHING;
 
   /** Index these stored traces in the background (each read from the store when its turn comes); returns how many. */
   private fill(uids: string[]): number {

@@ -1,5 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { homePaths } from '../../../../src/config/paths.js';
 import { type StoredTrace, searchScopeKey } from '../../../../src/contracts/memory.js';
@@ -19,6 +21,12 @@ import { storedTrace } from '../../../helpers/stored-trace.js';
  */
 const home = tempHome();
 afterAll(() => removeHome(home));
+
+/** A full collection, from inside the test (the flag is only read when a context is made). */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
+}
 const file = join(home, 'search', 'keyword-index.bin');
 
 const topics = [
@@ -133,6 +141,40 @@ describe('the persisted keyword index (issue 28)', () => {
     await life.keyword.close();
     await store.close();
   }, 60_000);
+
+  it("lets go of the start's listing once the file is read (it held every uid for the index's life)", async () => {
+    const leakHome = tempHome();
+    try {
+      let store = await Store.open(homePaths(leakHome));
+      const first = new KeywordIndex();
+      first.follow(store, { file: join(leakHome, 'search', 'keyword-index.bin') });
+      await writes(store, prng(7), 0, 40);
+      await first.whenSettled();
+      await first.close();
+      await store.close();
+      store = await Store.open(homePaths(leakHome));
+      // The listing the index takes at its start, watched from here.
+      let listing: WeakRef<object> | undefined;
+      const list = store.listing.bind(store);
+      store.listing = ((c: 'traces') => {
+        const l = list(c);
+        listing = new WeakRef(l.keys);
+        return l;
+      }) as typeof store.listing;
+      const keyword = new KeywordIndex();
+      keyword.follow(store, { file: join(leakHome, 'search', 'keyword-index.bin') });
+      await keyword.whenSettled();
+      expect(existsSync(join(leakHome, 'search', 'keyword-index.bin')), 'the file was saved').toBe(true);
+      expect(listing, 'the file was read from a listing').toBeDefined();
+      await new Promise((ok) => setTimeout(ok, 0));
+      collectGarbage();
+      expect(listing!.deref(), 'the listing is still reachable').toBeUndefined();
+      await keyword.close();
+      await store.close();
+    } finally {
+      removeHome(leakHome);
+    }
+  });
 
   it('writes that come while the file is read are not undone by its rows', async () => {
     const bigHome = tempHome();
