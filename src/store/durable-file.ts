@@ -6,8 +6,8 @@ import { fsyncDir } from '../platform/durable-write.js';
 import { JsonFileError, type LineValueHook, readJsonByLines } from './json-by-lines.js';
 import { jsonInSlices } from './json-in-slices.js';
 
-/** Told of each document a snapshot writes, where, and the temp file that becomes db.json. */
-export type WrittenValueHook = (value: unknown, keys: (string | number)[], json: string, offset: number, tmp: string) => void;
+/** Told of each document a snapshot writes, where (byte offset and length), and the temp file that becomes db.json. */
+export type WrittenValueHook = (value: unknown, keys: (string | number)[], json: string, offset: number, bytes: number, tmp: string) => void;
 
 /** Serialising work per turn of a snapshot, and the size of each part written (see write). */
 const SNAPSHOT_SLICE_MS = 4;
@@ -129,7 +129,7 @@ export class DurableJSONFile implements Adapter<unknown> {
           sliceMs: SNAPSHOT_SLICE_MS,
           partBytes: SNAPSHOT_PART_BYTES,
           signal,
-          onValue: onValue && ((v, keys, json, offset) => onValue(v, keys, json, offset, tmp)),
+          onValue: onValue && ((v, keys, json, offset, bytes) => onValue(v, keys, json, offset, bytes, tmp)),
           sink: (part) => {
             const from = at;
             at += part.length;

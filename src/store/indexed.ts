@@ -28,23 +28,19 @@ class Rows {
   length = 0;
   /** Set while any row is cold. */
   thaw?: Thaw;
-  private readonly isCold = (r: number) => this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)] === COLD;
+  /** Whether row `r` is cold, without reading it. */
+  readonly cold = (r: number): boolean => this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)] === COLD;
   private readonly warm = (r: number, doc: Doc) => {
-    if (this.isCold(r)) this.replace(r, doc);
+    if (this.cold(r)) this.replace(r, doc);
   };
 
   get(r: number): Doc | undefined {
     const doc = this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)];
     if (doc !== COLD) return doc;
-    this.thaw!(r, this.isCold, this.warm);
+    this.thaw!(r, this.cold, this.warm);
     const read = this.chunks[r >>> CHUNK_BITS]![r & (CHUNK - 1)];
     if (read === COLD) throw new Error(`row ${r} was not read`);
     return read;
-  }
-
-  /** Whether row `r` is cold, without reading it. */
-  cold(r: number): boolean {
-    return this.isCold(r);
   }
 
   /** Row `r` as it is held: undefined when dead, COLD when not read yet. */

@@ -20,9 +20,10 @@ export interface JsonInSlicesOptions {
   signal?: AbortSignal;
   /**
    * Told of each value written by one JSON.stringify (below `levels`), with the keys of the
-   * containers it is in (the top one first), its JSON and the byte of the output it starts at.
+   * containers it is in (the top one first), its JSON, the byte of the output it starts at and
+   * its length in bytes.
    */
-  onValue?: (value: unknown, keys: (string | number)[], json: string, offset: number) => void;
+  onValue?: (value: unknown, keys: (string | number)[], json: string, offset: number, bytes: number) => void;
 }
 
 /**
@@ -49,10 +50,11 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
   const onValue = opts.onValue;
   let sliceStart = performance.now();
 
-  const emit = (s: string) => {
+  /** `s` goes out next; `length`, its bytes when known (counted only for onValue). */
+  const emit = (s: string, length?: number) => {
     pending.push(s);
     pendingLength += s.length;
-    if (onValue) bytes += Buffer.byteLength(s);
+    if (onValue) bytes += length ?? Buffer.byteLength(s);
     if (pendingLength >= partBytes) flush();
   };
   const flush = () => {
@@ -88,8 +90,10 @@ export async function jsonInSlices(value: unknown, opts: JsonInSlicesOptions = {
     if (!container || depth >= levels) {
       const json = JSON.stringify(v, null, valueSpace) ?? 'null';
       const out = valueSpace ? json.replaceAll('\n', indent(depth)) : json;
-      onValue?.(v, keys, out, bytes);
-      emit(out);
+      if (!onValue) return emit(out);
+      const length = Buffer.byteLength(out);
+      onValue(v, keys, out, bytes, length);
+      emit(out, length);
       return;
     }
     if (Array.isArray(v)) {

@@ -24,7 +24,7 @@ import {
   SCHEMA_VERSION,
   shapeProblem,
 } from './schema.js';
-import { lazyFile, SPILL_MIN_CHARS, spill, TextFile } from './spill.js';
+import { lazyFile, type Place, SPILL_MIN_CHARS, spill, TextFile } from './spill.js';
 import { deepFreeze, keyOf, type Reads, Staging, type Tx } from './staging.js';
 import { type ResolvedStoreOptions, type StoreOptions, withDefaults } from './store-options.js';
 
@@ -248,8 +248,9 @@ export class Store implements Reads {
     const onRead = loading && ((bytes: number) => loading((read += bytes), total));
     const opening: Opening = { open: true };
     const cold = await this.loadCold(opening, onRead);
-    const db = cold ?? (await this.loadWhole(opening, onRead));
-    const fresh = db === undefined;
+    const db = cold ? undefined : await this.loadWhole(opening, onRead);
+    const fresh = !cold && db === undefined;
+    // A map is used only for a file of this version (see loadCold).
     const version = db?.schema_version ?? SCHEMA_VERSION;
     // Replayed as it is read: a segment of any size is never held whole. Damage is known only at
     // the end; the store then refuses to open, so what was applied is never seen.
@@ -302,17 +303,17 @@ export class Store implements Reads {
   /**
    * Open from db.json's row map when it describes db.json as it is (see row-map.ts): keys and
    * indexes from the map, each document read from db.json when first asked for or by warmUp.
-   * Returns the file's head, or undefined (nothing changed) when db.json must be read whole.
+   * False (nothing changed) when db.json must be read whole.
    */
-  private async loadCold(opening: Opening, onRead?: (bytes: number) => void): Promise<(Pick<DbFile, 'schema_version'> & { cold: true }) | undefined> {
+  private async loadCold(opening: Opening, onRead?: (bytes: number) => void): Promise<boolean> {
     let map: Awaited<ReturnType<typeof readRowMap>>;
     try {
       map = await readRowMap(rowMapPath(this.paths), this.paths.db);
     } catch (e) {
       this.opts.log?.('db.json.rows could not be read; reading db.json whole', { err: String(e) });
-      return undefined;
+      return false;
     }
-    if (!map || map.schema_version !== SCHEMA_VERSION) return undefined;
+    if (!map || map.schema_version !== SCHEMA_VERSION) return false;
     try {
       // Opened now: a snapshot that renames a new db.json over this one later leaves these bytes be.
       const file = new TextFile(this.paths.db);
@@ -321,13 +322,7 @@ export class Store implements Reads {
         const { key, indexes } = COLLECTIONS[name];
         const rows = map.collections[name];
         const col = new Indexed(key, indexes, opening, rows.keys.length);
-        const parse = (json: string, offset: number): Doc => {
-          const doc = JSON.parse(json) as Doc;
-          // As a whole read makes them (see loadWhole).
-          if (json.length >= SPILL_MIN_CHARS) return spill(doc, { file: () => file, text: json, offset });
-          this.interner.doc(doc, key);
-          return doc;
-        };
+        const parse = (json: string, offset: number) => this.parsed(JSON.parse(json) as Doc, key, { file: () => file, text: json, offset });
         if (rows.keys.length)
           col.putCold(
             rows.keys,
@@ -343,14 +338,14 @@ export class Store implements Reads {
       for (const [name, col] of cols) this.cols.set(name, col);
     } catch (e) {
       this.opts.log?.('db.json.rows does not fit db.json; reading db.json whole', { err: String(e) });
-      return undefined;
+      return false;
     }
     this.meta = { ...map.meta };
     this.seq = this.durableSeq = map.journal_seq;
     this.file.bytes = map.bytes;
     // Its documents are as good as read: each is read when asked for.
     onRead?.(map.bytes);
-    return { schema_version: map.schema_version, cold: true };
+    return true;
   }
 
   /** Read db.json whole (or find none: undefined) and fill the collections from it. */
@@ -362,16 +357,11 @@ export class Store implements Reads {
       const file = lazyFile(this.paths.db);
       raw = await this.file.read((v, keys, line, offset) => {
         if (keys.length !== 3 || keys[1] !== 'collections') return v;
-        // A spilled copy is frozen (fill() leaves it be) and its large strings are read on demand.
-        if (line.length >= SPILL_MIN_CHARS) v = spill(v as Doc, { file, text: line, offset });
-        // Interned as soon as it is parsed: the strings it gives up die young, where a collection
-        // costs nothing, instead of being copied out of the young generation with the rest of the
-        // document and freed by a full collection after the open.
-        else if (Object.hasOwn(COLLECTIONS, keys[2]!) && typeof v === 'object' && v !== null && !Array.isArray(v))
-          this.interner.doc(v as Doc, COLLECTIONS[keys[2] as CollectionName].key);
-        else return v;
+        const known = Object.hasOwn(COLLECTIONS, keys[2]!) && typeof v === 'object' && v !== null && !Array.isArray(v);
+        // A short line that is not a document of a known collection is left for shapeProblem.
+        if (line.length < SPILL_MIN_CHARS && !known) return v;
         interned.set(keys[2]!, (interned.get(keys[2]!) ?? 0) + 1);
-        return v;
+        return this.parsed(v as Doc, known ? COLLECTIONS[keys[2] as CollectionName].key : undefined, { file, text: line, offset });
       }, onRead);
     } catch (e) {
       if (e instanceof CorruptFileError) throw await refuseCorrupt(this.paths, e.reason);
@@ -389,6 +379,19 @@ export class Store implements Reads {
     // records have the file's shape; both are migrated together once replayed (see load).
     this.fill(db, opening, onRead && (() => onRead(0)), interned);
     return db;
+  }
+
+  /**
+   * A document just parsed from `place` (a line of db.json), as an open keeps it: a long one is
+   * a frozen spilled copy whose large strings are read from the file when asked (fill() leaves it
+   * be); a short one is interned at once, so the strings it gives up die young, where a
+   * collection costs nothing, instead of being copied out of the young generation with the rest
+   * of the document and freed by a full collection after the open.
+   */
+  private parsed(doc: Doc, key: string | undefined, place: Place): Doc {
+    if (place.text.length >= SPILL_MIN_CHARS) return spill(doc, place);
+    this.interner.doc(doc, key);
+    return doc;
   }
 
   /**
@@ -538,9 +541,9 @@ export class Store implements Reads {
     const moved: { c: CollectionName; old: Doc; doc: Doc }[] = [];
     let file: (() => TextFile) | undefined;
     const map = new RowMapBuilder();
-    await this.file.write(data, signal, (v, keys, json, offset, tmp) => {
+    await this.file.write(data, signal, (v, keys, json, offset, bytes, tmp) => {
       if (keys[0] !== 'collections' || keys.length !== 3) return;
-      map.add(keys[1] as CollectionName, v as Doc, offset, Buffer.byteLength(json));
+      map.add(keys[1] as CollectionName, v as Doc, offset, bytes);
       if (json.length < SPILL_MIN_CHARS) return;
       file ??= lazyFile(tmp);
       const doc = spill(v as Doc, { file, text: json, offset });
