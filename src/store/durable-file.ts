@@ -113,13 +113,18 @@ export class DurableJSONFile implements Adapter<unknown> {
   /** Bytes of the last file written (the store sizes its journal against it). */
   bytes = 0;
 
-  /** `signal` stops a write under way: the temp file is removed, db.json stays as it was. */
-  async write(data: unknown, signal?: AbortSignal, onValue?: WrittenValueHook): Promise<void> {
+  /**
+   * `signal` stops a write under way: the temp file is removed, db.json stays as it was.
+   * `beforeReplace` runs once the temp file is written and synced, before it is renamed over
+   * db.json; if it throws, nothing is replaced.
+   */
+  async write(data: unknown, o: { signal?: AbortSignal; beforeReplace?: () => Promise<void> } = {}, onValue?: WrittenValueHook): Promise<void> {
+    const { signal, beforeReplace } = o;
     // Serialized a slice per event-loop turn and written as it goes: a big store's snapshot must
     // neither stall requests nor hold the whole file in memory. One document per line.
     let at = 0;
-    await replaceDurably(this.path, (tmp) =>
-      syncFile(tmp, async (fh) => {
+    await replaceDurably(this.path, async (tmp) => {
+      await syncFile(tmp, async (fh) => {
         let chain = Promise.resolve();
         await jsonInSlices(data, {
           compactValues: true,
@@ -136,8 +141,9 @@ export class DurableJSONFile implements Adapter<unknown> {
             return (chain = chain.then(() => writeFully(fh, part, from)));
           },
         });
-      }),
-    );
+      });
+      await beforeReplace?.();
+    });
     this.bytes = at;
   }
 }

@@ -534,14 +534,17 @@ export class Store implements Reads {
       collections: Object.fromEntries(COLLECTION_NAMES.map((n) => [n, this.col(n).all()])) as DbFile['collections'],
     };
     const opsFolded = this.opsSinceSnapshot;
-    await backupCurrent(this.paths, this.opts.backups);
     // Documents are frozen and replaced, never mutated, so `data` stays as it was taken above.
     // (Not handed to lowdb to keep: its arrays would hold every document as of this snapshot,
     // the old versions of those replaced since included, until the next one.)
     const moved: { c: CollectionName; old: Doc; doc: Doc }[] = [];
     let file: (() => TextFile) | undefined;
     const map = new RowMapBuilder();
-    await this.file.write(data, signal, (v, keys, json, offset, bytes, tmp) => {
+    // The backup is linked once the new file is written, just before it replaces db.json: a
+    // link changes db.json's ctime, so one made before a snapshot that is then stopped or fails
+    // would leave a db.json its row map no longer names, and the next start would read it whole.
+    const backup = () => backupCurrent(this.paths, this.opts.backups);
+    await this.file.write(data, { signal, beforeReplace: backup }, (v, keys, json, offset, bytes, tmp) => {
       if (keys[0] !== 'collections' || keys.length !== 3) return;
       map.add(keys[1] as CollectionName, v as Doc, offset, bytes);
       if (json.length < SPILL_MIN_CHARS) return;

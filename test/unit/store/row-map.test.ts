@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { readRowMap } from '../../../src/store/row-map.js';
 import { COLLECTION_NAMES } from '../../../src/store/schema.js';
 import { rowMapPath, Store, StoreOpenError } from '../../../src/store/store.js';
 import { homesRemovedAfterEach } from '../../helpers/store-homes.js';
@@ -167,6 +168,24 @@ describe("db.json's row map", () => {
     await s.transact((tx) => tx.put('traces', { uid: 'late', user_id: 'u1', content: 'x' }));
     await s.snapshot();
     expect(logged).toContain('db.json.rows not written; the next start reads db.json whole');
+    const expected = view(s);
+    await s.close();
+    const again = await Store.open(p);
+    expect(view(again)).toEqual(expected);
+    await again.close();
+  });
+
+  it('still names db.json after a snapshot that failed before replacing it (no backup link made first)', async () => {
+    const p = await filled(paths());
+    const s = await Store.open(p);
+    await s.transact((tx) => tx.put('traces', { uid: 'late', user_id: 'u1', content: 'x' }));
+    // The snapshot's temp file cannot be made: it fails once its data is laid out.
+    const tmp = `${p.db}.${process.pid}.tmp`;
+    mkdirSync(tmp);
+    await expect(s.snapshot()).rejects.toThrow();
+    rmSync(tmp, { recursive: true });
+    // A backup link made first would have changed db.json's ctime, and the next start would read it whole.
+    expect(await readRowMap(rowMapPath(p), p.db), 'the map still names db.json').toBeDefined();
     const expected = view(s);
     await s.close();
     const again = await Store.open(p);
